@@ -1,0 +1,160 @@
+"""The document model: plain dataclasses, standoff annotations over one clean string per unit.
+
+Every stage is a function Document -> Document that fills in its own fields; nothing here
+knows how a stage works. Offsets are Python string indices (code points): an `&KRnnnn;`
+entity is one character (U+F0000+nnnn) in `Unit.text`.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Literal
+
+UnitKind = Literal["header", "title", "base", "commentary"]
+
+# Commentary markers of the WYG 集釋 layout, longest first so that matching is greedy.
+MARKERS: tuple[str, ...] = ("鄭目録云", "鄭目錄云", "鄭注", "釋曰")
+SENTENCE_FINAL = frozenset("。？！")
+PUNCTUATION_MARKS = "，、：；。？！"
+
+
+@dataclass
+class Page:
+    """A printed line of the source edition: where a text character was printed."""
+
+    pb: str  # page id without the brackets, e.g. "KR1d0030_WYG_010-1a"
+    line: int  # printed line on that page, 1-based
+
+
+@dataclass
+class Sentence:
+    """A stretch of unit text ended by a restored mark (or by the end of the unit)."""
+
+    start: int
+    end: int
+    mark: str | None  # the mark restored after `end`, None at an unpunctuated unit end
+
+
+@dataclass
+class Entity:
+    start: int
+    end: int
+    label: str  # ROLE, OBJECT, PLACE, ACT, MUSIC
+    text: str
+    source: str = "model"  # model | lexicon | rule
+
+
+@dataclass
+class Gloss:
+    """One statement of a commentary unit about a lemma of its base unit."""
+
+    note_start: int  # span of the gloss in the commentary unit's text
+    note_end: int
+    text: str
+    type: str  # definition, equivalence, reference, explanation, sound, reading, emendation, variant
+    lemma: str
+    base_seq: int | None  # seq of the base unit the lemma is looked up in
+    lemma_start: int | None  # span in that base unit's text; None when unanchored
+    lemma_end: int | None
+    confidence: float = 1.0
+    reason: str | None = None  # why a gloss stayed unanchored
+
+
+@dataclass
+class CollationNote:
+    """A `(a/b)` small note of the WYG layout: an editor's collation remark (案…)."""
+
+    raw: str  # the note as printed: columns in reading order, joined, without ( / )
+    text: str  # the same with entities decoded, as in Unit.text
+    start: int  # raw extent in the source string, first "(" to last ")"
+    end: int
+    unit_seq: int  # the unit it stands in
+    offset: int  # text offset in that unit it follows (characters of unit text before it)
+
+
+@dataclass
+class Unit:
+    seq: int  # position in the document, 0-based, counted over all units
+    kind: UnitKind
+    marker: str | None
+    text: str
+    start: int  # raw extent in Document.source, marker and notes included
+    end: int
+    offsets: list[int] = field(default_factory=list)  # source index of each text character
+    # filled by later stages
+    marks: dict[int, str] = field(default_factory=dict)  # k -> mark after the k-th char
+    sentences: list[Sentence] = field(default_factory=list)
+    clauses: list[Sentence] = field(default_factory=list)
+    entities: list[Entity] = field(default_factory=list)
+    glosses: list[Gloss] = field(default_factory=list)
+
+    @property
+    def uid(self) -> str:
+        return f"#{self.seq}"
+
+    def punctuated(self) -> str:
+        """The unit text with its restored marks inserted."""
+        out = []
+        for i, ch in enumerate(self.text):
+            out.append(ch)
+            mark = self.marks.get(i + 1)
+            if mark:
+                out.append(mark)
+        return "".join(out)
+
+
+@dataclass
+class Document:
+    id: str  # the file's stem, e.g. "KR1d0030_010"
+    path: str
+    source: str  # the whole file as read (decoded), the reference for every raw extent
+    layout: str  # "wyg" | "sbck" | "plain-wyg" ...
+    properties: dict[str, str] = field(default_factory=dict)
+    units: list[Unit] = field(default_factory=list)
+    notes: list[CollationNote] = field(default_factory=list)
+    # page breaks: (source index of the "<pb:" tag, page id); line starts: source index of
+    # each printed line's first character, with its page and line number
+    pages: list[tuple[int, str]] = field(default_factory=list)
+    lines: list[tuple[int, str, int]] = field(default_factory=list)
+
+    def unit_id(self, unit: Unit) -> str:
+        return f"{self.id}#{unit.seq}"
+
+    def base_before(self, unit: Unit) -> Unit | None:
+        """The base unit a commentary unit comments on: the nearest base unit before it."""
+        for prev in reversed(self.units[: unit.seq]):
+            if prev.kind == "base":
+                return prev
+        return None
+
+    def page_of(self, source_index: int) -> Page | None:
+        """The printed page and line holding a source index (None before the first page)."""
+        from bisect import bisect_right
+
+        i = bisect_right(self.lines, (source_index, "\U0010ffff", 1 << 30)) - 1
+        if i < 0:
+            return None
+        _, pb, line = self.lines[i]
+        return Page(pb=pb, line=line)
+
+    def text_page(self, unit: Unit, offset: int) -> Page | None:
+        """Page provenance of a text offset of a unit."""
+        if not unit.offsets:
+            return self.page_of(unit.start)
+        offset = min(max(offset, 0), len(unit.offsets) - 1)
+        return self.page_of(unit.offsets[offset])
+
+
+def spans_from_marks(n: int, marks: dict[int, str], final_only: bool) -> list[Sentence]:
+    """Cut a text of n characters at its marks: sentences (final_only) or clauses."""
+    spans, start = [], 0
+    for k in sorted(marks):
+        mark = marks[k]
+        if final_only and mark not in SENTENCE_FINAL:
+            continue
+        if 0 < k <= n and k > start:
+            spans.append(Sentence(start, k, mark))
+            start = k
+    if start < n:
+        spans.append(Sentence(start, n, None))
+    return spans

@@ -1,0 +1,32 @@
+"""Kanripo `&KRnnnn;` entities <-> one Plane-15 private-use character each (U+F0000+nnnn).
+
+The shared data and gold files use the same convention, so unit text can be compared with
+them directly; exports turn the characters back into entities (or TEI <g>).
+"""
+
+from __future__ import annotations
+
+import re
+
+PUA_BASE = 0xF0000
+ENTITY_RE = re.compile(r"&KR(\d{1,5});")
+_PUA_RE = re.compile("[\U000F0000-\U000FFFFD]")
+
+
+def entity_char(number: int) -> str:
+    return chr(PUA_BASE + number)
+
+
+def decode_entities(text: str) -> str:
+    """&KR0123; -> U+F007B."""
+    return ENTITY_RE.sub(lambda m: entity_char(int(m.group(1))), text)
+
+
+def entity_number(ch: str) -> int | None:
+    cp = ord(ch)
+    return cp - PUA_BASE if PUA_BASE <= cp <= 0xFFFFD else None
+
+
+def encode_entities(text: str) -> str:
+    """U+F007B -> &KR0123; (the inverse of decode_entities)."""
+    return _PUA_RE.sub(lambda m: f"&KR{ord(m.group(0)) - PUA_BASE:04d};", text)
