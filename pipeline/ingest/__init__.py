@@ -1,0 +1,65 @@
+"""Ingest: a Kanripo mandoku file (or the same text without markup) into a Document.
+
+`read_document` is the one entry point; each layout profile has its own module.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from pipeline.errors import InputError
+from pipeline.ingest.sbck import parse_sbck
+from pipeline.ingest.source import read_properties, read_text, split_lines
+from pipeline.ingest.wyg import parse_wyg
+from pipeline.model import Document
+
+LAYOUTS = ("wyg", "sbck")
+
+
+def detect_layout(props: dict[str, str], text: str) -> str:
+    """The layout profile from the file's properties; markup-free text falls back on content."""
+    edition = (props.get("WITNESS") or props.get("BASEEDITION") or "").strip().upper()
+    if edition in ("WYG", "SKQS"):
+        return "wyg"
+    if edition == "SBCK":
+        return "sbck"
+    # no properties (markup-free text): commentary markers mean the 集釋 layout
+    return "wyg" if ("鄭注" in text or "釋曰" in text) else "sbck" if "(" in text else "wyg"
+
+
+def is_markup_free(text: str) -> bool:
+    return "¶" not in text and "<pb:" not in text and "#+" not in text
+
+
+def read_document(path: str | Path, layout: str = "auto", encoding: str = "utf-8") -> Document:
+    """Read one source file into a Document of units; InputError on anything unreadable."""
+    path = str(path)
+    text = read_text(path, encoding)
+    lines = split_lines(path, text)
+    props = read_properties(lines, text)
+    if layout == "auto":
+        layout = detect_layout(props, text)
+    if layout not in LAYOUTS:
+        raise InputError(path, None, f"unknown layout {layout!r}; choose one of {', '.join(LAYOUTS)}")
+    if not any(line.kind == "text" for line in lines):
+        raise InputError(path, None, "no text lines: only headers or page breaks")
+    if layout == "wyg":
+        juan = props.get("JUAN", "")
+        front_matter = bool(juan) and not juan.startswith("卷")
+        units, notes = parse_wyg(lines, front_matter=front_matter)
+    else:
+        units, notes = parse_sbck(lines)
+    doc = Document(
+        id=Path(path).stem,
+        path=path,
+        source=text,
+        layout=layout + ("-plain" if is_markup_free(text) else ""),
+        properties=props,
+        units=units,
+        notes=notes,
+    )
+    doc.pages = [(line.start, line.pb) for line in lines if line.kind == "pb"]
+    # markup-free text has no page ids: its provenance is the physical line of the file
+    doc.lines = [(line.start, line.pb or "", line.printed if line.pb else line.number)
+                 for line in lines if line.kind == "text"]
+    return doc

@@ -1,0 +1,178 @@
+"""Reading a source file: decoding, input checks, and splitting into physical lines.
+
+Every later step works on `SourceLine`s, which keep their offsets into the decoded source
+string, so that any unit or note can point back at the bytes it came from.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from pipeline.errors import InputError
+from pipeline.pua import ENTITY_RE
+
+MAX_BYTES = 64 * 1024 * 1024  # a juan is ~50 KB; anything this large is not a mandoku text
+LINE_END = "¶"
+PB_RE = re.compile(r"<pb:([^>]+)>")
+INDENT_CHARS = "\u3000 \t"
+# "&...;" that is not a well-formed Kanripo entity: the reader must not guess what it was
+_ANY_ENTITY_RE = re.compile(r"&[^;&\s]{0,16};?")
+_MAX_KR = 0xFFFFD - 0xF0000
+
+
+@dataclass
+class Token:
+    """One column-taking piece of a text line: a character, or one `(a/b)` note group."""
+
+    kind: str  # "char" | "note"
+    start: int  # source offsets
+    end: int
+    char: str = ""  # for "char": the character (an entity decoded to its PUA character)
+    columns: tuple[str, str] = ("", "")  # for "note": raw column a, column b
+
+    @property
+    def width(self) -> int:
+        if self.kind == "char":
+            return 1
+        a, b = (ENTITY_RE.sub("X", col) for col in self.columns)
+        return max(len(a), len(b))
+
+
+@dataclass
+class SourceLine:
+    number: int  # 1-based line number in the file
+    start: int  # offset of the first character of the line
+    end: int  # offset just past the content (before "¶" and the newline)
+    kind: str  # "meta" (#… header lines), "pb" (page-break line), "text", "blank"
+    pb: str | None = None  # the page this line is printed on
+    printed: int = 0  # printed line number on that page (text lines), 1-based
+    indent: int = 0  # leading blank columns
+    tokens: list[Token] = field(default_factory=list)
+
+    @property
+    def width(self) -> int:
+        return self.indent + sum(t.width for t in self.tokens)
+
+    @property
+    def content_start(self) -> int:
+        return self.tokens[0].start if self.tokens else self.end
+
+
+def read_text(path: str | Path, encoding: str = "utf-8") -> str:
+    """Decode a file, refusing empty, binary, huge or wrongly-encoded input with a clear error."""
+    path = str(path)
+    try:
+        data = Path(path).read_bytes()
+    except OSError as err:
+        raise InputError(path, None, f"cannot read file: {err.strerror or err}") from None
+    if not data.strip():
+        raise InputError(path, None, "empty file: no text to ingest")
+    if len(data) > MAX_BYTES:
+        raise InputError(path, None, f"file is {len(data) // 1048576} MiB; the limit is {MAX_BYTES // 1048576} MiB")
+    if b"\x00" in data[:65536] and not encoding.lower().startswith("utf-16"):
+        line = data[: data.index(b"\x00")].count(b"\n") + 1
+        raise InputError(path, line, "binary file (NUL byte): not a text file")
+    try:
+        text = data.decode(encoding)
+    except UnicodeDecodeError as err:
+        line = data[: err.start].count(b"\n") + 1
+        hint = " (GB18030 and Big5 texts exist: try --encoding gb18030 or --encoding big5)"
+        raise InputError(path, line, f"not valid {encoding}: byte 0x{data[err.start]:02x} cannot be decoded{hint}") from None
+    except LookupError:
+        raise InputError(path, None, f"unknown encoding {encoding!r}") from None
+    return text.removeprefix("\ufeff") if text.startswith("\ufeff") else text
+
+
+def split_lines(path: str, text: str) -> list[SourceLine]:
+    """Physical lines with their kind, page, printed line number, indentation and tokens."""
+    lines: list[SourceLine] = []
+    pb: str | None = None
+    printed = 0
+    offset = 0
+    # split on "\n" only: str.splitlines would also break at U+2028, \x1c … inside text
+    for number, raw in enumerate(text.split("\n"), start=1):
+        body = raw.rstrip("\r")
+        start, stop = offset, offset + len(body)
+        offset += len(raw) + 1
+        if body.endswith(LINE_END):
+            stop -= 1
+        content = text[start:stop]
+        if content.startswith("#"):
+            lines.append(SourceLine(number, start, stop, "meta", pb))
+            continue
+        m = PB_RE.fullmatch(content.strip())
+        if m:
+            pb, printed = m.group(1), 0
+            lines.append(SourceLine(number, start, stop, "pb", pb))
+            continue
+        if "<pb:" in content:
+            raise InputError(path, number, "page break inside a text line: expected <pb:…> on a line of its own")
+        if not content.strip(INDENT_CHARS):
+            lines.append(SourceLine(number, start, stop, "blank", pb))
+            continue
+        printed += 1
+        indent = len(content) - len(content.lstrip(INDENT_CHARS))
+        tokens = tokenize(path, number, text, start + indent, stop)
+        lines.append(SourceLine(number, start, stop, "text", pb, printed, indent, tokens))
+    return lines
+
+
+def tokenize(path: str, number: int, text: str, start: int, stop: int) -> list[Token]:
+    """Characters and `(a/b)` note groups of one line's content."""
+    tokens: list[Token] = []
+    i = start
+    while i < stop:
+        ch = text[i]
+        if ch == "(":
+            close = text.find(")", i + 1, stop)
+            if close < 0:
+                raise InputError(path, number, "unbalanced '(': a collation note is not closed on its line")
+            inner = text[i + 1 : close]
+            if "(" in inner:
+                raise InputError(path, number, "nested '(' inside a collation note")
+            _check_entities(path, number, inner)
+            a, _, b = inner.partition("/")
+            tokens.append(Token("note", i, close + 1, columns=(a, b)))
+            i = close + 1
+        elif ch == ")":
+            raise InputError(path, number, "unbalanced ')': no '(' opens it on this line")
+        elif ch == "&":
+            m = ENTITY_RE.match(text, i, stop)
+            if not m:
+                bad = _ANY_ENTITY_RE.match(text, i, stop)
+                shown = bad.group(0) if bad else "&"
+                raise InputError(path, number, f"unknown entity {shown!r}: only &KRnnnn; is known")
+            n = int(m.group(1))
+            if n > _MAX_KR:
+                raise InputError(path, number, f"entity {m.group(0)} is out of range")
+            tokens.append(Token("char", i, m.end(), char=chr(0xF0000 + n)))
+            i = m.end()
+        else:
+            tokens.append(Token("char", i, i + 1, char=ch))
+            i += 1
+    return tokens
+
+
+def _check_entities(path: str, number: int, inner: str) -> None:
+    for m in _ANY_ENTITY_RE.finditer(inner):
+        if not ENTITY_RE.fullmatch(m.group(0)):
+            raise InputError(path, number, f"unknown entity {m.group(0)!r} in a collation note")
+
+
+def read_properties(lines: list[SourceLine], text: str) -> dict[str, str]:
+    """`#+PROPERTY: KEY value` and `#+TITLE: …` lines; later values of a key win."""
+    props: dict[str, str] = {}
+    for line in lines:
+        if line.kind != "meta":
+            continue
+        content = text[line.start : line.end]
+        m = re.match(r"#\+PROPERTY:\s*(\S+)\s*(.*?)\s*$", content)
+        if m:
+            props[m.group(1)] = m.group(2)
+            continue
+        m = re.match(r"#\+(\w+):\s*(.*?)\s*$", content)
+        if m:
+            props[m.group(1)] = m.group(2)
+    return props

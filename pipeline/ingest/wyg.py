@@ -1,0 +1,93 @@
+"""The Siku Quanshu Wenyuange (WYG) layout of 儀禮集釋 (KR1d0030).
+
+Base text (經) and commentary blocks (opened by 鄭注 / 釋曰 / 鄭目録云) are printed in
+21-column lines. A block runs on while its lines are full: the line that is not full ends
+it. A marker at the start of a line always opens a new commentary block. Indentation is
+not consistent from page to page (juan 9 indents base lines too), so it is used only to
+break a commentary block whose last line happened to be full, when a flush-left line follows.
+"""
+
+from __future__ import annotations
+
+import re
+
+from pipeline.ingest.source import SourceLine
+from pipeline.ingest.units import UnitBuilder, marker_at
+from pipeline.model import CollationNote, Unit
+
+LINE_COLUMNS = 21
+
+# The seventeen 篇 of the 儀禮 (with the spellings of this edition), as chapter titles:
+# "大射儀第七" opens juan 9, the running title "大射儀" opens juan 10.
+CHAPTERS = (
+    "士冠禮", "士昏禮", "士昬禮", "士相見禮", "鄉飲酒禮", "鄉射禮", "燕禮", "大射儀", "聘禮",
+    "公食大夫禮", "覲禮", "喪服", "士喪禮", "既夕禮", "既夕", "士虞禮", "特牲饋食禮",
+    "少牢饋食禮", "有司徹",
+)
+TITLE_RE = re.compile(
+    "(?:" + "|".join(CHAPTERS) + r")(?:第[一二三四五六七八九十]+(?:之[一二三四五六七八九十])?)?(?:[\u3000 ].*)?"
+)
+HEADER_RE = re.compile(r"欽定四庫全書.*|.*卷[一二三四五六七八九十百]+.*撰|儀禮集釋卷.*")
+
+
+def line_text(line: SourceLine) -> str:
+    return "".join(t.char for t in line.tokens if t.kind == "char")
+
+
+def parse_wyg(lines: list[SourceLine], front_matter: bool = False) -> tuple[list[Unit], list[CollationNote]]:
+    """Units of a WYG juan. `front_matter` (juan 0: 目錄, 提要, 序) makes every block a header."""
+    units: list[Unit] = []
+    notes: list[CollationNote] = []
+    current: UnitBuilder | None = None
+    prev_full = False
+    current_indent = 0  # indentation of the current block's first line
+    opening = True  # still in the juan's opening lines (headers, then the chapter title)
+
+    def close() -> None:
+        nonlocal current
+        if current is not None and not current.empty:
+            unit = current.build()
+            units.append(unit)
+            notes.extend(current.notes)
+        current = None
+
+    for line in lines:
+        if line.kind == "blank":
+            close()
+            prev_full = False
+            continue
+        if line.kind != "text":
+            continue
+        text = line_text(line)
+        marker = None if front_matter else marker_at(line.tokens)
+        if front_matter:
+            kind = "header"
+        elif opening and HEADER_RE.fullmatch(text.strip("\u3000 ")):
+            kind = "header"
+        elif opening and TITLE_RE.fullmatch(text):
+            kind = "title"
+        else:
+            kind = "commentary" if marker else "base"
+        if kind in ("header", "title") and not front_matter:
+            close()
+            current = UnitBuilder(len(units), kind)
+            current.add(line.tokens)
+            close()
+            opening = kind == "header"
+            prev_full = False
+            continue
+        opening = False
+        continues = (
+            current is not None
+            and prev_full
+            and marker is None
+            and not (current.kind == "commentary" and line.indent == 0 and current_indent > 0)
+        )
+        if not continues:
+            close()
+            current = UnitBuilder(len(units), kind, marker)
+            current_indent = line.indent
+        current.add(line.tokens)
+        prev_full = line.width >= LINE_COLUMNS
+    close()
+    return units, notes
