@@ -1,0 +1,129 @@
+"""`zhushu eval glosses`: score gloss extraction and lemma alignment against gold.
+
+Implements ../shared/guidelines/glosses.md. For each gold record the pipeline runs as it would
+on a document: the project's segmenter restores the note's punctuation
+(`load_segmenter().predict([note], ["note"])`), then `align_block(base, note, marks)`.
+
+- lemma: micro P/R/F1 over the distinct (record, start, end) lemma spans of glosses that have a
+  span (unanchored glosses, system or gold, are not scored);
+- type_accuracy: among system spans that match a gold span, the share whose type (any system
+  gloss at that span) is one of the gold types at that span.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+import time
+from pathlib import Path
+
+from pipeline.errors import InputError
+
+
+def read_gold(path: str | Path) -> list[dict]:
+    recs = []
+    with open(path, encoding="utf-8") as fh:
+        for i, line in enumerate(fh, 1):
+            if not line.strip():
+                continue
+            try:
+                rec = json.loads(line)
+                for key in ("id", "base", "note", "glosses"):
+                    if key not in rec:
+                        raise InputError(str(path), i, f"gold record lacks {key!r}")
+            except json.JSONDecodeError as err:
+                raise InputError(str(path), i, f"not JSON: {err.msg}") from None
+            recs.append(rec)
+    return recs
+
+
+def note_marks(notes: list[str], segmenter="auto") -> tuple[list[dict[int, str]], str]:
+    """Restored marks for the notes, from the project's segmenter.
+
+    segmenter: "auto" (load pipeline.segment's default model), None (no marks), or an object
+    with .predict(texts, kinds). Returns (marks per note, description of what was used).
+    """
+    if segmenter is None:
+        return [{} for _ in notes], "none"
+    if segmenter == "auto":
+        try:
+            from pipeline.segment import load_segmenter
+
+            segmenter = load_segmenter()
+        except Exception as err:  # no model yet: say so loudly, score without marks
+            print(f"zhushu: warning: segmenter unavailable ({type(err).__name__}: {err}); "
+                  "scoring WITHOUT restored punctuation", file=sys.stderr)
+            return [{} for _ in notes], "none (segmenter unavailable)"
+    marks = segmenter.predict(list(notes), ["note"] * len(notes))
+    return [{int(k): v for k, v in m.items()} for m in marks], "pipeline.segment"
+
+
+def spans(glosses) -> dict[tuple[int, int], set[str]]:
+    out: dict[tuple[int, int], set[str]] = {}
+    for g in glosses:
+        s = g["start"] if isinstance(g, dict) else g.lemma_start
+        e = g["end"] if isinstance(g, dict) else g.lemma_end
+        t = g["type"] if isinstance(g, dict) else g.type
+        if s is None or e is None:
+            continue
+        out.setdefault((s, e), set()).add(t)
+    return out
+
+
+def score(records: list[dict], system: list[list]) -> dict:
+    tp = n_sys = n_gold = 0
+    type_ok = 0
+    by_type: dict[str, list[int]] = {}
+    for rec, glosses in zip(records, system, strict=True):
+        g = spans(rec["glosses"])
+        s = spans(glosses)
+        n_sys += len(s)
+        n_gold += len(g)
+        for sp, types in s.items():
+            if sp in g:
+                tp += 1
+                if types & g[sp]:
+                    type_ok += 1
+        for sp, types in g.items():
+            for t in types:
+                c = by_type.setdefault(t, [0, 0])
+                c[1] += 1
+                if sp in s:
+                    c[0] += 1
+    p = tp / n_sys if n_sys else 0.0
+    r = tp / n_gold if n_gold else 0.0
+    f = 2 * p * r / (p + r) if p + r else 0.0
+    return {
+        "records": len(records),
+        "lemma": {"p": round(p, 4), "r": round(r, 4), "f1": round(f, 4), "tp": tp, "system": n_sys, "gold": n_gold},
+        "type_accuracy": round(type_ok / tp, 4) if tp else 0.0,
+        "recall_by_gold_type": {t: round(c[0] / c[1], 4) for t, c in sorted(by_type.items())},
+    }
+
+
+def evaluate(gold_path: str | Path, segmenter="auto", details: bool = False) -> dict:
+    from pipeline.align import align_block
+
+    records = read_gold(gold_path)
+    t0 = time.perf_counter()
+    marks, used = note_marks([r["note"] for r in records], segmenter)
+    t1 = time.perf_counter()
+    system = [align_block(r["base"], r["note"], m) for r, m in zip(records, marks)]
+    t2 = time.perf_counter()
+    result = score(records, system)
+    result["segmenter"] = used
+    result["seconds"] = {"segment": round(t1 - t0, 3), "align": round(t2 - t1, 3)}
+    if details:
+        rows = []
+        for r, m, gl in zip(records, marks, system):
+            g, s = spans(r["glosses"]), spans(gl)
+            rows.append({
+                "id": r["id"],
+                "marks": {str(k): v for k, v in sorted(m.items())},
+                "missed": [[a, b, r["base"][a:b], sorted(t)] for (a, b), t in g.items() if (a, b) not in s],
+                "spurious": [[a, b, r["base"][a:b], sorted(t)] for (a, b), t in s.items() if (a, b) not in g],
+                "wrong_type": [[a, b, r["base"][a:b], sorted(t), sorted(g[(a, b)])]
+                               for (a, b), t in s.items() if (a, b) in g and not t & g[(a, b)]],
+            })
+        result["details"] = rows
+    return result

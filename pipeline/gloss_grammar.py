@@ -1,0 +1,323 @@
+"""The formula grammar of Zheng Xuan's commentary: cut a note into statements, read each one.
+
+Input is a note's clean text and its restored marks (k -> mark after the k-th character, the
+segmenter's output). Output is a list of `Candidate`s: a note span, a type, the lemma *as the
+note writes it* and how sure the reading is. Anchoring the lemma in the base text is
+pipeline/align.py's job; the only thing this module asks of the base text is a predicate
+`in_base(s) -> bool` (variant-folded substring test), which it needs to decide where an
+unmarked lemma ends (「梱齊等之也」, 「當楅楅正南之東西」, 「古文闑為𣙗閾為蹙」).
+
+Formulas (X = lemma, Y = gloss; 為 and 爲 both accepted everywhere):
+
+    definition   X，Y也 · X，Y · XX… (repeat, 「當楅楅正南」) · XY也 (short, unmarked)
+    equivalence  X猶Y (也)
+    reference    X謂Y · X，謂Y · X者，謂Y · Y謂之X · Y曰X
+    explanation  X者，… · 言X者，… · 言X，… · 又言X，…
+    sound        X之言Y
+    reading      X讀為Y · X讀如Y · X讀曰Y · X讀若Y
+    emendation   X當為Y · X當作Y (· 或曰X當為Y)
+    variant      古文X作Y · 今文X為Y · 古文X皆作Y · 古文X為Y Z為W … · 今文無X · 古文曰Q
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import Callable
+
+FINAL = set("。？！；")
+ALL_MARKS = set("，、：；。？！")
+WEI = "為爲"
+
+# words that open a statement but are not part of the lemma
+LEAD_STRIP = ("或曰", "又", "亦", "凡")
+DEMONSTRATIVE = ("此", "凡", "其")
+
+
+@dataclass
+class Candidate:
+    start: int  # note span
+    end: int
+    type: str
+    lemma: str  # as written in the note (may be empty for 古文曰 quotes: see `quote`)
+    lemma_note_start: int | None  # where the lemma stands in the note (None if it doesn't)
+    confidence: float
+    quote: str | None = None  # 古文曰/今文曰: the other edition's wording, to be matched fuzzily
+    lacks: str | None = None  # 今文無X / …無X: the base word the other edition lacks
+    exact_only: bool = False  # the lemma must stand verbatim in the base (no fuzzy quote match)
+
+
+def clauses_of(n: int, marks: dict[int, str]) -> list[tuple[int, int, str | None]]:
+    """Cut [0, n) at every mark: (start, end, mark after end)."""
+    out, start = [], 0
+    for k in sorted(marks):
+        if 0 < k <= n and k > start:
+            out.append((start, k, marks[k]))
+            start = k
+    if start < n:
+        out.append((start, n, None))
+    return out
+
+
+def soft_marks(text: str, marks: dict[int, str]) -> dict[int, str]:
+    """Add the cuts the formulas make even where the segmenter left no mark.
+
+    - after 也 when more text follows and no mark is there (a gloss ends with 也);
+    - before 古文 / 今文 (a variant note always opens a statement).
+    Marks added here are "。"; existing marks are kept as they are.
+    """
+    out = dict(marks)
+    n = len(text)
+    for i, ch in enumerate(text):
+        if ch == "也" and i + 1 < n and (i + 1) not in out:
+            nxt = text[i + 1]
+            if nxt not in "者與乎哉":
+                out[i + 1] = "。"
+    for m in re.finditer("[古今]文", text):
+        k = m.start()
+        if k > 0 and k not in out:
+            out[k] = "。"
+    return out
+
+
+def sentences_of(text: str, marks: dict[int, str]) -> list[list[tuple[int, int, str | None]]]:
+    """Group the clauses into sentences (cut at final marks)."""
+    sents: list[list[tuple[int, int, str | None]]] = []
+    cur: list[tuple[int, int, str | None]] = []
+    for cl in clauses_of(len(text), marks):
+        cur.append(cl)
+        if cl[2] in FINAL:
+            sents.append(cur)
+            cur = []
+    if cur:
+        sents.append(cur)
+    return sents
+
+
+def longest_base_prefix(s: str, in_base: Callable[[str], bool], max_len: int = 8) -> int:
+    """Length of the longest prefix of s that stands in the base (0 if none)."""
+    best = 0
+    for k in range(1, min(len(s), max_len) + 1):
+        if in_base(s[:k]):
+            best = k
+        elif k > best + 1:
+            break
+    return best
+
+
+_KEYWORDS = re.compile(
+    r"(?P<kw>猶|之言|讀[為爲如曰若]|當[為爲作]|謂之|謂|者)"
+)
+_ADVERBS = "亦皆或竝並"
+
+
+def _strip_lead(text: str, pos: int, end: int) -> int:
+    """Skip 或曰 / 又 / 亦 / 凡 that open a statement."""
+    for lead in LEAD_STRIP:
+        if text.startswith(lead, pos) and pos + len(lead) < end:
+            return pos + len(lead)
+    return pos
+
+
+def read_variant(text: str, s: int, e: int, in_base, out: list[Candidate]) -> bool:
+    """古文/今文 statements starting at s (the 古文/今文 itself), up to e. True if one was read."""
+    m = re.match(r"[古今]文(?:[亦皆或]*)", text[s:e])
+    if not m:
+        return False
+    p = s + m.end()
+    rest = text[p:e]
+    if not rest:
+        return False
+    if rest[0] == "無":  # 今文無X
+        x = text[p + 1 : e]
+        x = x.rstrip("也字")
+        if x:
+            k = longest_base_prefix(x, in_base) or len(x)
+            out.append(Candidate(s, e, "variant", x[:k], p + 1, 0.85, lacks=x[:k]))
+            return True
+        return False
+    if rest[0] == "曰":  # 古文曰Q: the other edition's wording of a stretch of the passage
+        q = text[p + 1 : e]
+        if not q:
+            return False
+        out.append(Candidate(s, e, "variant", q, p + 1, 0.7, quote=q))
+        return True
+    # chains: X(皆|或|亦)?(作|為)Y [X'(作|為)Y' ...]
+    found = False
+    q = p
+    while q < e:
+        seg = text[q:e]
+        best = None
+        for mm in re.finditer(rf"[{_ADVERBS}當]*[作{WEI}]", seg):
+            x = seg[: mm.start()]
+            if not x or len(x) > 6:
+                if len(x) > 6:
+                    break
+                continue
+            if in_base(x):
+                best = (x, mm)
+                break
+            if best is None:
+                best = (x, mm)  # first reading, kept if nothing anchors
+        if best is None:
+            break
+        x, mm = best
+        y_start = q + mm.end()
+        y_len = max(1, len(x))
+        # Y runs to the next X'作/為 that anchors, else to the end
+        y_end = min(e, y_start + y_len)
+        nxt = text[y_end:e]
+        m2 = re.match(rf"(.{{1,6}}?)[{_ADVERBS}]*[作{WEI}]", nxt)
+        if not (m2 and in_base(m2.group(1))):
+            y_end = e
+        out.append(Candidate(s if not found else q, y_end, "variant", x, q, 0.9 if in_base(x) else 0.6, exact_only=True))
+        found = True
+        q = y_end
+    return found
+
+
+def read_statement(text: str, s: int, e: int, clause_ends: list[int], in_base, out: list[Candidate],
+                   sentence_start: bool) -> None:
+    """Read one statement text[s:e] (a sentence, or a clause that opens a formula)."""
+    s0 = s
+    s = _strip_lead(text, s, e)
+    seg = text[s:e]
+    if not seg:
+        return
+    inner = [k for k in clause_ends if s < k < e]  # clause boundaries inside the statement
+    first_end = inner[0] if inner else e
+
+    if seg.startswith(("古文", "今文")):
+        read_variant(text, s, e, in_base, out)
+        return
+
+    # 言X者 / 又言X / 言X，…
+    m = re.match(r"(?:不)?言", seg)
+    if m and not seg.startswith("言之"):
+        neg = seg.startswith("不")
+        p = s + m.end()
+        zhe = text.find("者", p, first_end + 1)
+        if zhe != -1 and zhe - p <= 8 and zhe > p:
+            x = text[p:zhe]
+            out.append(Candidate(s0, e, "explanation", x, p, 0.85, exact_only=False))
+            return
+        if not neg and first_end - p <= 8:
+            x = text[p:first_end]
+            if x and in_base(x):
+                out.append(Candidate(s0, e, "explanation", x, p, 0.8))
+                return
+            k = longest_base_prefix(text[p:first_end], in_base)
+            if not inner and k >= 2:
+                out.append(Candidate(s0, e, "explanation", text[p : p + k], p, 0.5))
+                return
+        if neg:
+            return
+
+    # the first formula keyword of the statement
+    for km in _KEYWORDS.finditer(seg):
+        kw = km.group("kw")
+        k = s + km.start()
+        x = text[s:k]
+        if any(s < b < k for b in inner):
+            break  # the keyword is past the first clause: not a lemma-headed formula
+        if not x:
+            continue
+        if len(x) > 8:
+            break
+        if kw == "謂之":
+            # Y謂之X: the lemma follows
+            ce = next((b for b in inner if b > k), e)
+            xx = text[k + 2 : ce].rstrip("也者")
+            if xx and len(xx) <= 4 and in_base(xx):
+                out.append(Candidate(s0, e, "reference", xx, k + 2, 0.85))
+            return
+        if kw == "者" and in_base(x + "者"):
+            continue  # 釋獲者, 執事者: 者 belongs to the lemma
+        x_stripped, xs = x, s
+        # 者 keeps its X only at a clause end (「X者，…」) or as a short unmarked head
+        if kw == "者":
+            after = k + 1
+            nxt = text[after:e]
+            if nxt.startswith("謂"):
+                out.append(Candidate(s0, e, "reference", x, xs, 0.85))
+            else:
+                conf = 0.85 if (after in clause_ends or after == e) else 0.6
+                out.append(Candidate(s0, e, "explanation", x, xs, conf))
+            return
+        # drop an adverb between X and the keyword (X亦猶Y, X亦當為Y, X皆當作Y)
+        while x_stripped and x_stripped[-1] in _ADVERBS and len(x_stripped) > 1:
+            x_stripped = x_stripped[:-1]
+        typ = {
+            "猶": "equivalence",
+            "之言": "sound",
+            "謂": "reference",
+        }.get(kw)
+        if typ is None:
+            typ = "reading" if kw.startswith("讀") else "emendation"
+        if kw == "謂" and x_stripped in ("所", "此", "是", "皆", "亦"):
+            return
+        out.append(Candidate(s0, e, typ, x_stripped, xs, 0.9))
+        return
+
+    # 「X，謂Y」 : first clause X, second clause opens with 謂
+    if inner and text.startswith("謂", first_end) and not text.startswith("謂之", first_end):
+        x = text[s:first_end]
+        if len(x) <= 8:
+            out.append(Candidate(s0, e, "reference", x, s, 0.85))
+            return
+    # 「X，猶Y也」
+    if inner and text.startswith("猶", first_end):
+        x = text[s:first_end]
+        if len(x) <= 6 and in_base(x):
+            out.append(Candidate(s0, e, "equivalence", x, s, 0.8))
+            return
+
+    # Y曰X: a short name after 曰 closing the first clause
+    m = re.match(r"(.{1,8}?)曰(.{1,3})$", text[s:first_end])
+    if m and in_base(m.group(2)) and not in_base(m.group(1)):
+        out.append(Candidate(s0, e, "reference", m.group(2), s + m.end(1) + 1, 0.7))
+        return
+
+    if not sentence_start:
+        return
+    # definitions: 「X，Y」 with X a stretch of the base
+    first = text[s:first_end]
+    if inner and len(first) <= 8:
+        if in_base(first):
+            out.append(Candidate(s0, e, "definition", first, s, 0.75, exact_only=True))
+            return
+        if len(first) >= 5:  # the passage quoted with one word changed
+            out.append(Candidate(s0, e, "definition", first, s, 0.5))
+            return
+    # unmarked: 「當楅楅正南…」 (lemma repeated), 「梱齊等之也」 (short XY也)
+    k = longest_base_prefix(seg, in_base)
+    if k and k < len(seg):
+        if seg[k] in seg[:k]:
+            out.append(Candidate(s0, e, "definition", seg[:k], s, 0.6, exact_only=True))
+            return
+        if not inner and seg.endswith("也") and len(seg) <= 8 and len(seg) - k >= 2:
+            out.append(Candidate(s0, e, "definition", seg[:k], s, 0.4, exact_only=True))
+            return
+
+
+def read_note(note: str, marks: dict[int, str], in_base) -> list[Candidate]:
+    """All gloss candidates of a note, in note order."""
+    marks = {int(k): v for k, v in marks.items()}
+    cuts = soft_marks(note, marks)
+    out: list[Candidate] = []
+    clause_ends = sorted(cuts)
+    for sent in sentences_of(note, cuts):
+        s, e = sent[0][0], sent[-1][1]
+        # a variant or 言X者 / X者 statement can also open a later clause of the sentence
+        starts = [0]
+        for i, (cs, ce, _m) in enumerate(sent):
+            if i == 0:
+                continue
+            body = note[cs:ce]
+            if body.startswith(("古文", "今文", "或曰")) or (body.endswith("者") and len(body) <= 9):
+                starts.append(i)
+        for j, i in enumerate(starts):
+            cs = sent[i][0]
+            ce = sent[starts[j + 1]][0] if j + 1 < len(starts) else e
+            read_statement(note, cs, ce, clause_ends, in_base, out, sentence_start=(i == 0))
+    return out
