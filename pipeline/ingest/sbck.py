@@ -11,10 +11,12 @@ import re
 
 from pipeline.ingest.source import SourceLine
 from pipeline.ingest.units import UnitBuilder
-from pipeline.ingest.wyg import TITLE_RE, line_text
+from pipeline.ingest.wyg import line_text
 from pipeline.model import CollationNote, Unit
 
 HEADER_RE = re.compile(r"儀禮卷第[一二三四五六七八九十]+.*")
+# "士冠禮第一　儀禮　鄭氏注": chapter, book and commentator on one line (also 鄕飮酒禮 spellings)
+SBCK_TITLE_RE = re.compile(r".{1,8}第[一二三四五六七八九十]+[\u3000 ].*(?:儀禮|鄭氏注).*")
 
 
 def parse_sbck(lines: list[SourceLine]) -> tuple[list[Unit], list[CollationNote]]:
@@ -30,10 +32,12 @@ def parse_sbck(lines: list[SourceLine]) -> tuple[list[Unit], list[CollationNote]
         current = None
 
     for line in lines:
+        if line.kind in ("blank", "meta"):
+            close()
         if line.kind != "text":
             continue
         text = line_text(line)
-        if HEADER_RE.fullmatch(text) or TITLE_RE.fullmatch(text):
+        if HEADER_RE.fullmatch(text) or SBCK_TITLE_RE.fullmatch(text):
             # a header line may carry a note of its own (the character counts at a juan's end)
             close()
             current = UnitBuilder(len(units), "header" if HEADER_RE.fullmatch(text) else "title")

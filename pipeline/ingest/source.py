@@ -30,14 +30,13 @@ class Token:
     start: int  # source offsets
     end: int
     char: str = ""  # for "char": the character (an entity decoded to its PUA character)
-    columns: tuple[str, str] = ("", "")  # for "note": raw column a, column b
+    columns: tuple[str, ...] = ()  # for "note": the raw columns, in reading order (usually two)
 
     @property
     def width(self) -> int:
         if self.kind == "char":
             return 1
-        a, b = (ENTITY_RE.sub("X", col) for col in self.columns)
-        return max(len(a), len(b))
+        return max(len(ENTITY_RE.sub("X", col)) for col in self.columns)
 
 
 @dataclass
@@ -133,8 +132,7 @@ def tokenize(path: str, number: int, text: str, start: int, stop: int) -> list[T
             if "(" in inner:
                 raise InputError(path, number, "nested '(' inside a collation note")
             _check_entities(path, number, inner)
-            a, _, b = inner.partition("/")
-            tokens.append(Token("note", i, close + 1, columns=(a, b)))
+            tokens.append(Token("note", i, close + 1, columns=tuple(inner.split("/"))))
             i = close + 1
         elif ch == ")":
             raise InputError(path, number, "unbalanced ')': no '(' opens it on this line")

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from pipeline.ingest.source import INDENT_CHARS as BLANKS
 from pipeline.ingest.source import SourceLine, Token
 from pipeline.model import MARKERS, CollationNote, Unit
 from pipeline.pua import ENTITY_RE, decode_entities
@@ -42,6 +43,8 @@ class UnitBuilder:
                 self._add_note(tok)
                 continue
             self._note_open = False
+            if tok.char in BLANKS and self.kind not in ("header", "title"):
+                continue  # a blank inside base or commentary is layout, not text
             if self._skip:
                 self._skip -= 1
                 continue
@@ -49,12 +52,12 @@ class UnitBuilder:
             self.offsets.append(tok.start)
 
     def add_columns(self, tok: Token) -> None:
-        """Take a note group's columns as unit text (SBCK: inline commentary), a then b."""
+        """Take a note group's columns as unit text (SBCK: inline commentary), in reading order."""
         if self.start is None:
             self.start = tok.start
         self.end = tok.end
-        a, b = tok.columns
-        for column, at in ((a, tok.start + 1), (b, tok.start + 2 + len(a))):
+        at = tok.start + 1
+        for column in tok.columns:
             i = 0
             while i < len(column):
                 m = ENTITY_RE.match(column, i)
@@ -66,9 +69,10 @@ class UnitBuilder:
                     self.chars.append(column[i])
                     self.offsets.append(at + i)
                     i += 1
+            at += len(column) + 1  # past the column and its "/" (or the closing ")")
 
     def _add_note(self, tok: Token) -> None:
-        raw = tok.columns[0] + tok.columns[1]
+        raw = "".join(tok.columns)
         if self._note_open and self.notes:
             note = self.notes[-1]
             note.raw += raw

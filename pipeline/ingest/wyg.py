@@ -52,7 +52,7 @@ def parse_wyg(lines: list[SourceLine], front_matter: bool = False) -> tuple[list
         current = None
 
     for line in lines:
-        if line.kind == "blank":
+        if line.kind in ("blank", "meta"):  # a header line inside the text is a break too
             close()
             prev_full = False
             continue

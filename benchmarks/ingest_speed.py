@@ -1,0 +1,57 @@
+"""Ingest speed on the embedded 儀禮集釋 (31 files), against a named baseline in the same run.
+
+Baseline: read + decode every file and strip its markup with one regex (what a throwaway
+script would do, without units, notes or provenance). Target of issue 2: all files < 2 s.
+
+    python benchmarks/ingest_speed.py [--repeat 5]
+"""
+
+from __future__ import annotations
+
+import argparse
+import glob
+import json
+import re
+import time
+from pathlib import Path
+
+from pipeline.ingest import read_document
+
+ROOT = Path(__file__).resolve().parent.parent
+FILES = sorted(glob.glob(str(ROOT / "data" / "corpus" / "KR1d0030" / "*.txt")))
+MARKUP = re.compile(r"(?m)^#.*$|<pb:[^>]+>|¶|\([^)]*\)|[\u3000\n]")
+
+
+def baseline() -> int:
+    return sum(len(MARKUP.sub("", Path(p).read_text(encoding="utf-8"))) for p in FILES)
+
+
+def ingest() -> int:
+    return sum(len(u.text) for p in FILES for u in read_document(p).units)
+
+
+def best_of(fn, repeat: int) -> float:
+    times = []
+    for _ in range(repeat):
+        t = time.perf_counter()
+        fn()
+        times.append(time.perf_counter() - t)
+    return min(times)
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--repeat", type=int, default=5)
+    args = ap.parse_args()
+    chars = ingest()
+    t_base, t_ingest = best_of(baseline, args.repeat), best_of(ingest, args.repeat)
+    print(json.dumps({
+        "files": len(FILES), "unit_chars": chars,
+        "ingest_s": round(t_ingest, 3), "baseline_regex_strip_s": round(t_base, 3),
+        "ingest_over_baseline": round(t_ingest / t_base, 1),
+        "ingest_chars_per_s": int(chars / t_ingest), "target_s": 2.0, "met": t_ingest < 2.0,
+    }, ensure_ascii=False))
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,155 @@
+"""Ingest on the real corpus: unit separation, notes, entities, provenance, losslessness."""
+
+from __future__ import annotations
+
+import difflib
+import glob
+import json
+from collections import defaultdict
+from pathlib import Path
+
+import pytest
+
+from pipeline.ingest import read_document
+from pipeline.ingest.lossless import rebuild_source
+from pipeline.pua import encode_entities
+
+ROOT = Path(__file__).resolve().parent.parent
+CORPUS = ROOT / "data" / "corpus"
+JUAN10 = CORPUS / "KR1d0030" / "KR1d0030_010.txt"
+ALL_FILES = sorted(glob.glob(str(CORPUS / "KR1d0030" / "*.txt")) + glob.glob(str(CORPUS / "KR1d0026" / "*.txt")))
+
+
+@pytest.fixture(scope="module")
+def juan10():
+    return read_document(JUAN10)
+
+
+def test_juan10_opening_units(juan10):
+    kinds = [(u.kind, u.marker, u.text) for u in juan10.units[:5]]
+    assert kinds[0] == ("header", None, "欽定四庫全書")
+    assert kinds[1][0] == "header" and kinds[1][2].startswith("儀禮集釋卷十")
+    assert kinds[2] == ("title", None, "大射儀")  # the running title of juan 10
+    assert kinds[3] == ("base", None, "司射適西階西倚扑升自西階東面請射于公")
+    assert kinds[4] == ("commentary", "鄭注", "倚扑者將即君前不敢佩刑器也升堂者欲諸公卿大夫辯聞也")
+
+
+def test_chapter_title_of_juan9_and_indented_base_lines():
+    doc = read_document(CORPUS / "KR1d0030" / "KR1d0030_009.txt")
+    assert (doc.units[2].kind, doc.units[2].text) == ("title", "大射儀第七")
+    assert doc.units[3].marker == "鄭目録云"
+    # juan 9 indents its base lines on the first pages: they must still be base text
+    assert (doc.units[6].kind, doc.units[6].text) == ("base", "宰戒百官有事于射者")
+    assert doc.units[7].text == "宰于天子冢宰治官卿也作大事則掌以君命戒于百官"
+
+
+def test_every_juan_opens_with_one_of_the_seventeen_chapters():
+    titles = set()
+    for path in ALL_FILES:
+        if "KR1d0030_" in path and not path.endswith("_000.txt"):
+            doc = read_document(path)
+            title = next(u.text for u in doc.units if u.kind == "title")
+            titles.add(title.split("第")[0].split("\u3000")[0])
+    assert len(titles) == 17, sorted(titles)
+
+
+def test_collation_note_across_lines_is_one_record(juan10):
+    unit = juan10.units[9]
+    assert unit.text.startswith("司射東面于大夫之西比耦大夫與大夫命上射曰")
+    note = next(n for n in juan10.notes if n.unit_seq == 9)
+    assert note.text == "案比今注疏本訛作北據唐石經及宋本改正"
+    assert unit.text[: note.offset].endswith("大夫與大夫")
+    assert juan10.source[note.start] == "(" and juan10.source[note.end - 1] == ")"
+
+
+def test_entities_become_one_plane15_character_and_come_back():
+    doc = read_document(CORPUS / "KR1d0030" / "KR1d0030_009.txt")
+    unit = next(u for u in doc.units if "\U000F07b1" in u.text)  # &KR1969;
+    assert "&KR1969;" in encode_entities(unit.text)
+    i = unit.text.index("\U000F07b1")
+    assert doc.source.startswith("&KR1969;", unit.offsets[i])
+
+
+def test_page_provenance(juan10):
+    unit = juan10.units[6]  # 鄭注告諸公卿于堂上尊之也, first line of page 1b
+    page = juan10.text_page(unit, 0)
+    assert (page.pb, page.line) == ("KR1d0030_WYG_010-1b", 1)
+    base = juan10.units[5]  # 公許遂適西階上… runs over two printed lines of page 1a
+    assert juan10.text_page(base, 0).line == 7 and juan10.text_page(base, len(base.text) - 1).line == 8
+
+
+@pytest.mark.parametrize("path", ALL_FILES, ids=lambda p: Path(p).stem)
+def test_lossless_round_trip(path):
+    doc = read_document(path)
+    assert rebuild_source(doc) == doc.source
+    assert doc.source == Path(path).read_text(encoding="utf-8")
+
+
+def test_agrees_with_reference_units_of_the_punctuation_data():
+    """The unit texts of data/punct come from a careful reference parser: compare kinds and text."""
+    ref: dict[str, dict[int, dict]] = defaultdict(dict)
+    for line in (ROOT / "data" / "punct" / "KR1d0030.punct.jsonl").open(encoding="utf-8"):
+        rec = json.loads(line)
+        doc_id, seq = rec["id"].split("#")
+        ref[doc_id][int(seq)] = rec
+    totals = {"base": [0, 0, 0], "note": [0, 0, 0]}  # matched, mine, reference
+    for doc_id, recs in ref.items():
+        doc = read_document(CORPUS / "KR1d0030" / f"{doc_id}.txt")
+        for kind, (ukind, marker) in (("base", ("base", None)), ("note", ("commentary", "鄭注"))):
+            theirs = "".join(r["text"] for _, r in sorted(recs.items()) if r["kind"] == kind)
+            mine = "".join(u.text for u in doc.units if u.kind == ukind and u.marker == marker)
+            sm = difflib.SequenceMatcher(None, theirs, mine, autojunk=False)
+            matched = sum(b.size for b in sm.get_matching_blocks())
+            for i, n in enumerate((matched, len(mine), len(theirs))):
+                totals[kind][i] += n
+    for kind, (matched, mine, theirs) in totals.items():
+        assert matched / mine >= 0.995 and matched / theirs >= 0.995, (kind, matched, mine, theirs)
+
+
+def _strip_markup(text: str) -> str:
+    lines = [ln.replace("¶", "") for ln in text.split("\n") if not ln.startswith("#") and not ln.startswith("<pb:")]
+    return "\n".join(lines)
+
+
+def test_markup_free_text_gives_the_same_units(tmp_path, juan10):
+    plain = tmp_path / "KR1d0030_010.txt"
+    plain.write_text(_strip_markup(juan10.source), encoding="utf-8")
+    doc = read_document(plain)
+    assert doc.layout == "wyg-plain"
+    assert [(u.kind, u.marker, u.text) for u in doc.units] == [(u.kind, u.marker, u.text) for u in juan10.units]
+    assert rebuild_source(doc) == doc.source
+    assert doc.text_page(doc.units[3], 0).line == 4  # the physical line of the file
+
+
+def test_sbck_layout_inline_notes_are_commentary():
+    doc = read_document(CORPUS / "KR1d0026" / "KR1d0026_007.txt")
+    assert doc.layout == "sbck"
+    assert [(u.kind, u.text) for u in doc.units[2:5]] == [
+        ("base", "大射之儀君有命戒射"),
+        ("commentary", "將有祭祀之事當射宰告於君君乃命之言君有命政教冝由尊者"),
+        ("base", "宰戒百官有事於射者"),
+    ]
+    forced = read_document(CORPUS / "KR1d0026" / "KR1d0026_007.txt", layout="wyg")
+    assert forced.layout == "wyg"
+
+
+def test_wyg_units_agree_with_the_sbck_edition_on_held_out_dashe():
+    """An independent check on held-out juan: the SBCK edition marks 經 and 注 by typography.
+
+    Where the two editions' texts match, the kinds (base / 鄭注) must agree.
+    """
+    def labelled(paths):
+        text, kinds = [], []
+        for p in paths:
+            for u in read_document(p).units:
+                if u.kind == "base" or (u.kind == "commentary" and u.marker in (None, "鄭注")):
+                    text.append(u.text)
+                    kinds.append(("B" if u.kind == "base" else "N") * len(u.text))
+        return "".join(text), "".join(kinds)
+
+    a, ka = labelled([CORPUS / "KR1d0030" / "KR1d0030_009.txt", JUAN10])
+    b, kb = labelled([CORPUS / "KR1d0026" / "KR1d0026_007.txt"])
+    sm = difflib.SequenceMatcher(None, a, b, autojunk=False)
+    pairs = [(ka[m.a + i], kb[m.b + i]) for m in sm.get_matching_blocks() for i in range(m.size)]
+    assert len(pairs) > 0.85 * len(a)
+    assert sum(x == y for x, y in pairs) / len(pairs) >= 0.995
