@@ -44,9 +44,7 @@ def read_document(path: str | Path, layout: str = "auto", encoding: str = "utf-8
     if not any(line.kind == "text" for line in lines):
         raise InputError(path, None, "no text lines: only headers or page breaks")
     if layout == "wyg":
-        juan = props.get("JUAN", "")
-        front_matter = bool(juan) and not juan.startswith("卷")
-        units, notes = parse_wyg(lines, front_matter=front_matter)
+        units, notes = parse_wyg(lines)
     else:
         units, notes = parse_sbck(lines)
     doc = Document(

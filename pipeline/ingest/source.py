@@ -20,6 +20,7 @@ INDENT_CHARS = "\u3000 \t"
 # "&...;" that is not a well-formed Kanripo entity: the reader must not guess what it was
 _ANY_ENTITY_RE = re.compile(r"&[^;&\s]{0,16};?")
 _MAX_KR = 0xFFFFD - 0xF0000
+_JUAN_RE = re.compile(r"#\+PROPERTY:\s*JUAN\s+(.*?)\s*$")
 
 
 @dataclass
@@ -49,6 +50,7 @@ class SourceLine:
     printed: int = 0  # printed line number on that page (text lines), 1-based
     indent: int = 0  # leading blank columns
     tokens: list[Token] = field(default_factory=list)
+    section: str = ""  # the `#+PROPERTY: JUAN` value in force (卷十, 目錄, 序, 提要 …)
 
     @property
     def width(self) -> int:
@@ -90,6 +92,7 @@ def split_lines(path: str, text: str) -> list[SourceLine]:
     pb: str | None = None
     printed = 0
     offset = 0
+    section = ""
     # split on "\n" only: str.splitlines would also break at U+2028, \x1c … inside text
     for number, raw in enumerate(text.split("\n"), start=1):
         body = raw.rstrip("\r")
@@ -99,7 +102,10 @@ def split_lines(path: str, text: str) -> list[SourceLine]:
             stop -= 1
         content = text[start:stop]
         if content.startswith("#"):
-            lines.append(SourceLine(number, start, stop, "meta", pb))
+            m = _JUAN_RE.match(content)
+            if m:
+                section = m.group(1)
+            lines.append(SourceLine(number, start, stop, "meta", pb, section=section))
             continue
         m = PB_RE.fullmatch(content.strip())
         if m:
@@ -114,7 +120,7 @@ def split_lines(path: str, text: str) -> list[SourceLine]:
         printed += 1
         indent = len(content) - len(content.lstrip(INDENT_CHARS))
         tokens = tokenize(path, number, text, start + indent, stop)
-        lines.append(SourceLine(number, start, stop, "text", pb, printed, indent, tokens))
+        lines.append(SourceLine(number, start, stop, "text", pb, printed, indent, tokens, section))
     return lines
 
 

@@ -27,15 +27,17 @@ CHAPTERS = (
 TITLE_RE = re.compile(
     "(?:" + "|".join(CHAPTERS) + r")(?:第[一二三四五六七八九十]+(?:之[一二三四五六七八九十])?)?(?:[\u3000 ].*)?"
 )
-HEADER_RE = re.compile(r"欽定四庫全書.*|.*卷[一二三四五六七八九十百]+.*撰|儀禮集釋卷.*")
+# `#+PROPERTY: JUAN` values of front matter (table of contents, preface, the editors' abstract)
+FRONT_MATTER = ("目錄", "目録", "序", "提要")
+HEADER_RE = re.compile(r"欽定四庫全書.*|.*卷[一二三四五六七八九十百]+.*撰|儀禮集釋卷.*|.*[\u3000 ]撰")
 
 
 def line_text(line: SourceLine) -> str:
     return "".join(t.char for t in line.tokens if t.kind == "char")
 
 
-def parse_wyg(lines: list[SourceLine], front_matter: bool = False) -> tuple[list[Unit], list[CollationNote]]:
-    """Units of a WYG juan. `front_matter` (juan 0: 目錄, 提要, 序) makes every block a header."""
+def parse_wyg(lines: list[SourceLine]) -> tuple[list[Unit], list[CollationNote]]:
+    """Units of a WYG juan. Every block of front matter (目錄, 提要, 序) is a header unit."""
     units: list[Unit] = []
     notes: list[CollationNote] = []
     current: UnitBuilder | None = None
@@ -55,10 +57,12 @@ def parse_wyg(lines: list[SourceLine], front_matter: bool = False) -> tuple[list
         if line.kind in ("blank", "meta"):  # a header line inside the text is a break too
             close()
             prev_full = False
+            opening = opening or line.kind == "meta"  # a new section opens with its own headers
             continue
         if line.kind != "text":
             continue
         text = line_text(line)
+        front_matter = line.section in FRONT_MATTER
         marker = None if front_matter else marker_at(line.tokens)
         if front_matter:
             kind = "header"
@@ -76,7 +80,7 @@ def parse_wyg(lines: list[SourceLine], front_matter: bool = False) -> tuple[list
             opening = kind == "header"
             prev_full = False
             continue
-        opening = False
+        opening = opening and front_matter
         continues = (
             current is not None
             and prev_full
