@@ -1,0 +1,102 @@
+"""README.md at the top of an output folder: the dataset card (sources, licence, stages that
+ran, the schema of every file, counts). Generated from the records, so it is always in step."""
+
+from __future__ import annotations
+
+from collections import Counter
+
+from pipeline.export.records import RECORD_KINDS, SCHEMAS
+
+
+def render(records: dict[str, list[dict]], stages: dict[str, str], files: list[str]) -> str:
+    docs = records.get("documents", [])
+    ents = records.get("entities", [])
+    glosses = records.get("glosses", [])
+    splits = Counter(d["split"] for d in docs)
+    books = sorted({(d.get("title") or "?", (d.get("properties") or {}).get("ID", "?")) for d in docs})
+    out = []
+    out.append("# zhushu datasets")
+    out.append("")
+    out.append(
+        "Annotated datasets of classical Chinese commentary texts made by the zhushu pipeline "
+        "(ingest → segment → tag → align → export)."
+    )
+    out.append("")
+    out.append("## Sources and licence")
+    out.append("")
+    for title, kid in books:
+        out.append(f"- {title} ({kid}), from the Kanseki Repository (Kanripo), https://github.com/kanripo/{kid}")
+    out.append("")
+    out.append(
+        "The texts are published by Kanripo under the Creative Commons Attribution-ShareAlike 4.0 "
+        "licence (CC BY-SA 4.0, https://creativecommons.org/licenses/by-sa/4.0/). These datasets "
+        "are derived from them and are distributed under the same licence; keep the attribution "
+        "to the Kanseki Repository. The annotations (punctuation, entities, glosses) are machine "
+        "output of the stages listed below, not hand-checked."
+    )
+    out.append("")
+    out.append("## Stages")
+    out.append("")
+    out.append("| stage | status |")
+    out.append("|---|---|")
+    for name, status in stages.items():
+        out.append(f"| {name} | {status} |")
+    out.append("")
+    out.append("A stage that did not run leaves its annotations absent (empty columns / files), never faked.")
+    out.append("")
+    out.append("## Counts")
+    out.append("")
+    out.append("| | count |")
+    out.append("|---|---:|")
+    out.append(f"| documents (juan) | {len(docs)} ({', '.join(f'{k} {v}' for k, v in sorted(splits.items()))}) |")
+    for kind in RECORD_KINDS[1:]:
+        out.append(f"| {kind} | {len(records.get(kind, []))} |")
+    out.append(f"| characters of unit text | {sum(d['chars'] for d in docs)} |")
+    for label, n in sorted(Counter(e["label"] for e in ents).items()):
+        out.append(f"| entities {label} | {n} |")
+    for typ, n in sorted(Counter(g["type"] for g in glosses).items()):
+        out.append(f"| glosses {typ} | {n} |")
+    if glosses:
+        out.append(f"| glosses anchored to a lemma | {sum(1 for g in glosses if g['lemma_start'] is not None)} |")
+    out.append("")
+    out.append("## Conventions")
+    out.append("")
+    out.append(
+        "- Offsets are code-point offsets into the clean unit text (no marker, no collation notes, "
+        "no punctuation), in which a Kanripo character `&KRnnnn;` counts as ONE character. Text "
+        "fields give such characters as `&KRnnnn;` (decode with `pipeline.pua.decode_entities`, "
+        "which maps them to U+F0000+nnnn)."
+    )
+    out.append("- Ids: document `KR1d0030_010`, unit `KR1d0030_010#12` (seq in the document), gloss `KR1d0030_010#13.g0`, collation note `KR1d0030_010.n3`.")
+    out.append("- Page provenance: `pb` is the Kanripo page id (`KR1d0030_WYG_010-1a`), `line` the printed line on that page (1-based).")
+    out.append("- Split: `dev` = juan 10 (KR1d0030_010), the project's development set; `train` = the rest.")
+    out.append("- Files are written atomically and are byte-identical across runs (sorted keys, documents in id order, no timestamps).")
+    out.append("")
+    out.append("## Files")
+    out.append("")
+    out.append("| path | what |")
+    out.append("|---|---|")
+    descr = {
+        "jsonl/": "standoff records, one JSON object a line, one file per record kind",
+        "parquet/": "the same records, one Parquet table per kind (read with pandas.read_parquet)",
+        "conllu/": "one CoNLL-U file per document: a sentence per restored sentence, a token per character, restored marks as PUNCT tokens, SpaceAfter=No, MISC Entity=<BIO>, Gloss / GlossType / GlossLemma / LemmaOf links",
+        "spacy/": "train.spacy / dev.spacy: spaCy DocBins, a Doc per restored sentence, character tokens, entities set",
+        "iob/": "train.iob / dev.iob: `character<TAB>BIO tag`, a blank line between sentences, -DOCSTART- per document",
+        "tei/": "one TEI P5 file per document (validates against schemas/tei_zhushu.rng, a documented TEI subset)",
+        "html/": "a page per juan and index.html with counts and plots",
+    }
+    present = sorted({f.split("/", 1)[0] + "/" for f in files if "/" in f})
+    for folder in present:
+        out.append(f"| `{folder}` | {descr.get(folder, '')} |")
+    out.append("")
+    out.append("## Record schemas (jsonl/ and parquet/)")
+    for kind in RECORD_KINDS:
+        out.append("")
+        out.append(f"### {kind} (`jsonl/{kind}.jsonl`, `parquet/{kind}.parquet`)")
+        out.append("")
+        out.append("| column | type | meaning |")
+        out.append("|---|---|---|")
+        for name, typ, meaning in SCHEMAS[kind]:
+            out.append(f"| `{name}` | {typ} | {meaning} |")
+    out.append("")
+    return "\n".join(out)

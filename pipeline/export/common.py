@@ -1,0 +1,177 @@
+"""Helpers shared by the exporters: ids, provenance, sentence iteration, nested markup.
+
+Every exporter is a pure function of an annotated Document (plus the split it belongs to), so
+that the serial runner and the Dask workers produce the same bytes. Nothing here may depend
+on time, on hash order or on the machine.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from typing import Callable, Iterable, Iterator
+
+from pipeline.model import Document, Sentence, Unit
+from pipeline.pua import encode_entities, entity_number
+
+ENTITY_LABELS = ("ROLE", "OBJECT", "PLACE", "ACT", "MUSIC")
+
+
+def unit_id(doc: Document, unit: Unit) -> str:
+    return f"{doc.id}#{unit.seq}"
+
+
+def gloss_id(doc: Document, unit: Unit, index: int) -> str:
+    return f"{doc.id}#{unit.seq}.g{index}"
+
+
+def note_id(doc: Document, index: int) -> str:
+    return f"{doc.id}.n{index}"
+
+
+def provenance(doc: Document, unit: Unit, offset: int) -> dict[str, object]:
+    """pb id and printed line of a unit text offset ({"pb": None, "line": None} if unknown)."""
+    page = doc.text_page(unit, offset)
+    if page is None:
+        return {"pb": None, "line": None}
+    return {"pb": page.pb, "line": page.line}
+
+
+def source_provenance(doc: Document, source_index: int) -> dict[str, object]:
+    page = doc.page_of(source_index)
+    if page is None:
+        return {"pb": None, "line": None}
+    return {"pb": page.pb, "line": page.line}
+
+
+def sentences_of(unit: Unit) -> list[Sentence]:
+    """The restored sentences of a unit, or the whole unit as one when it was not segmented."""
+    if unit.sentences:
+        return list(unit.sentences)
+    if not unit.text:
+        return []
+    return [Sentence(0, len(unit.text), unit.marks.get(len(unit.text)))]
+
+
+def text_units(doc: Document) -> Iterator[Unit]:
+    """Units with text, in document order."""
+    for unit in doc.units:
+        if unit.text:
+            yield unit
+
+
+def token_form(ch: str) -> str:
+    """A character as a token: a Kanripo private-use character goes back to `&KRnnnn;`."""
+    return encode_entities(ch)
+
+
+def entity_tags(unit: Unit, start: int, end: int) -> list[str]:
+    """BIO tags of the characters start..end of a unit (entities cut at the window edges).
+
+    Overlapping entities (which the tagger should not produce) are resolved first come, longest
+    first: a character keeps the first entity that claims it.
+    """
+    tags = ["O"] * (end - start)
+    for ent in sorted(unit.entities, key=lambda e: (e.start, -e.end, e.label)):
+        s, e = max(ent.start, start), min(ent.end, end)
+        if s >= e or any(t != "O" for t in tags[s - start : e - start]):
+            continue
+        tags[s - start] = f"B-{ent.label}"
+        for i in range(s + 1, e):
+            tags[i - start] = f"I-{ent.label}"
+    return tags
+
+
+def non_overlapping_entities(unit: Unit):
+    """Entities of a unit that can nest as markup: sorted, overlapping ones dropped."""
+    kept, last_end = [], -1
+    for ent in sorted(unit.entities, key=lambda e: (e.start, -e.end, e.label)):
+        if ent.start >= last_end and ent.end > ent.start:
+            kept.append(ent)
+            last_end = ent.end
+    return kept
+
+
+def dumps(record: dict) -> str:
+    """One JSON line: sorted keys, no ASCII escaping, compact and stable."""
+    return json.dumps(record, ensure_ascii=False, sort_keys=True, separators=(",", ":"))
+
+
+def book_title(doc: Document) -> str | None:
+    """#+TITLE of the source file (a header line, not a #+PROPERTY), or a TITLE property."""
+    if doc.properties.get("TITLE"):
+        return doc.properties["TITLE"].strip()
+    for line in doc.source.splitlines()[:12]:
+        if line.startswith("#+TITLE:"):
+            return line[len("#+TITLE:") :].strip()
+    return None
+
+
+def doc_title(doc: Document) -> str:
+    juan = doc.properties.get("JUAN", "").strip()
+    return " ".join(x for x in (book_title(doc) or "", juan) if x) or doc.id
+
+
+# --- nested markup over one string ---------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Markup:
+    """A span [start, end) rendered as open ... close; lower rank nests outside higher rank."""
+
+    start: int
+    end: int
+    open: str
+    close: str
+    rank: int = 0
+
+
+def render(
+    text: str,
+    spans: Iterable[Markup],
+    points: Iterable[tuple[int, int, str]],
+    char: Callable[[str], str],
+) -> str:
+    """Interleave span markup, point markup (offset, order, markup) and escaped characters.
+
+    A point at offset k goes after the k-th character, after the spans that end there and
+    before the spans that start there. Spans that cross are split (closed and reopened), so the
+    result always nests.
+    """
+    n = len(text)
+    starts: dict[int, list[Markup]] = {}
+    for sp in spans:
+        if 0 <= sp.start < sp.end <= n:
+            starts.setdefault(sp.start, []).append(sp)
+    at: dict[int, list[tuple[int, str]]] = {}
+    for off, order, markup in points:
+        at.setdefault(min(max(off, 0), n), []).append((order, markup))
+    out: list[str] = []
+    stack: list[Markup] = []
+    for i in range(n + 1):
+        # close the spans ending here, splitting those that cross them
+        if any(sp.end == i for sp in stack):
+            reopen = []
+            while any(sp.end == i for sp in stack):
+                top = stack.pop()
+                out.append(top.close)
+                if top.end != i:
+                    reopen.append(top)
+            pending = list(reversed(reopen))
+        else:
+            pending = []
+        for _, markup in sorted(at.get(i, ()), key=lambda x: x[0]):
+            out.append(markup)
+        if i == n:
+            break
+        for sp in sorted(pending + starts.get(i, []), key=lambda sp: (-sp.end, sp.rank)):
+            out.append(sp.open)
+            stack.append(sp)
+        out.append(char(text[i]))
+    while stack:
+        out.append(stack.pop().close)
+    return "".join(out)
+
+
+def pua_number(ch: str) -> int | None:
+    return entity_number(ch)

@@ -1,0 +1,285 @@
+"""html/: a static page per juan (html/<doc>.html), html/index.html with counts and plots
+(inline SVG), html/style.css. No external resources, no JavaScript libraries.
+
+On a juan page the base text and the commentary are shown punctuated, entities coloured by
+label, collation notes in small grey type, page breaks as small page ids. Hovering a gloss (or
+opening the page at #<gloss id>) shows its lemma and type and highlights the lemma in the base
+text.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from html import escape
+
+from pipeline.export.common import ENTITY_LABELS, Markup, doc_title, non_overlapping_entities, render
+from pipeline.model import Document
+from pipeline.pua import encode_entities, entity_number
+
+COLOURS = {
+    "ROLE": "#c0392b",
+    "OBJECT": "#1f6fb2",
+    "PLACE": "#1e8449",
+    "ACT": "#b9770e",
+    "MUSIC": "#7d3c98",
+}
+GLOSS_TYPES = ("definition", "equivalence", "reference", "explanation", "sound", "reading", "emendation", "variant")
+
+CSS = """\
+body { font-family: "Noto Serif CJK TC", "Noto Serif CJK SC", "Noto Sans CJK TC", serif; max-width: 60em;
+       margin: 1em auto; padding: 0 1em; line-height: 1.9; color: #222; background: #fdfcf8; }
+nav { font-family: sans-serif; font-size: .9em; margin-bottom: 1em; }
+nav a { margin-right: 1em; }
+h1 { font-size: 1.5em; margin: .3em 0; }
+.legend { font-family: sans-serif; font-size: .85em; color: #555; }
+.legend span { margin-right: 1em; }
+.u { margin: .2em 0; }
+.u.base { font-size: 1.15em; }
+.u.title, .u.header { font-weight: bold; color: #555; }
+.u.commentary { margin-left: 2em; font-size: .95em; color: #444; border-left: 3px solid #e5dcc8; padding-left: .6em; }
+.marker { font-weight: bold; color: #8a6d3b; margin-right: .3em; }
+.e { font-weight: bold; }
+.e.ROLE { color: #c0392b; } .e.OBJECT { color: #1f6fb2; } .e.PLACE { color: #1e8449; }
+.e.ACT { color: #b9770e; } .e.MUSIC { color: #7d3c98; }
+.coll { font-size: .7em; color: #888; }
+.pb { font-family: sans-serif; font-size: .6em; color: #aaa; vertical-align: super; margin: 0 .2em; }
+.kr { color: #a00; }
+.gloss { position: relative; border-bottom: 2px dotted #8a6d3b; cursor: help; }
+.gloss:hover, .gloss:target { background: #f6ecd2; }
+.gloss:hover::after, .gloss:target::after {
+  content: "⟶ " attr(data-lemma) " · " attr(data-type);
+  position: absolute; left: 0; top: 1.7em; z-index: 10; white-space: nowrap;
+  background: #333; color: #fff; padding: 0 .5em; border-radius: 3px; font-size: .85em; font-weight: normal; }
+.lemma { border-bottom: 2px solid #e5dcc8; }
+.lemma.hl { background: #ffe08a; border-bottom-color: #c08a00; }
+table { border-collapse: collapse; font-family: sans-serif; font-size: .85em; margin: 1em 0; }
+th, td { border: 1px solid #ddd; padding: 2px 8px; text-align: right; }
+th { background: #f1ede2; } td.l, th.l { text-align: left; }
+figure { margin: 1em 0; } figcaption { font-family: sans-serif; font-size: .85em; color: #555; }
+.note { font-family: sans-serif; font-size: .85em; color: #555; }
+"""
+
+JS = """\
+document.addEventListener("DOMContentLoaded", function () {
+  function mark(id, on) {
+    document.querySelectorAll('.lemma').forEach(function (el) {
+      if ((el.dataset.g || "").split(" ").indexOf(id) >= 0) { el.classList.toggle("hl", on); }
+    });
+  }
+  document.querySelectorAll(".gloss").forEach(function (g) {
+    g.addEventListener("mouseenter", function () { mark(g.id, true); });
+    g.addEventListener("mouseleave", function () { mark(g.id, false); });
+  });
+  if (location.hash.length > 1) { mark(decodeURIComponent(location.hash.slice(1)), true); }
+});
+"""
+
+
+def _char(ch: str) -> str:
+    n = entity_number(ch)
+    if n is not None:
+        return f'<span class="kr" title="&amp;KR{n:04d};">〓</span>'
+    return escape(ch)
+
+
+def _gid(doc: Document, seq: int, i: int) -> str:
+    return f"g-{seq}-{i}"
+
+
+def render_doc(doc: Document, prev_id: str | None = None, next_id: str | None = None) -> str:
+    lemma_spans: dict[int, list[tuple[int, int, str]]] = {}
+    for unit in doc.units:
+        for i, gl in enumerate(unit.glosses):
+            if gl.base_seq is not None and gl.lemma_start is not None and gl.lemma_end is not None:
+                lemma_spans.setdefault(gl.base_seq, []).append((gl.lemma_start, gl.lemma_end, _gid(doc, unit.seq, i)))
+    notes_at: dict[int, list[tuple[int, int, str]]] = {}
+    for note in doc.notes:
+        notes_at.setdefault(note.unit_seq, []).append(
+            (note.offset, 2, f'<span class="coll">（{"".join(_char(c) for c in note.text)}）</span>')
+        )
+    pages_at: dict[int, list[tuple[int, int, str]]] = {}
+    order = sorted((src, u.seq, k) for u in doc.units for k, src in enumerate(u.offsets))
+    from bisect import bisect_left
+
+    srcs = [x[0] for x in order]
+    for idx, pb in doc.pages:
+        j = bisect_left(srcs, idx)
+        if j < len(order):
+            _, seq, k = order[j]
+            short = pb.rsplit("_", 1)[-1]
+            pages_at.setdefault(seq, []).append((k, 3, f'<span class="pb" title="{escape(pb)}">{escape(short)}</span>'))
+
+    body = []
+    for unit in doc.units:
+        if not unit.text and unit.seq not in notes_at:
+            continue
+        spans = []
+        for i, gl in enumerate(unit.glosses):
+            gid = _gid(doc, unit.seq, i)
+            lemma = encode_entities(gl.lemma) + ("" if gl.lemma_start is not None else " (not in the base text)")
+            spans.append(
+                Markup(
+                    gl.note_start,
+                    gl.note_end,
+                    f'<span class="gloss" id="{gid}" data-lemma="{escape(lemma)}" data-type="{escape(gl.type)}"'
+                    f' title="lemma: {escape(lemma)} · {escape(gl.type)}">',
+                    "</span>",
+                    rank=0,
+                )
+            )
+        for s, e, gid in lemma_spans.get(unit.seq, []):
+            spans.append(Markup(s, e, f'<span class="lemma" data-g="{gid}">', "</span>", rank=0))
+        for ent in non_overlapping_entities(unit):
+            spans.append(Markup(ent.start, ent.end, f'<span class="e {escape(ent.label)}" title="{escape(ent.label)}">', "</span>", rank=1))
+        points = [(k, 1, escape(m)) for k, m in sorted(unit.marks.items())]
+        points += notes_at.get(unit.seq, []) + pages_at.get(unit.seq, [])
+        inner = render(unit.text, spans, points, _char)
+        marker = f'<span class="marker">{escape(unit.marker)}</span>' if unit.marker else ""
+        body.append(f'<div class="u {unit.kind}" id="u{unit.seq}">{marker}{inner}</div>')
+    nav = ['<a href="index.html">index</a>']
+    if prev_id:
+        nav.append(f'<a href="{escape(prev_id)}.html">← {escape(prev_id)}</a>')
+    if next_id:
+        nav.append(f'<a href="{escape(next_id)}.html">{escape(next_id)} →</a>')
+    legend = " ".join(f'<span class="e {lab}">{lab}</span>' for lab in ENTITY_LABELS)
+    title = doc_title(doc)
+    return _page(
+        f"{title} ({doc.id})",
+        f"<nav>{' '.join(nav)}</nav>\n<h1>{escape(title)} <small>{escape(doc.id)}</small></h1>\n"
+        f'<p class="legend">{legend} <span class="gloss" data-lemma="lemma" data-type="type">gloss: hover to see its lemma</span>'
+        f' <span class="coll">（collation note）</span></p>\n' + "\n".join(body),
+    )
+
+
+def _page(title: str, body: str) -> str:
+    return (
+        '<!DOCTYPE html>\n<html lang="zh-Hant">\n<head>\n<meta charset="utf-8">\n'
+        f"<title>{escape(title)}</title>\n"
+        '<link rel="stylesheet" href="style.css">\n'
+        f"<script>\n{JS}</script>\n</head>\n<body>\n{body}\n</body>\n</html>\n"
+    )
+
+
+# --- index: counts and plots ---------------------------------------------------------------
+
+
+def _bar_chart(title: str, categories: list[str], series: dict[str, list[float]], colours: dict[str, str], width: int = 720) -> str:
+    """A horizontal stacked bar chart as inline SVG (deterministic, no dependencies)."""
+    bar_h, gap, left, top = 14, 4, 120, 28
+    height = top + len(categories) * (bar_h + gap) + 30
+    totals = [sum(series[s][i] for s in series) for i in range(len(categories))]
+    vmax = max(totals + [1])
+    scale = (width - left - 60) / vmax
+    out = [
+        f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" viewBox="0 0 {width} {height}" role="img" aria-label="{escape(title)}">',
+        f'<text x="0" y="16" font-family="sans-serif" font-size="13" font-weight="bold">{escape(title)}</text>',
+    ]
+    for i, cat in enumerate(categories):
+        y = top + i * (bar_h + gap)
+        out.append(f'<text x="{left - 6}" y="{y + bar_h - 3}" font-family="sans-serif" font-size="11" text-anchor="end">{escape(cat)}</text>')
+        x = float(left)
+        for name in series:
+            v = series[name][i]
+            if v <= 0:
+                continue
+            w = v * scale
+            out.append(f'<rect x="{x:.1f}" y="{y}" width="{w:.1f}" height="{bar_h}" fill="{colours.get(name, "#888")}"><title>{escape(cat)} {escape(name)}: {v:g}</title></rect>')
+            x += w
+        out.append(f'<text x="{x + 4:.1f}" y="{y + bar_h - 3}" font-family="sans-serif" font-size="10" fill="#555">{totals[i]:g}</text>')
+    ly = top + len(categories) * (bar_h + gap) + 14
+    lx = left
+    for name in series:
+        out.append(f'<rect x="{lx}" y="{ly - 9}" width="10" height="10" fill="{colours.get(name, "#888")}"/>')
+        out.append(f'<text x="{lx + 14}" y="{ly}" font-family="sans-serif" font-size="11">{escape(name)}</text>')
+        lx += 24 + 8 * len(name)
+    out.append("</svg>")
+    return "\n".join(out)
+
+
+def render_index(records: dict[str, list[dict]], stages_note: str) -> str:
+    docs = records.get("documents", [])
+    units = records.get("units", [])
+    ents = records.get("entities", [])
+    glosses = records.get("glosses", [])
+    ids = [d["doc"] for d in docs]
+    chars = {(d, k): 0 for d in ids for k in ("base", "commentary", "other")}
+    for u in units:
+        k = u["kind"] if u["kind"] in ("base", "commentary") else "other"
+        chars[(u["doc"], k)] += u["chars"]
+    ent_counts = Counter((e["doc"], e["label"]) for e in ents)
+    gloss_counts = Counter(g["type"] for g in glosses)
+    anchored = sum(1 for g in glosses if g["lemma_start"] is not None)
+
+    rows = []
+    for d in docs:
+        cells = [
+            f'<td class="l"><a href="{escape(d["doc"])}.html">{escape(d["doc"])}</a></td>',
+            f'<td class="l">{escape(d.get("juan") or "")}</td>',
+            f'<td class="l">{escape(d["split"])}</td>',
+            f"<td>{d['units']}</td><td>{d['chars']}</td><td>{d['sentences']}</td>",
+        ]
+        cells += [f"<td>{ent_counts[(d['doc'], lab)]}</td>" for lab in ENTITY_LABELS]
+        cells.append(f"<td>{d['glosses']}</td><td>{d['collation']}</td>")
+        rows.append("<tr>" + "".join(cells) + "</tr>")
+    total = [
+        '<td class="l"><b>total</b></td><td></td><td></td>',
+        f"<td>{sum(d['units'] for d in docs)}</td><td>{sum(d['chars'] for d in docs)}</td>",
+        f"<td>{sum(d['sentences'] for d in docs)}</td>",
+    ]
+    total += [f"<td>{sum(ent_counts[(i, lab)] for i in ids)}</td>" for lab in ENTITY_LABELS]
+    total.append(f"<td>{len(glosses)}</td><td>{sum(d['collation'] for d in docs)}</td>")
+    head = "".join(
+        f"<th{' class=l' if h in ('document', 'juan', 'split') else ''}>{h}</th>"
+        for h in ["document", "juan", "split", "units", "chars", "sentences", *ENTITY_LABELS, "glosses", "collation"]
+    )
+    table = f"<table>\n<tr>{head}</tr>\n" + "\n".join(rows) + "\n<tr>" + "".join(total) + "</tr>\n</table>"
+
+    charts = []
+    charts.append(
+        _bar_chart(
+            "Characters per juan",
+            ids,
+            {k: [chars[(i, k)] for i in ids] for k in ("base", "commentary", "other")},
+            {"base": "#5d6d7e", "commentary": "#c8b88a", "other": "#d5d8dc"},
+        )
+    )
+    if ents:
+        charts.append(
+            _bar_chart("Entities per juan, by label", ids, {lab: [ent_counts[(i, lab)] for i in ids] for lab in ENTITY_LABELS}, COLOURS)
+        )
+    if glosses:
+        types = [t for t in GLOSS_TYPES if gloss_counts[t]] + sorted(t for t in gloss_counts if t not in GLOSS_TYPES)
+        charts.append(_bar_chart("Glosses by type", types, {"glosses": [gloss_counts[t] for t in types]}, {"glosses": "#8a6d3b"}))
+
+    top_rows = []
+    for lab in ENTITY_LABELS:
+        c = Counter(e["text"] for e in ents if e["label"] == lab)
+        if c:
+            top = sorted(c.items(), key=lambda kv: (-kv[1], kv[0]))[:15]
+            top_rows.append(
+                f'<tr><td class="l"><span class="e {lab}">{lab}</span></td><td class="l">'
+                + "　".join(f"{escape(t)} {n}" for t, n in top)
+                + "</td></tr>"
+            )
+    top_table = ("<h2>Most frequent entities</h2>\n<table>\n" + "\n".join(top_rows) + "\n</table>") if top_rows else ""
+    gloss_line = (
+        f"<p>{len(glosses)} glosses, {anchored} anchored to a lemma in the base text.</p>" if glosses else ""
+    )
+    body = (
+        "<h1>zhushu datasets: counts</h1>\n"
+        f'<p class="note">{escape(stages_note)}</p>\n'
+        + table
+        + "\n"
+        + gloss_line
+        + "\n".join(f"<figure>{c}</figure>" for c in charts)
+        + "\n"
+        + top_table
+    )
+    return _page("zhushu datasets: counts", body)
+
+
+def files_for_index(records: dict[str, list[dict]], stages_note: str) -> dict[str, bytes]:
+    return {
+        "html/index.html": render_index(records, stages_note).encode("utf-8"),
+        "html/style.css": CSS.encode("utf-8"),
+    }

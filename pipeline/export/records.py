@@ -1,0 +1,256 @@
+"""Standoff records of an annotated Document: one flat dict per document, unit, sentence,
+entity, gloss and collation note. jsonl/ and parquet/ both write these.
+
+Offsets count code points of the clean unit text, in which an `&KRnnnn;` entity is ONE
+character; the `text` fields give such characters back as `&KRnnnn;` (see docs/datasets.md).
+Every record carries `doc`, `unit` (except documents) and page provenance (`pb`, `line`).
+"""
+
+from __future__ import annotations
+
+from pipeline.export.common import book_title, note_id, provenance, sentences_of, unit_id
+from pipeline.model import Document
+from pipeline.pua import encode_entities
+
+RECORD_KINDS = ("documents", "units", "sentences", "entities", "glosses", "collation")
+
+# column -> arrow type name, in file order; the schema of jsonl and parquet alike
+SCHEMAS: dict[str, list[tuple[str, str, str]]] = {
+    "documents": [
+        ("doc", "string", "document id, the source file's stem (KR1d0030_010)"),
+        ("path", "string", "source file as given to the run (relative when possible)"),
+        ("layout", "string", "source layout profile (wyg, sbck, …)"),
+        ("title", "string", "#+TITLE"),
+        ("juan", "string", "#+PROPERTY JUAN"),
+        ("edition", "string", "#+PROPERTY BASEEDITION"),
+        ("properties", "json", "all #+PROPERTY lines as a JSON object"),
+        ("split", "string", "train or dev (dev = juan 10)"),
+        ("units", "int64", "number of units"),
+        ("chars", "int64", "characters of unit text"),
+        ("pages", "int64", "number of <pb> page breaks"),
+        ("first_pb", "string", "first page id"),
+        ("last_pb", "string", "last page id"),
+        ("sentences", "int64", "restored sentences"),
+        ("entities", "int64", "entity spans"),
+        ("glosses", "int64", "glosses"),
+        ("collation", "int64", "collation notes"),
+        ("stages", "string", "stages that annotated the document, comma-separated"),
+    ],
+    "units": [
+        ("doc", "string", "document id"),
+        ("unit", "string", "unit id doc#seq"),
+        ("seq", "int64", "position in the document, 0-based"),
+        ("kind", "string", "header | title | base | commentary"),
+        ("marker", "string", "commentary marker (鄭注, 釋曰, 鄭目録云) or null"),
+        ("text", "string", "clean unit text, &KRnnnn; entities"),
+        ("punctuated", "string", "text with the restored punctuation inserted"),
+        ("chars", "int64", "length of the text in characters (an entity counts 1)"),
+        ("start", "int64", "raw extent in the source file (code points), marker and notes included"),
+        ("end", "int64", "end of the raw extent"),
+        ("base_unit", "string", "for commentary: the base unit it comments on"),
+        ("pb", "string", "page of the first character"),
+        ("line", "int64", "printed line of the first character"),
+        ("end_pb", "string", "page of the last character"),
+        ("end_line", "int64", "printed line of the last character"),
+    ],
+    "sentences": [
+        ("doc", "string", "document id"),
+        ("unit", "string", "unit id"),
+        ("index", "int64", "sentence number in the unit"),
+        ("start", "int64", "start offset in the unit text"),
+        ("end", "int64", "end offset in the unit text"),
+        ("mark", "string", "restored sentence-final mark after end (null at an unmarked unit end)"),
+        ("text", "string", "the sentence, &KRnnnn; entities, without punctuation"),
+        ("punctuated", "string", "the sentence with its restored marks"),
+        ("kind", "string", "kind of the unit"),
+        ("pb", "string", "page of the first character"),
+        ("line", "int64", "printed line of the first character"),
+    ],
+    "entities": [
+        ("doc", "string", "document id"),
+        ("unit", "string", "unit id"),
+        ("start", "int64", "start offset in the unit text"),
+        ("end", "int64", "end offset in the unit text"),
+        ("label", "string", "ROLE | OBJECT | PLACE | ACT | MUSIC"),
+        ("text", "string", "surface string"),
+        ("source", "string", "model | lexicon | rule"),
+        ("kind", "string", "kind of the unit"),
+        ("pb", "string", "page of the first character"),
+        ("line", "int64", "printed line of the first character"),
+    ],
+    "glosses": [
+        ("doc", "string", "document id"),
+        ("id", "string", "gloss id unit.gN"),
+        ("unit", "string", "commentary unit id"),
+        ("note_start", "int64", "gloss span in the commentary text"),
+        ("note_end", "int64", "end of the gloss span"),
+        ("text", "string", "the gloss statement"),
+        ("type", "string", "definition, equivalence, reference, explanation, sound, reading, emendation, variant"),
+        ("lemma", "string", "the lemma named by the gloss"),
+        ("base_unit", "string", "unit id of the base unit the lemma is looked up in"),
+        ("lemma_start", "int64", "lemma span in the base unit text (null: unanchored)"),
+        ("lemma_end", "int64", "end of the lemma span"),
+        ("confidence", "float64", "aligner confidence"),
+        ("reason", "string", "why a gloss stayed unanchored"),
+        ("pb", "string", "page of the gloss's first character"),
+        ("line", "int64", "printed line of the gloss's first character"),
+        ("lemma_pb", "string", "page of the lemma's first character"),
+        ("lemma_line", "int64", "printed line of the lemma's first character"),
+    ],
+    "collation": [
+        ("doc", "string", "document id"),
+        ("id", "string", "note id doc.nN"),
+        ("unit", "string", "unit the note stands in"),
+        ("offset", "int64", "characters of unit text before the note"),
+        ("raw", "string", "the note as printed, columns in reading order, &KRnnnn; entities"),
+        ("text", "string", "the same, as in unit text (&KRnnnn; entities)"),
+        ("start", "int64", "raw extent in the source file, first ( to last )"),
+        ("end", "int64", "end of the raw extent"),
+        ("pb", "string", "page of the note"),
+        ("line", "int64", "printed line of the note"),
+    ],
+}
+
+
+def document_records(doc: Document, split: str, stages: list[str]) -> dict[str, list[dict]]:
+    """All standoff records of one document, by kind, in document order."""
+    units, sentences, entities, glosses, collation = [], [], [], [], []
+    by_seq = {u.seq: u for u in doc.units}
+    for unit in doc.units:
+        uid = unit_id(doc, unit)
+        n = len(unit.text)
+        first = provenance(doc, unit, 0)
+        last = provenance(doc, unit, max(n - 1, 0))
+        base = doc.base_before(unit) if unit.kind == "commentary" else None
+        units.append(
+            {
+                "doc": doc.id,
+                "unit": uid,
+                "seq": unit.seq,
+                "kind": unit.kind,
+                "marker": unit.marker,
+                "text": encode_entities(unit.text),
+                "punctuated": encode_entities(unit.punctuated()),
+                "chars": n,
+                "start": unit.start,
+                "end": unit.end,
+                "base_unit": unit_id(doc, base) if base is not None else None,
+                "pb": first["pb"],
+                "line": first["line"],
+                "end_pb": last["pb"],
+                "end_line": last["line"],
+            }
+        )
+        if unit.sentences:
+            for i, sent in enumerate(unit.sentences):
+                sub = {k - sent.start: m for k, m in unit.marks.items() if sent.start < k <= sent.end}
+                piece = unit.text[sent.start : sent.end]
+                punct = "".join(ch + sub.get(j + 1, "") for j, ch in enumerate(piece))
+                sentences.append(
+                    {
+                        "doc": doc.id,
+                        "unit": uid,
+                        "index": i,
+                        "start": sent.start,
+                        "end": sent.end,
+                        "mark": sent.mark,
+                        "text": encode_entities(piece),
+                        "punctuated": encode_entities(punct),
+                        "kind": unit.kind,
+                        **provenance(doc, unit, sent.start),
+                    }
+                )
+        for ent in sorted(unit.entities, key=lambda e: (e.start, e.end, e.label)):
+            entities.append(
+                {
+                    "doc": doc.id,
+                    "unit": uid,
+                    "start": ent.start,
+                    "end": ent.end,
+                    "label": ent.label,
+                    "text": encode_entities(ent.text),
+                    "source": ent.source,
+                    "kind": unit.kind,
+                    **provenance(doc, unit, ent.start),
+                }
+            )
+        for i, gl in enumerate(unit.glosses):
+            base_unit = by_seq.get(gl.base_seq) if gl.base_seq is not None else None
+            lemma_prov = (
+                provenance(doc, base_unit, gl.lemma_start)
+                if base_unit is not None and gl.lemma_start is not None
+                else {"pb": None, "line": None}
+            )
+            prov = provenance(doc, unit, gl.note_start)
+            glosses.append(
+                {
+                    "doc": doc.id,
+                    "id": f"{uid}.g{i}",
+                    "unit": uid,
+                    "note_start": gl.note_start,
+                    "note_end": gl.note_end,
+                    "text": encode_entities(gl.text),
+                    "type": gl.type,
+                    "lemma": encode_entities(gl.lemma),
+                    "base_unit": unit_id(doc, base_unit) if base_unit is not None else None,
+                    "lemma_start": gl.lemma_start,
+                    "lemma_end": gl.lemma_end,
+                    "confidence": float(gl.confidence),
+                    "reason": gl.reason,
+                    "pb": prov["pb"],
+                    "line": prov["line"],
+                    "lemma_pb": lemma_prov["pb"],
+                    "lemma_line": lemma_prov["line"],
+                }
+            )
+    for i, note in enumerate(doc.notes):
+        nunit = by_seq.get(note.unit_seq)
+        collation.append(
+            {
+                "doc": doc.id,
+                "id": note_id(doc, i),
+                "unit": unit_id(doc, nunit) if nunit is not None else None,
+                "offset": note.offset,
+                "raw": encode_entities(note.raw),
+                "text": encode_entities(note.text),
+                "start": note.start,
+                "end": note.end,
+                **_source_prov(doc, note.start),
+            }
+        )
+    props = dict(sorted(doc.properties.items()))
+    documents = [
+        {
+            "doc": doc.id,
+            "path": doc.path,
+            "layout": doc.layout,
+            "title": book_title(doc),
+            "juan": props.get("JUAN"),
+            "edition": props.get("BASEEDITION"),
+            "properties": props,
+            "split": split,
+            "units": len(doc.units),
+            "chars": sum(len(u.text) for u in doc.units),
+            "pages": len(doc.pages),
+            "first_pb": doc.pages[0][1] if doc.pages else None,
+            "last_pb": doc.pages[-1][1] if doc.pages else None,
+            "sentences": len(sentences),
+            "entities": len(entities),
+            "glosses": len(glosses),
+            "collation": len(collation),
+            "stages": ",".join(stages),
+        }
+    ]
+    return {
+        "documents": documents,
+        "units": units,
+        "sentences": sentences,
+        "entities": entities,
+        "glosses": glosses,
+        "collation": collation,
+    }
+
+
+def _source_prov(doc: Document, index: int) -> dict[str, object]:
+    page = doc.page_of(index)
+    return {"pb": page.pb if page else None, "line": page.line if page else None}

@@ -1,0 +1,37 @@
+"""spacy/train.spacy and spacy/dev.spacy: DocBins of one Doc per restored sentence, tokens are
+characters (`&KRnnnn;` for Kanripo characters), entities set, user_data {"id": sentence id}.
+dev = the dev documents (juan 10 by default), train = every other document."""
+
+from __future__ import annotations
+
+from pipeline.export import iob
+from pipeline.model import Document
+
+ATTRS = ["ORTH", "ENT_IOB", "ENT_TYPE"]
+
+
+def docbin_bytes(doc: Document) -> bytes:
+    """The document's sentences as a DocBin (merged per split by the runner)."""
+    from spacy.tokens import Doc, DocBin
+    from spacy.vocab import Vocab
+
+    vocab = Vocab()
+    db = DocBin(attrs=ATTRS, store_user_data=True)
+    for sid, forms, tags in iob.sentences(doc):
+        sdoc = Doc(vocab, words=forms, spaces=[False] * len(forms), ents=tags)
+        sdoc.user_data["id"] = sid
+        db.add(sdoc)
+    return db.to_bytes()
+
+
+def merge(parts: list[bytes]) -> bytes:
+    from spacy.tokens import DocBin
+
+    db = DocBin(attrs=ATTRS, store_user_data=True)
+    for part in parts:
+        db.merge(DocBin(store_user_data=True).from_bytes(part))
+    return db.to_bytes()
+
+
+def files(per_split: dict[str, list[bytes]]) -> dict[str, bytes]:
+    return {f"spacy/{split}.spacy": merge(parts) for split, parts in sorted(per_split.items())}

@@ -1,0 +1,209 @@
+"""tei/<doc>.xml: one TEI P5 file per document.
+
+- teiHeader from the #+TITLE / #+PROPERTY lines, the Kanripo source and licence, a charDecl
+  with one <glyph> per `&KRnnnn;` character used;
+- <pb n="…"/> and <lb n="…"/> kept where the source has them;
+- units in order: base text <p type="base">, titles/headers <p type="title|header">,
+  commentary <note type="commentary" subtype="…" target="#base-unit"> with its marker as <label>;
+- restored punctuation as <pc type="restored">, entities as <roleName> (ROLE),
+  <placeName> (PLACE), <rs type="OBJECT|ACT|MUSIC">;
+- collation notes as <note type="collation"> where they stand in the text;
+- Kanripo characters as <g ref="#KRnnnn"/>;
+- glosses as standoff: <anchor>s in the commentary and in the base text, and a
+  <linkGrp type="glosses"> of <link type="<gloss type>" target="#gloss-start #gloss-end
+  #lemma-start #lemma-end"/> at the end of the body.
+
+The files validate against schemas/tei_zhushu.rng, a documented subset of TEI P5.
+"""
+
+from __future__ import annotations
+
+from bisect import bisect_left
+from xml.sax.saxutils import escape, quoteattr
+
+from pipeline.export.common import Markup, book_title, non_overlapping_entities, note_id, render, unit_id
+from pipeline.model import Document, Unit
+from pipeline.pua import entity_number
+
+TEI_NS = "http://www.tei-c.org/ns/1.0"
+MARKER_SUBTYPE = {"鄭注": "zheng", "釋曰": "shiyue", "鄭目録云": "zheng-mulu", "鄭目錄云": "zheng-mulu"}
+LICENCE_URL = "https://creativecommons.org/licenses/by-sa/4.0/"
+# order of point markup at one offset (after the k-th character): a gloss ends, the restored
+# mark, the collation note printed there, page and line breaks, a gloss starts
+END_ANCHOR, PC, NOTE, PB, START_ANCHOR = range(5)
+LB = PB  # page and line breaks keep their source order
+
+
+def xml_id(doc: Document, unit: Unit) -> str:
+    return f"{doc.id}.u{unit.seq}"
+
+
+def _char(ch: str) -> str:
+    n = entity_number(ch)
+    if n is not None:
+        return f'<g ref="#KR{n:04d}"/>'
+    return escape(ch)
+
+
+def _text(s: str) -> str:
+    return "".join(_char(ch) for ch in s)
+
+
+def _entity_markup(label: str) -> tuple[str, str]:
+    if label == "ROLE":
+        return "<roleName>", "</roleName>"
+    if label == "PLACE":
+        return "<placeName>", "</placeName>"
+    return f'<rs type="{escape(label)}">', "</rs>"
+
+
+def _milestones(doc: Document) -> dict[int, list[tuple[int, int, str]]]:
+    """pb and lb milestones placed at (unit seq -> [(offset, order, markup)]); seq -1 = after all."""
+    order_keys: list[tuple[int, int, int]] = []  # (source index, seq, offset) of every text char
+    for unit in doc.units:
+        for k, src in enumerate(unit.offsets):
+            order_keys.append((src, unit.seq, k))
+    order_keys.sort()
+    srcs = [x[0] for x in order_keys]
+    out: dict[int, list[tuple[int, int, str]]] = {}
+    events = [(idx, PB, f'<pb n={quoteattr(pb)}/>') for idx, pb in doc.pages]
+    events += [(idx, LB, f'<lb n="{line}"/>') for idx, _pb, line in doc.lines]
+    for idx, order, markup in sorted(events):
+        j = bisect_left(srcs, idx)
+        if j >= len(srcs):
+            out.setdefault(-1, []).append((0, order, markup))
+        else:
+            _, seq, k = order_keys[j]
+            out.setdefault(seq, []).append((k, order, markup))
+    return out
+
+
+def _header(doc: Document, glyphs: list[int]) -> str:
+    props = doc.properties
+    title = book_title(doc) or doc.id
+    juan = props.get("JUAN", "").strip()
+    parts = [
+        "<teiHeader>",
+        "<fileDesc>",
+        "<titleStmt>",
+        f"<title>{escape(title)}</title>",
+    ]
+    if juan:
+        parts.append(f'<title type="sub">{escape(juan)}</title>')
+    parts += [
+        "<respStmt><resp>annotated by</resp><name>zhushu pipeline</name></respStmt>",
+        "</titleStmt>",
+        "<publicationStmt>",
+        "<publisher>zhushu</publisher>",
+        f"<idno type=\"zhushu\">{escape(doc.id)}</idno>",
+        "<availability>",
+        f'<licence target="{LICENCE_URL}">CC BY-SA 4.0: text from the Kanseki Repository (Kanripo), annotations derived from it.</licence>',
+        "</availability>",
+        "</publicationStmt>",
+        "<sourceDesc>",
+        "<bibl>",
+        f"<title>{escape(title)}</title>",
+    ]
+    for key in sorted(props):
+        parts.append(f"<idno type={quoteattr(key)}>{escape(props[key].strip())}</idno>")
+    parts += [
+        f"<idno type=\"file\">{escape(doc.path)}</idno>",
+        "<distributor>Kanseki Repository (Kanripo), https://www.kanripo.org</distributor>",
+        "</bibl>",
+        "</sourceDesc>",
+        "</fileDesc>",
+    ]
+    if glyphs:
+        parts.append("<encodingDesc>")
+        parts.append("<charDecl>")
+        for n in glyphs:
+            parts.append(
+                f'<glyph xml:id="KR{n:04d}"><localProp name="Name" value="Kanripo entity KR{n:04d}"/>'
+                f'<mapping type="PUA">{chr(0xF0000 + n)}</mapping>'
+                f'<mapping type="kanripo">&amp;KR{n:04d};</mapping></glyph>'
+            )
+        parts.append("</charDecl>")
+        parts.append("</encodingDesc>")
+    parts.append("</teiHeader>")
+    return "\n".join(parts)
+
+
+def render_doc(doc: Document) -> str:
+    glyphs = sorted(
+        {entity_number(ch) for u in doc.units for ch in u.text if entity_number(ch) is not None}
+        | {entity_number(ch) for n in doc.notes for ch in n.text if entity_number(ch) is not None}
+    )
+    miles = _milestones(doc)
+    notes_at: dict[int, list[tuple[int, int, str]]] = {}
+    for i, note in enumerate(doc.notes):
+        xmlnote = f'<note type="collation" xml:id="{note_id(doc, i)}">{_text(note.text)}</note>'
+        notes_at.setdefault(note.unit_seq, []).append((note.offset, NOTE, xmlnote))
+    # gloss anchors: in the commentary unit (gloss span) and in the base unit (lemma span)
+    anchors: dict[int, list[tuple[int, int, str]]] = {}
+    links: list[str] = []
+    by_seq = {u.seq: u for u in doc.units}
+    for unit in doc.units:
+        for i, gl in enumerate(unit.glosses):
+            gid = f"{doc.id}.u{unit.seq}.g{i}"
+            anchors.setdefault(unit.seq, []).append((gl.note_start, START_ANCHOR, f'<anchor xml:id="{gid}.s"/>'))
+            anchors.setdefault(unit.seq, []).append((gl.note_end, END_ANCHOR, f'<anchor xml:id="{gid}.e"/>'))
+            targets = [f"#{gid}.s", f"#{gid}.e"]
+            if gl.base_seq in by_seq and gl.lemma_start is not None and gl.lemma_end is not None:
+                anchors.setdefault(gl.base_seq, []).append((gl.lemma_start, START_ANCHOR, f'<anchor xml:id="{gid}.ls"/>'))
+                anchors.setdefault(gl.base_seq, []).append((gl.lemma_end, END_ANCHOR, f'<anchor xml:id="{gid}.le"/>'))
+                targets += [f"#{gid}.ls", f"#{gid}.le"]
+            links.append(
+                f"<link type={quoteattr(gl.type)} target={quoteattr(' '.join(targets))}"
+                f" n={quoteattr(_plain(gl.lemma))}/>"
+            )
+    body: list[str] = []
+    juan = doc.properties.get("JUAN", "").strip()
+    body.append(f'<div type="juan" xml:id="{doc.id}"' + (f" n={quoteattr(juan)}" if juan else "") + ">")
+    for unit in doc.units:
+        points = list(miles.get(unit.seq, []))
+        # a pb/lb before the unit's first character goes before the unit element
+        lead = [m for m in points if m[0] == 0]
+        points = [m for m in points if m[0] != 0]
+        body.extend(m[2] for m in lead)
+        points += notes_at.get(unit.seq, [])
+        points += anchors.get(unit.seq, [])
+        points += [(k, PC, f'<pc type="restored">{escape(m)}</pc>') for k, m in sorted(unit.marks.items())]
+        spans = []
+        for ent in non_overlapping_entities(unit):
+            op, cl = _entity_markup(ent.label)
+            spans.append(Markup(ent.start, ent.end, op, cl))
+        inner = render(unit.text, spans, points, _char)
+        uid = xml_id(doc, unit)
+        if unit.kind == "commentary":
+            base = doc.base_before(unit)
+            attrs = f'type="commentary" xml:id="{uid}"'
+            if unit.marker:
+                attrs += f' subtype="{MARKER_SUBTYPE.get(unit.marker, "other")}"'
+            if base is not None:
+                attrs += f' target="#{xml_id(doc, base)}"'
+            label = f"<label>{escape(unit.marker)}</label>" if unit.marker else ""
+            body.append(f"<note {attrs}>{label}{inner}</note>")
+        else:
+            body.append(f'<p type="{unit.kind}" xml:id="{uid}">{inner}</p>')
+    body.extend(m[2] for m in miles.get(-1, []))
+    if links:
+        body.append('<linkGrp type="glosses">')
+        body.extend(links)
+        body.append("</linkGrp>")
+    body.append("</div>")
+    return (
+        '<?xml version="1.0" encoding="UTF-8"?>\n'
+        f'<TEI xmlns="{TEI_NS}" xml:lang="lzh">\n'
+        + _header(doc, glyphs)
+        + "\n<text>\n<body>\n"
+        + "\n".join(body)
+        + "\n</body>\n</text>\n</TEI>\n"
+    )
+
+
+
+
+def _plain(s: str) -> str:
+    from pipeline.pua import encode_entities
+
+    return encode_entities(s)
