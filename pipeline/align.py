@@ -74,13 +74,14 @@ class _Anchor:
         self.start, self.end, self.factor, self.reason = start, end, factor, reason
 
 
-def anchor_lemma(base: str, fb: str, lemma: str, prev, exact_only: bool = False) -> _Anchor:
+def anchor_lemma(base: str, fb: str, lemma: str, prev, exact_only: bool = False,
+                 particles_ok: bool = False) -> _Anchor:
     """Find a lemma (as the note writes it) in the base passage."""
     if not base:
         return _Anchor(reason="no base passage before this commentary")
     if not lemma:
         return _Anchor(reason="empty lemma")
-    if lemma in FUNCTION_WORDS:
+    if lemma in FUNCTION_WORDS and not particles_ok:
         return _Anchor(reason=f"lemma 「{lemma}」 is a function word (a pronoun or particle, not a word of the passage)")
     fx = fold(lemma)
     occ = _occurrences(fb, fx)
@@ -164,15 +165,25 @@ def align_block(base: str, note: str, note_marks: dict[int, str] | None = None) 
     prev: tuple[int, int] | None = None
     for c in cands:
         lemma = c.lemma
-        if c.quote is not None:
+        if c.same_as_prev:
+            if glosses and glosses[-1].lemma_start is not None:
+                a = _Anchor(glosses[-1].lemma_start, glosses[-1].lemma_end, 0.8)
+                lemma = glosses[-1].lemma
+            else:
+                a = _Anchor(reason="variant without a lemma, and no glossed word before it")
+        elif c.quote is not None:
             a, lem = anchor_quote(base, fb, c.quote, prev)
             if lem:
                 lemma = lem
         else:
-            a = anchor_lemma(base, fb, c.lemma, prev, exact_only=c.exact_only)
+            # a variant may well concern a particle (今文無也); other glosses of one are spurious
+            a = anchor_lemma(base, fb, c.lemma, prev, exact_only=c.exact_only,
+                             particles_ok=c.type == "variant")
             if a.start is not None:
                 lemma = base[a.start : a.end]
         anchored = a.start is not None
+        if c.optional and not anchored:
+            continue
         glosses.append(
             Gloss(
                 note_start=c.start,

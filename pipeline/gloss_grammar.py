@@ -45,6 +45,8 @@ class Candidate:
     quote: str | None = None  # 古文曰/今文曰: the other edition's wording, to be matched fuzzily
     lacks: str | None = None  # 今文無X / …無X: the base word the other edition lacks
     exact_only: bool = False  # the lemma must stand verbatim in the base (no fuzzy quote match)
+    optional: bool = False  # no formula word: a gloss only if the lemma anchors, else dropped
+    same_as_prev: bool = False  # the lemma is the previous gloss's (古文爲Y after X當作Z)
 
 
 def clauses_of(n: int, marks: dict[int, str]) -> list[tuple[int, int, str | None]]:
@@ -109,6 +111,8 @@ _KEYWORDS = re.compile(
     r"(?P<kw>猶|之言|讀[為爲如曰若]|當[為爲作]|謂之|謂|者)"
 )
 _ADVERBS = "亦皆或竝並"
+# X者 that are words of the note, not lemma heads: 古者 (of old), 今者, 或者 (perhaps) ...
+NOT_LEMMA_ZHE = frozenset(("古", "今", "或", "昔", "然", "所以", "所", "此", "是", "凡"))
 
 
 def _strip_lead(text: str, pos: int, end: int) -> int:
@@ -119,24 +123,31 @@ def _strip_lead(text: str, pos: int, end: int) -> int:
     return pos
 
 
-def read_variant(text: str, s: int, e: int, in_base, out: list[Candidate]) -> bool:
-    """古文/今文 statements starting at s (the 古文/今文 itself), up to e. True if one was read."""
-    m = re.match(r"[古今]文(?:[亦皆或]*)", text[s:e])
-    if not m:
-        return False
-    p = s + m.end()
+def read_variant(text: str, s: int, e: int, in_base, out: list[Candidate], bare: bool = False) -> bool:
+    """古文/今文 statements starting at s (the 古文/今文 itself), up to e. True if one was read.
+
+    bare: the statement has no 古文/今文 head (「搔或為蚤，揃或為鬋」): read the X或為Y chain only.
+    """
+    if bare:
+        p = s
+    else:
+        m = re.match(r"[古今]文(?:[亦皆或]*)", text[s:e])
+        if not m:
+            return False
+        p = s + m.end()
     rest = text[p:e]
     if not rest:
         return False
-    if rest[0] == "無":  # 今文無X
+    if rest[0] == "無" and not bare:  # 今文無X
         x = text[p + 1 : e]
-        x = x.rstrip("也字")
+        if len(x) > 1:
+            x = x.rstrip("也字") or x
         if x:
             k = longest_base_prefix(x, in_base) or len(x)
             out.append(Candidate(s, e, "variant", x[:k], p + 1, 0.85, lacks=x[:k]))
             return True
         return False
-    if rest[0] == "曰":  # 古文曰Q: the other edition's wording of a stretch of the passage
+    if rest[0] == "曰" and not bare:  # 古文曰Q: the other edition's wording of a stretch of the passage
         q = text[p + 1 : e]
         if not q:
             return False
@@ -145,6 +156,10 @@ def read_variant(text: str, s: int, e: int, in_base, out: list[Candidate]) -> bo
     # chains: X(皆|或|亦)?(作|為)Y [X'(作|為)Y' ...]
     found = False
     q = p
+    if not bare and rest[0] in "作為爲" and len(rest) > 1:
+        # 「綏亦當作挼，古文爲肵」: no X, the other edition's reading of the word just glossed
+        out.append(Candidate(s, e, "variant", "", None, 0.7, same_as_prev=True))
+        return True
     while q < e:
         seg = text[q:e]
         best = None
@@ -190,6 +205,11 @@ def read_statement(text: str, s: int, e: int, clause_ends: list[int], in_base, o
     if seg.startswith(("古文", "今文")):
         read_variant(text, s, e, in_base, out)
         return
+    # X或為Y / X或作Y: another edition's reading, without 古文/今文
+    m = re.match(rf"(.{{1,4}}?)或[作{WEI}]", seg)
+    if m and in_base(m.group(1)) and not any(s < b < s + m.end() for b in inner):
+        if read_variant(text, s, e, in_base, out, bare=True):
+            return
 
     # 言X者 / 又言X / 言X，…
     m = re.match(r"(?:不)?言", seg)
@@ -241,8 +261,13 @@ def read_statement(text: str, s: int, e: int, clause_ends: list[int], in_base, o
             if nxt.startswith("謂"):
                 out.append(Candidate(s0, e, "reference", x, xs, 0.85))
             else:
-                conf = 0.85 if (after in clause_ends or after == e) else 0.6
-                out.append(Candidate(s0, e, "explanation", x, xs, conf))
+                if x in NOT_LEMMA_ZHE:
+                    return
+                marked = after in clause_ends or after == e
+                if not marked and len(x) < 2:
+                    return  # 擯者每延之…: a one-character noun + 者 inside a clause (使者, 冠者)
+                out.append(Candidate(s0, e, "explanation", x, xs, 0.85 if marked else 0.6,
+                                     optional=not marked))
             return
         # drop an adverb between X and the keyword (X亦猶Y, X亦當為Y, X皆當作Y)
         while x_stripped and x_stripped[-1] in _ADVERBS and len(x_stripped) > 1:
@@ -256,7 +281,9 @@ def read_statement(text: str, s: int, e: int, clause_ends: list[int], in_base, o
             typ = "reading" if kw.startswith("讀") else "emendation"
         if kw == "謂" and x_stripped in ("所", "此", "是", "皆", "亦"):
             return
-        out.append(Candidate(s0, e, typ, x_stripped, xs, 0.9))
+        # a long unmarked head before 猶 / 謂 is mostly a clause (猶 "still", 謂 "means that")
+        optional = kw in ("猶", "謂") and len(x_stripped) >= 4 and k not in clause_ends
+        out.append(Candidate(s0, e, typ, x_stripped, xs, 0.9, optional=optional))
         return
 
     # 「X，謂Y」 : first clause X, second clause opens with 謂
@@ -287,7 +314,7 @@ def read_statement(text: str, s: int, e: int, clause_ends: list[int], in_base, o
             out.append(Candidate(s0, e, "definition", first, s, 0.75, exact_only=True))
             return
         if len(first) >= 5:  # the passage quoted with one word changed
-            out.append(Candidate(s0, e, "definition", first, s, 0.5))
+            out.append(Candidate(s0, e, "definition", first, s, 0.5, optional=True))
             return
     # unmarked: 「當楅楅正南…」 (lemma repeated), 「梱齊等之也」 (short XY也)
     k = longest_base_prefix(seg, in_base)
@@ -314,7 +341,9 @@ def read_note(note: str, marks: dict[int, str], in_base) -> list[Candidate]:
             if i == 0:
                 continue
             body = note[cs:ce]
-            if body.startswith(("古文", "今文", "或曰")) or (body.endswith("者") and len(body) <= 9):
+            if body.startswith(("古文", "今文", "或曰")) or (
+                body.endswith("者") and len(body) <= 9 and i + 1 < len(sent)
+            ):
                 starts.append(i)
         for j, i in enumerate(starts):
             cs = sent[i][0]

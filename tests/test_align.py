@@ -1,0 +1,172 @@
+"""The align stage: formula grammar + lemma anchoring. Fixtures are real blocks of KR1d0030
+(base passage, 鄭注 text and the punctuation of data/punct), from training juan."""
+
+import json
+import time
+from pathlib import Path
+
+import pytest
+
+from pipeline.align import align_block, align_document
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def glosses(base, note, marks=None):
+    return [(g.type, g.lemma, g.lemma_start, g.lemma_end) for g in align_block(base, note, marks or {})]
+
+
+def test_reference_reading_and_variant_in_one_note():
+    # KR1d0030_020#79/80
+    base = "陳襲事于房中西領南上不綪"
+    note = "襲事謂衣服也綪讀為䋫䋫屈也襲事少上陳而下不屈江沔之間謂縈收繩索為䋫古文綪皆爲精"
+    marks = {6: "。", 13: "。", 16: "，", 22: "。", 26: "，", 39: "。"}
+    got = glosses(base, note, marks)
+    assert ("reference", "襲事", 1, 3) in got
+    assert ("reading", "綪", 11, 12) in got
+    assert ("variant", "綪", 11, 12) in got  # 古文X皆爲Y
+    # 江沔之間 is not a word of the passage: kept, unanchored, with a reason
+    g = [g for g in align_block(base, note, marks) if g.lemma == "江沔之間"][0]
+    assert g.lemma_start is None and "not in base" in g.reason
+
+
+def test_emendation_and_variants_without_guwen_head():
+    # KR1d0030_025#394/395: 搔當為𤓰 … 搔或為蚤揃或為鬋
+    base = "浴櫛搔揃"
+    note = "彌自飾也搔當為𤓰今文曰沐浴搔或為蚤揃或為鬋"
+    got = glosses(base, note, {4: "。", 8: "。", 13: "。", 21: "。"})
+    assert ("emendation", "搔", 2, 3) in got
+    assert ("variant", "搔", 2, 3) in got
+    assert ("variant", "揃", 3, 4) in got
+
+
+def test_definition_equivalence_sound_and_yue_reference():
+    # KR1d0030_004#119/120: Y謂之X
+    got = glosses("主人坐奠爵于序端阼階上北面再拜崇酒賓西階上荅拜", "東西牆謂之序崇充也言酒惡相充實",
+                  {6: "。", 7: "，", 9: "，", 13: "，", 16: "。"})
+    assert got[0] == ("reference", "序", 6, 7)
+    assert got[1] == ("definition", "崇", 15, 16)
+    # KR1d0030_023#213/214: X之言Y
+    assert glosses("若賻", "賻之言補也助也貨財曰賻", {4: "，", 6: "，", 8: "，", 11: "。"})[0] == ("sound", "賻", 1, 2)
+    # X猶Y after a definition: 个猶枚也 (KR1d0030_026#219/220)
+    got = glosses("佐食盛肵俎俎釋三个", "俎釋三个為改饌于西北隅遺之个猶枚也", {4: "，", 13: "。", 17: "。"})
+    assert ("definition", "俎釋三个", 5, 9) in got and ("equivalence", "个", 8, 9) in got
+
+
+def test_variant_lacking_a_particle_and_variant_without_x():
+    # KR1d0030_003#22/23: 今文無也 → the 也 of 某也
+    got = glosses("賓對曰某也不依于摯不敢見固以請", "言依于摯謙自卑也今文無也", {4: "，", 8: "。", 12: "。"})
+    assert got == [("explanation", "依于摯", 6, 9), ("variant", "也", 4, 5)]
+    # KR1d0030_028#261/262: 綏亦當作挼，古文爲肵 → the variant is about 綏 too
+    base = "主婦拜受爵尸荅拜上佐食綏祭主婦西面于主人之北受祭祭之其綏祭如主人之禮不嘏卒爵拜尸荅拜"
+    got = glosses(base, "不嘏夫婦一體綏亦當作挼古文爲肵", {2: "，", 6: "。", 11: "，"})
+    assert got == [("definition", "不嘏", 34, 36), ("emendation", "綏", 11, 12), ("variant", "綏", 11, 12)]
+
+
+def test_lemma_matched_through_variant_characters():
+    # KR1d0030_001#129/130: note 卽, base 即
+    got = glosses("賓揖將冠者將冠者即筵坐贊者坐櫛設纚", "卽就設施", {1: "，", 2: "。", 3: "，", 4: "。"})
+    assert got[0] == ("definition", "即", 8, 9)  # the lemma is the base's own spelling
+    # 𫝊 in the base, 傳 in the note (KR1d0030_016#113/114)
+    note = "覲云四傳擯者每一位畢擯者以告"
+    g = align_block("四\U0002B74A擯", note, {2: "，", 6: "，"})
+    assert [(x.type, x.lemma, x.lemma_start, x.lemma_end) for x in g] == [("explanation", "四\U0002B74A擯", 0, 3)]
+    assert g[0].confidence < 0.9  # matched through folding only
+
+
+def test_repeated_lemma_takes_the_occurrence_after_the_previous_gloss():
+    # KR1d0030_002#343/344: 命 stands twice; after 夙 (18) the gloss is about 違命 (22)
+    base = "對曰某固敬具以須父送女命之曰戒之敬之夙夜毋違命"
+    got = glosses(base, "夙早也早𧺫夜臥命舅姑之教命古文毋爲無", {1: "，", 3: "，", 7: "。", 8: "，", 13: "。", 18: "。"})
+    assert got == [("definition", "夙", 18, 19), ("definition", "命", 22, 23), ("variant", "毋", 20, 21)]
+
+
+def test_quote_with_one_word_changed_takes_longest_verbatim_stretch():
+    base = "上射東面下射西面上射揖進坐横弓卻手自弓下取一个兼諸弣興"
+    got = glosses(base, "卻手自弓下取矢者以左手在弓表右手從裏取之便也", {8: "，"})
+    assert got == [("explanation", "卻手自弓下取", 15, 21)]
+
+
+def test_lemma_absent_from_passage_is_unanchored_not_dropped():
+    g = align_block("納吉曰吾子有貺命某加諸卜占曰吉使某也敢告", "貺賜也賜命謂許以女名也",
+                    {1: "，", 3: "。", 5: "，", 11: "。"})
+    assert [(x.type, x.lemma, x.lemma_start) for x in g] == [("definition", "貺", 6), ("reference", "賜命", None)]
+    assert g[1].reason and g[1].confidence < g[0].confidence
+
+
+def test_narrative_sentences_are_not_glosses():
+    assert glosses("公降立", "俟賓反", {3: "。"}) == []
+    assert glosses("納吉用鴈如納采禮", "歸卜于庿得吉兆復使使者往告昬姻之事于是定", {5: "，", 8: "，", 15: "，"}) == []
+    # 古者 is "of old", not a lemma head
+    assert all(g.lemma != "古" for g in align_block("夙興婦沐浴纚筓宵衣以俟見", "古者命士已上年十五父子異宫", {6: "，"}))
+
+
+def test_works_without_marks_on_formula_cuts():
+    got = glosses("既拾取矢梱之", "梱齊等之也古文梱作魁", {})
+    assert ("variant", "梱", 4, 5) in got and ("definition", "梱", 4, 5) in got
+
+
+def test_gloss_note_spans_cover_their_text():
+    note = "襲事謂衣服也綪讀為䋫䋫屈也古文綪皆爲精"
+    for g in align_block("陳襲事于房中西領南上不綪", note, {6: "。", 13: "。"}):
+        assert note[g.note_start : g.note_end] == g.text
+        assert 0 <= g.note_start < g.note_end <= len(note)
+        assert 0 < g.confidence <= 1
+
+
+def test_align_document_on_a_real_juan_is_fast_and_consistent():
+    from pipeline.ingest import read_document
+    from pipeline.variants import fold
+
+    doc = read_document(str(ROOT / "data/corpus/KR1d0030/KR1d0030_003.txt"))
+    t = time.perf_counter()
+    align_document(doc)
+    assert time.perf_counter() - t < 2.0
+    comm = [u for u in doc.units if u.kind == "commentary"]
+    assert comm and sum(len(u.glosses) for u in comm) > 20
+    anchored = 0
+    for u in comm:
+        base = doc.base_before(u)
+        for g in u.glosses:
+            assert g.base_seq == base.seq
+            assert u.text[g.note_start : g.note_end] == g.text
+            if g.lemma_start is not None:
+                anchored += 1
+                assert base.text[g.lemma_start : g.lemma_end] == g.lemma
+            else:
+                assert g.reason
+    assert anchored > 10
+
+
+def test_eval_scores_per_guideline(tmp_path):
+    from pipeline.evaluate.glosses import evaluate
+
+    gold = tmp_path / "g.jsonl"
+    recs = [
+        {"id": "x#1", "base": "既拾取矢梱之", "note": "梱齊等之也古文梱作魁",
+         "glosses": [{"lemma": "梱", "start": 4, "end": 5, "type": "definition"},
+                     {"lemma": "梱", "start": 4, "end": 5, "type": "variant"}]},
+        {"id": "x#2", "base": "升自西階", "note": "升堂者欲諸公卿大夫辯聞也",
+         "glosses": [{"lemma": "升堂", "start": None, "end": None, "type": "explanation"}]},
+        {"id": "x#3", "base": "浴櫛搔揃", "note": "搔當為𤓰",
+         "glosses": [{"lemma": "揃", "start": 3, "end": 4, "type": "emendation"}]},
+    ]
+    gold.write_text("\n".join(json.dumps(r, ensure_ascii=False) for r in recs), encoding="utf-8")
+    res = evaluate(gold, segmenter=None)
+    # system: (x#1,4,5) correct; (x#3,2,3) spurious; gold (x#3,3,4) missed; unanchored not scored
+    assert res["records"] == 3
+    assert res["lemma"]["tp"] == 1 and res["lemma"]["system"] == 2 and res["lemma"]["gold"] == 2
+    assert res["lemma"]["f1"] == pytest.approx(0.5)
+    assert res["type_accuracy"] == 1.0
+
+
+def test_cli_eval_glosses_json():
+    from click.testing import CliRunner
+
+    from pipeline.cli import main
+
+    gold = ROOT / "annotations/gold/glosses.dev.KR1d0030_010.jsonl"
+    res = CliRunner().invoke(main, ["eval", "glosses", "--gold", str(gold), "--json", "--no-segmenter"])
+    assert res.exit_code == 0, res.output
+    out = json.loads(res.output.strip().splitlines()[-1])
+    assert out["records"] == 47 and set(out["lemma"]) >= {"p", "r", "f1"} and "type_accuracy" in out
