@@ -73,5 +73,81 @@ def ingest(files, as_jsonl, out_dir, layout, encoding):
             click.echo("\n".join(lines))
 
 
+# --- glosses (align stage; owner: gloss helper) --------------------------------------------
+
+
+@eval_group.command("glosses")
+@click.option("--gold", "gold", required=True, type=click.Path(exists=True, dir_okay=False), help="Gold JSONL (glosses guideline format).")
+@click.option("--json", "as_json", is_flag=True, help="Print the scores as JSON.")
+@click.option("--no-segmenter", is_flag=True, help="Debug: align without restored punctuation.")
+@click.option("--details", is_flag=True, help="With --json: per-record missed / spurious spans.")
+@reports_input_errors
+def eval_glosses(gold, as_json, no_segmenter, details):
+    """Score gloss extraction + lemma alignment (lemma-span P/R/F1, type accuracy)."""
+    from pipeline.evaluate.glosses import evaluate
+
+    res = evaluate(gold, segmenter=None if no_segmenter else "auto", details=details)
+    if as_json:
+        click.echo(json.dumps(res, ensure_ascii=False))
+    else:
+        lem = res["lemma"]
+        click.echo(f"records {res['records']}  segmenter {res['segmenter']}")
+        click.echo(f"lemma  P {lem['p']:.4f}  R {lem['r']:.4f}  F1 {lem['f1']:.4f}  (tp {lem['tp']}, system {lem['system']}, gold {lem['gold']})")
+        click.echo(f"type_accuracy {res['type_accuracy']:.4f}")
+
+
+@main.command("glosses-report")
+@click.option("--corpus", default="data/corpus/KR1d0030", show_default=True, type=click.Path(file_okay=False), help="Folder of mandoku juan files.")
+@click.option("--sample", default=50, show_default=True, help="Unanchored glosses to sample.")
+@click.option("--seed", default=20261130, show_default=True, help="Seed of the sample.")
+@click.option("--no-segmenter", is_flag=True, help="Align without restored punctuation.")
+@click.option("--json", "as_json", is_flag=True, help="Print the report as JSON instead of Markdown.")
+@reports_input_errors
+def glosses_report(corpus, sample, seed, no_segmenter, as_json):
+    """Align every commentary block of a book; counts by type and kind, unanchored sample."""
+    from pipeline.gloss_report import report, to_markdown
+
+    res = report(corpus, sample=sample, seed=seed, use_segmenter=not no_segmenter)
+    click.echo(json.dumps(res, ensure_ascii=False, indent=1) if as_json else to_markdown(res))
+
+
+# --- entities (tag stage; owner: tagger helper, issue 5) -----------------------------------
+
+
+@eval_group.command("entities")
+@click.option("--gold", "gold", required=True, type=click.Path(dir_okay=False), help="Gold entity JSONL (guidelines/entities.md).")
+@click.option("--model", "model_dir", default=None, type=click.Path(file_okay=False), help="Tagger folder (default models/tagger).")
+@click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
+@click.option("--errors", "show_errors", is_flag=True, help="Include the list of missed/spurious spans.")
+@reports_input_errors
+def eval_entities(gold, model_dir, as_json, show_errors):
+    """Score ROLE / OBJECT / PLACE spans: exact micro P, R, F1, per label, unseen recall."""
+    from pipeline.evaluate.entities import evaluate, format_report
+    from pipeline.tag import load_tagger
+
+    result = evaluate(gold, load_tagger(model_dir))
+    if not show_errors:
+        result.pop("errors", None)
+    if as_json:
+        click.echo(json.dumps(result, ensure_ascii=False))
+    else:
+        click.echo(format_report(result))
+
+
+@train_group.command("tagger")
+@click.option("--out", "out_dir", default=None, type=click.Path(file_okay=False), help="Model folder (default models/tagger).")
+@click.option("--max-iterations", default=100, show_default=True, help="CRF training iterations.")
+@click.option("--lex-dropout", default=0.3, show_default=True, help="Share of lexicon surfaces hidden from the features per text.")
+@click.option("--seed", default=13, show_default=True)
+@click.option("--keep-lexicon", is_flag=True, help="Do not rebuild models/lexicon/lexicon.tsv first.")
+@reports_input_errors
+def train_tagger_cmd(out_dir, max_iterations, lex_dropout, seed, keep_lexicon):
+    """Rebuild the lexicon, project it over juan 1-30 (less dev juan 10), train the tagger."""
+    from pipeline.tag import train
+
+    train(out_dir, max_iterations=max_iterations, lex_dropout=lex_dropout, seed=seed,
+          rebuild_lexicon=not keep_lexicon, log=click.echo)
+
+
 if __name__ == "__main__":  # pragma: no cover
     main()
