@@ -1,0 +1,1 @@
+"""Scorers for the stages against gold files (see ../shared/guidelines)."""
