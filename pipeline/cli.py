@@ -73,6 +73,77 @@ def ingest(files, as_jsonl, out_dir, layout, encoding):
             click.echo("\n".join(lines))
 
 
+# --- segment (owner: segmenter helper; issue 3) ---------------------------------------------
+
+
+@eval_group.command("segment")
+@click.option("--gold", "gold", required=True, type=click.Path(dir_okay=False), help="Gold JSONL (gold or punct-data shape).")
+@click.option("--split", default=None, help='Score only records whose "split" is this (e.g. dev).')
+@click.option("--model", "model_dir", default=None, type=click.Path(file_okay=False), help="Model folder (default models/segmenter).")
+@click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
+@reports_input_errors
+def eval_segment(gold, split, model_dir, as_json):
+    """Score restored punctuation: seg / punct / sentence P, R, F1 (guidelines/segmentation.md)."""
+    from pipeline.evaluate.segment import evaluate_segment
+    from pipeline.segment import load_segmenter
+
+    result = evaluate_segment(gold, load_segmenter(model_dir), split=split)
+    if as_json:
+        click.echo(json.dumps(result, ensure_ascii=False))
+        return
+    click.echo(f"{result['records']} records, {result['chars']} chars, {result['chars_per_second']:.0f} chars/s")
+    rows = [("all", result)] + sorted(result["by_kind"].items())
+    for name, r in rows:
+        cells = "  ".join(f"{m} P {r[m]['p']:.4f} R {r[m]['r']:.4f} F1 {r[m]['f1']:.4f}" for m in ("seg", "punct", "sentence"))
+        click.echo(f"{name:5s} {cells}")
+
+
+@train_group.command("segmenter")
+@click.option("--out", "out_dir", default=None, type=click.Path(file_okay=False), help="Model folder (default models/segmenter).")
+@click.option("--type", "model_type", type=click.Choice(["bilstm", "crf"]), default="bilstm", show_default=True)
+@click.option("--no-extra", is_flag=True, help="Train without the TLS 禮記/周禮 text in data/extra.")
+@click.option("--epochs", type=int, default=None, help="Override the number of epochs (bilstm).")
+@reports_input_errors
+def train_segmenter_cmd(out_dir, model_type, no_extra, epochs):
+    """Rebuild the segmenter from data/punct (train split) and data/extra; fixed seeds."""
+    from pipeline.segment import DEFAULT_MODEL
+    from pipeline.segmenter_train import train_segmenter
+
+    overrides = {"epochs": epochs} if epochs else {}
+    cfg = train_segmenter(out_dir or DEFAULT_MODEL, model_type, use_extra=not no_extra,
+                          log=lambda m: click.echo(m, err=True), **overrides)
+    click.echo(json.dumps({k: v for k, v in cfg.items() if k not in ("chars", "bigrams")}, ensure_ascii=False))
+
+
+@main.command()
+@click.argument("file", type=click.Path(dir_okay=False))
+@click.option("--layout", type=LAYOUT_CHOICE, default="auto", show_default=True)
+@click.option("--encoding", default="utf-8", show_default=True)
+@click.option("--model", "model_dir", default=None, type=click.Path(file_okay=False), help="Model folder (default models/segmenter).")
+@reports_input_errors
+def punctuate(file, layout, encoding, model_dir):
+    """Print FILE with restored punctuation: base text flush, commentary indented with its marker.
+
+    FILE is a mandoku/plain text (read with ingest) or a .jsonl of units ({"text", "kind"}).
+    """
+    from pipeline.segment import load_segmenter, punctuated_lines, segment_document
+
+    seg = load_segmenter(model_dir)
+    if file.endswith(".jsonl"):
+        from pipeline.segmenter_data import read_records
+
+        recs = [r for r in read_records(file) if r["text"]]
+        preds = seg.predict([r["text"] for r in recs], [r["kind"] for r in recs])
+        for r, marks in zip(recs, preds):
+            text = "".join(ch + marks.get(i + 1, "") for i, ch in enumerate(r["text"]))
+            click.echo(("　" if r["kind"] == "note" else "") + text)
+        return
+    from pipeline.ingest import read_document
+
+    doc = segment_document(read_document(file, layout=layout, encoding=encoding), seg)
+    click.echo("\n".join(punctuated_lines(doc)))
+
+
 # --- glosses (align stage; owner: gloss helper) --------------------------------------------
 
 
@@ -147,6 +218,69 @@ def train_tagger_cmd(out_dir, max_iterations, lex_dropout, seed, keep_lexicon):
 
     train(out_dir, max_iterations=max_iterations, lex_dropout=lex_dropout, seed=seed,
           rebuild_lexicon=not keep_lexicon, log=click.echo)
+
+
+# --- run and bench (datasets helper, issue 6) ----------------------------------------------
+
+
+@main.command("run")
+@click.argument("inputs", nargs=-1, type=click.Path())
+@click.option("--out", "out_dir", default="out", show_default=True, type=click.Path(file_okay=False), help="Output folder of the datasets.")
+@click.option("--workers", type=int, default=0, show_default=True, help="Run documents on a Dask LocalCluster of N worker processes (0: serial).")
+@click.option("--scheduler", default=None, help="Address of an existing Dask scheduler (tcp://host:8786); workers must see the input paths.")
+@click.option("--steps", default="ingest,segment,tag,align,export", show_default=True, help="Stages to run, comma-separated.")
+@click.option("--state", "state_in", default=None, type=click.Path(file_okay=False), help="Read saved documents (<doc>.json) from here instead of ingesting.")
+@click.option("--save-state", "state_out", default=None, type=click.Path(file_okay=False), help="Save the annotated documents (<doc>.json) here.")
+@click.option("--formats", default=",".join(["jsonl", "parquet", "conllu", "spacy", "iob", "tei", "html", "card"]), show_default=True, help="Export formats, comma-separated.")
+@click.option("--dev", "dev_docs", default="KR1d0030_010", show_default=True, help="Documents of the dev split, comma-separated.")
+@click.option("--summary-json", default=None, type=click.Path(dir_okay=False), help="Also write the run summary (timings, counts) as JSON here.")
+@click.option("--progress/--no-progress", default=True, show_default=True, help="Show a progress bar.")
+@reports_input_errors
+def run_cmd(inputs, out_dir, workers, scheduler, steps, state_in, state_out, formats, dev_docs, summary_json, progress):
+    """Run every stage over INPUT files/folders (default: the embedded 儀禮集釋) and write the datasets.
+
+    Stages that are not available are skipped (the summary says so); a bad input file is
+    reported and the others are still processed; the exit code is then 2.
+    """
+    from pipeline import atomic
+    from pipeline.runner import STAGE_ORDER, print_summary, run
+
+    step_list = [s.strip() for s in steps.split(",") if s.strip()]
+    unknown = [s for s in step_list if s not in STAGE_ORDER]
+    if unknown:
+        raise click.BadParameter(f"unknown step(s) {', '.join(unknown)}; choose from {', '.join(STAGE_ORDER)}", param_hint="--steps")
+    summary = run(
+        list(inputs) or None,
+        out_dir if "export" in step_list else None,
+        workers=workers,
+        scheduler=scheduler,
+        steps=step_list,
+        formats=[f.strip() for f in formats.split(",") if f.strip()],
+        dev_docs=[d.strip() for d in dev_docs.split(",") if d.strip()],
+        state_in=state_in,
+        state_out=state_out,
+        progress=progress,
+    )
+    print_summary(summary)
+    if summary_json:
+        atomic.write_text(summary_json, json.dumps(summary.to_json(), ensure_ascii=False, indent=1, sort_keys=True) + "\n")
+    if summary.failed:
+        sys.exit(2)
+
+
+@main.command("bench")
+@click.option("--out", "out_json", default="benchmarks/results.json", show_default=True, type=click.Path(dir_okay=False), help="Write the measures here (JSON).")
+@click.option("--copies", default=10, show_default=True, help="Copies of the book in the scale-out corpus.")
+@click.option("--skip-dask", is_flag=True, help="Skip the 1 vs 2 Dask workers measure.")
+@click.option("--skip-udkanbun", is_flag=True, help="Skip the UD-Kanbun comparison.")
+def bench_cmd(out_json, copies, skip_dask, skip_udkanbun):
+    """Benchmarks: chars/s per stage, whole-book time and peak memory, UD-Kanbun, 1 vs 2 Dask workers."""
+    from pipeline.bench import run_benchmarks
+
+    result = run_benchmarks(out_json, copies=copies, dask=not skip_dask, udkanbun=not skip_udkanbun, log=lambda m: click.echo(m, err=True))
+    click.echo(json.dumps(result, ensure_ascii=False, indent=1))
+    if not result.get("measures_ok", True):
+        sys.exit(1)
 
 
 if __name__ == "__main__":  # pragma: no cover

@@ -1,0 +1,161 @@
+"""Data for the segmenter: punctuation records (gold / punct-data JSONL) and extra training text.
+
+A record is a dict {"id", "kind", "text", "marks": {k: mark}} (+ "split", "aligned" in the
+punct data). `marks` keys are ints here (the JSON has strings). Extra punctuated text (the TLS
+禮記 and 周禮 in data/extra/) is turned into records of kind "ext".
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+from pipeline.errors import InputError
+from pipeline.model import PUNCTUATION_MARKS
+
+MARKS = PUNCTUATION_MARKS  # "，、：；。？！"
+LABELS = ("",) + tuple(MARKS)  # label 0 = no mark after this character
+LABEL_OF = {m: i for i, m in enumerate(LABELS)}
+KINDS = ("base", "note", "ext")
+KIND_OF = {"base": 0, "note": 1, "commentary": 1, "ext": 2}
+
+REPO = Path(__file__).resolve().parent.parent
+PUNCT_FILE = REPO / "data" / "punct" / "KR1d0030.punct.jsonl"
+EXTRA_DIR = REPO / "data" / "extra"
+
+
+def read_records(path: str | Path, split: str | None = None) -> list[dict]:
+    """Read a gold or punct-data JSONL file. Malformed lines raise InputError(path, line).
+
+    Accepts both shapes (the punct data adds "split" and "aligned"). With `split`, keeps only
+    the records whose "split" equals it (records without a split are kept only if split is None).
+    """
+    path = str(path)
+    try:
+        fh = open(path, encoding="utf-8")
+    except OSError as err:
+        raise InputError(path, None, f"cannot read: {err.strerror or err}") from None
+    out = []
+    with fh:
+        for lineno, line in enumerate(fh, 1):
+            if not line.strip():
+                continue
+            try:
+                obj = json.loads(line)
+            except json.JSONDecodeError as err:
+                raise InputError(path, lineno, f"not valid JSON: {err.msg}") from None
+            rec = _check_record(obj, path, lineno)
+            if split is not None and rec.get("split") != split:
+                continue
+            out.append(rec)
+    return out
+
+
+def _check_record(obj, path: str, lineno: int) -> dict:
+    if not isinstance(obj, dict):
+        raise InputError(path, lineno, "a record must be a JSON object")
+    text = obj.get("text")
+    if not isinstance(text, str):
+        raise InputError(path, lineno, 'missing or non-string "text"')
+    kind = obj.get("kind", "base")
+    if kind not in ("base", "note", "commentary"):
+        raise InputError(path, lineno, f'"kind" must be "base" or "note", not {kind!r}')
+    marks_in = obj.get("marks", {})
+    if not isinstance(marks_in, dict):
+        raise InputError(path, lineno, '"marks" must be an object {k: mark}')
+    marks: dict[int, str] = {}
+    for key, mark in marks_in.items():
+        try:
+            k = int(key)
+        except (TypeError, ValueError):
+            raise InputError(path, lineno, f"mark key {key!r} is not an integer") from None
+        if not isinstance(mark, str) or mark not in MARKS:
+            raise InputError(path, lineno, f"unknown mark {mark!r} at {key}")
+        if not 0 < k <= len(text):
+            raise InputError(path, lineno, f"mark position {k} outside 1..{len(text)}")
+        marks[k] = mark
+    rec = dict(obj)
+    rec["kind"] = "note" if kind == "commentary" else kind
+    rec["marks"] = marks
+    return rec
+
+
+def labels_of(text: str, marks: dict[int, str]) -> list[int]:
+    """Per character i (0-based): the label of the mark after it (k = i + 1)."""
+    return [LABEL_OF.get(marks.get(i + 1, ""), 0) for i in range(len(text))]
+
+
+# --- extra punctuated text (TLS 禮記 / 周禮, one clause a line) ---------------------------
+
+_PB = re.compile(r"<pb:[^>]*>")
+_SECTION = re.compile(r"^[0-9]+(\.[0-9]+)*\.?")
+_DROP = set("「」『』《》〈〉（）()*－─〓＜＞ \t")
+_ENTITY = re.compile(r"&KR(\d{4});")
+
+
+def parse_tls(text: str, source: str) -> list[dict]:
+    """Turn a TLS mandoku file (punctuated, one clause a line) into records of kind "ext".
+
+    Paragraphs (blank-line separated) become records; "#" lines, headings, page breaks,
+    section numbers, quotation and title marks are dropped; a line without a final mark
+    gets none (the paragraph end is not scored anyway).
+    """
+    records, chars, marks = [], [], {}
+
+    def flush():
+        if chars:
+            records.append({"id": f"{source}#{len(records)}", "kind": "ext",
+                            "text": "".join(chars), "marks": dict(marks)})
+        chars.clear()
+        marks.clear()
+
+    for raw in text.splitlines():
+        line = _PB.sub("", raw).replace("¶", "").strip()
+        if raw.startswith("#") or line.startswith("*"):
+            if raw.startswith("*") or raw.startswith("#+"):
+                flush()
+            continue
+        if not line:
+            flush()
+            continue
+        line = _SECTION.sub("", line)
+        line = _ENTITY.sub(lambda m: chr(0xF0000 + int(m.group(1))), line)
+        for ch in line:
+            if ch in MARKS:
+                if chars:
+                    marks[len(chars)] = ch
+            elif ch in _DROP or ch.isascii():
+                continue
+            else:
+                chars.append(ch)
+    flush()
+    return [r for r in records if len(r["text"]) >= 2]
+
+
+def read_extra(extra_dir: str | Path = EXTRA_DIR) -> list[dict]:
+    """All records of data/extra/*.punct.jsonl (built by `build_extra`)."""
+    out = []
+    for path in sorted(Path(extra_dir).glob("*.punct.jsonl")):
+        out.extend(read_records(path))
+    for r in out:
+        r["kind"] = "ext"
+    return out
+
+
+def build_extra(corpus_dirs: list[str | Path], extra_dir: str | Path = EXTRA_DIR) -> list[Path]:
+    """Convert TLS corpus folders (e.g. ../shared/corpus/KR1d0052) to data/extra/<ID>.punct.jsonl."""
+    written = []
+    Path(extra_dir).mkdir(parents=True, exist_ok=True)
+    for d in corpus_dirs:
+        d = Path(d)
+        recs = []
+        for f in sorted(d.glob(f"{d.name}_*.txt")):
+            recs.extend(parse_tls(f.read_text(encoding="utf-8"), f.stem))
+        out = Path(extra_dir) / f"{d.name}.punct.jsonl"
+        with open(out, "w", encoding="utf-8") as fh:
+            for r in recs:
+                r = dict(r, marks={str(k): v for k, v in sorted(r["marks"].items())}, kind="base")
+                fh.write(json.dumps(r, ensure_ascii=False) + "\n")
+        written.append(out)
+    return written

@@ -1,0 +1,297 @@
+"""The neural segmenter: a character BiLSTM tagger (torch, CPU) with a kind embedding.
+
+Input per character: char embedding + embedding of the bigram (this char, next char) — the
+bigram straddles the position a mark may follow — + kind embedding (base / note / ext, the last
+for the extra TLS training text). A 2-layer BiLSTM reads the unit; a linear layer gives, for
+each character, a distribution over {no mark, ，、：；。？！}. Decoding: a break where
+P(no mark) < threshold (tuned on a held-out slice of the train split), the mark is the argmax
+over the marks.
+
+Files in the model folder: config.json (sizes, threshold, vocab), weights.pt (state dict).
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import random
+import time
+from collections import Counter
+from pathlib import Path
+
+import numpy as np
+import torch
+from torch import nn
+
+from pipeline.segmenter_data import KIND_OF, LABELS, labels_of
+
+PAD, UNK = 0, 1
+BOS_EOS = "\x02"  # the "next char" of the last character in a bigram
+
+
+class Tagger(nn.Module):
+    def __init__(self, n_chars: int, n_bigrams: int, emb: int = 128, bemb: int = 64, kemb: int = 16,
+                 hidden: int = 160, layers: int = 2, n_labels: int = len(LABELS), dropout: float = 0.3):
+        super().__init__()
+        self.char = nn.Embedding(n_chars, emb, padding_idx=PAD)
+        self.bigram = nn.Embedding(n_bigrams, bemb, padding_idx=PAD) if n_bigrams else None
+        self.kind = nn.Embedding(len(set(KIND_OF.values())), kemb)
+        inp = emb + (bemb if n_bigrams else 0) + kemb
+        self.drop = nn.Dropout(dropout)
+        self.rnn = nn.LSTM(inp, hidden, num_layers=layers, bidirectional=True, batch_first=True,
+                           dropout=dropout if layers > 1 else 0.0)
+        self.out = nn.Linear(2 * hidden, n_labels)
+
+    def forward(self, chars, bigrams, kinds, lengths):
+        x = [self.char(chars)]
+        if self.bigram is not None:
+            x.append(self.bigram(bigrams))
+        x.append(self.kind(kinds).unsqueeze(1).expand(-1, chars.shape[1], -1))
+        x = self.drop(torch.cat(x, dim=-1))
+        packed = nn.utils.rnn.pack_padded_sequence(x, lengths.cpu(), batch_first=True, enforce_sorted=False)
+        h, _ = self.rnn(packed)
+        h, _ = nn.utils.rnn.pad_packed_sequence(h, batch_first=True, total_length=chars.shape[1])
+        return self.out(self.drop(h))
+
+
+class Vocab:
+    def __init__(self, chars: list[str], bigrams: list[str]):
+        self.chars = chars
+        self.bigrams = bigrams
+        self.c2i = {c: i + 2 for i, c in enumerate(chars)}
+        self.b2i = {b: i + 2 for i, b in enumerate(bigrams)}
+
+    def encode(self, text: str) -> tuple[list[int], list[int]]:
+        c2i, b2i = self.c2i, self.b2i
+        cs = [c2i.get(c, UNK) for c in text]
+        nxt = text[1:] + BOS_EOS
+        bs = [b2i.get(a + b, UNK) for a, b in zip(text, nxt)] if b2i else [0] * len(text)
+        return cs, bs
+
+
+def build_vocab(records: list[dict], min_char: int = 1, min_bigram: int = 2, use_bigrams: bool = True) -> Vocab:
+    cc, bc = Counter(), Counter()
+    for r in records:
+        t = r["text"]
+        cc.update(t)
+        if use_bigrams:
+            bc.update(a + b for a, b in zip(t, t[1:] + BOS_EOS))
+    chars = sorted(c for c, n in cc.items() if n >= min_char)
+    bigrams = sorted(b for b, n in bc.items() if n >= min_bigram) if use_bigrams else []
+    return Vocab(chars, bigrams)
+
+
+def _chunks(rec: dict, limit: int = 200) -> list[dict]:
+    """Cut long records at gold marks into pieces of at most ~limit chars (training only)."""
+    text, marks = rec["text"], rec["marks"]
+    if len(text) <= limit:
+        return [rec]
+    out, start = [], 0
+    cuts = sorted(k for k in marks if 0 < k < len(text))
+    while len(text) - start > limit:
+        cands = [k for k in cuts if start < k <= start + limit]
+        end = cands[-1] if cands else start + limit
+        out.append({**rec, "text": text[start:end],
+                    "marks": {k - start: v for k, v in marks.items() if start < k <= end}})
+        start = end
+    out.append({**rec, "text": text[start:], "marks": {k - start: v for k, v in marks.items() if k > start}})
+    return out
+
+
+def _batch(items, vocab: Vocab, unk_p: float = 0.0, rng: random.Random | None = None):
+    n = max(len(it["text"]) for it in items)
+    B = len(items)
+    chars = torch.zeros(B, n, dtype=torch.long)
+    bigs = torch.zeros(B, n, dtype=torch.long)
+    labels = torch.full((B, n), -100, dtype=torch.long)
+    weights = torch.zeros(B, n)
+    kinds = torch.tensor([KIND_OF[it["kind"]] for it in items])
+    lengths = torch.tensor([len(it["text"]) for it in items])
+    for i, it in enumerate(items):
+        cs, bs = vocab.encode(it["text"])
+        if unk_p and rng is not None:
+            cs = [UNK if rng.random() < unk_p else c for c in cs]
+            bs = [UNK if rng.random() < unk_p else b for b in bs]
+        L = len(cs)
+        chars[i, :L] = torch.tensor(cs)
+        bigs[i, :L] = torch.tensor(bs)
+        if "marks" in it:
+            lab = labels_of(it["text"], it["marks"])
+            lab[-1] = -100  # the unit end is never scored
+            labels[i, :L] = torch.tensor(lab)
+            weights[i, :L] = it.get("weight", 1.0)
+    return chars, bigs, kinds, lengths, labels, weights
+
+
+def decode(probs: np.ndarray, n: int, threshold: float, final: bool = True) -> dict[int, str]:
+    """probs: (n, n_labels) for one unit. A break after char i where P(none) < threshold;
+    with `final`, the unit end (k = n, never scored) gets the most probable mark."""
+    out = {}
+    if n == 0:
+        return out
+    p_none = probs[: n - 1, 0]
+    idx = np.nonzero(p_none < threshold)[0]
+    if len(idx):
+        best = probs[idx, 1:].argmax(axis=1) + 1
+        for i, lab in zip(idx.tolist(), best.tolist()):
+            out[i + 1] = LABELS[lab]
+    if final:
+        out[n] = LABELS[int(probs[n - 1, 1:].argmax()) + 1]
+    return out
+
+
+class NeuralSegmenter:
+    name = "bilstm"
+
+    def __init__(self, model: Tagger, vocab: Vocab, threshold: float = 0.5, config: dict | None = None):
+        self.model = model.eval()
+        self.vocab = vocab
+        self.threshold = threshold
+        self.config = config or {}
+
+    def probs(self, texts: list[str], kinds: list[str], max_chars: int = 16000) -> list[np.ndarray]:
+        order = sorted(range(len(texts)), key=lambda i: len(texts[i]))
+        out: list[np.ndarray | None] = [None] * len(texts)
+        batch: list[int] = []
+
+        def run(ids):
+            items = [{"text": texts[i], "kind": kinds[i]} for i in ids]
+            chars, bigs, kk, lengths, _, _ = _batch(items, self.vocab)
+            with torch.inference_mode():
+                logits = self.model(chars, bigs, kk, lengths)
+                p = torch.softmax(logits, dim=-1).numpy()
+            for j, i in enumerate(ids):
+                out[i] = p[j, : len(texts[i])]
+
+        for i in order:
+            if not texts[i]:
+                out[i] = np.zeros((0, len(LABELS)), dtype=np.float32)
+                continue
+            if batch and (len(batch) + 1) * len(texts[i]) > max_chars:
+                run(batch)
+                batch = []
+            batch.append(i)
+        if batch:
+            run(batch)
+        return out  # type: ignore[return-value]
+
+    def predict(self, texts: list[str], kinds: list[str]) -> list[dict[int, str]]:
+        probs = self.probs(texts, kinds)
+        return [decode(p, len(t), self.threshold) for p, t in zip(probs, texts)]
+
+    def save(self, folder: str | Path) -> None:
+        folder = Path(folder)
+        folder.mkdir(parents=True, exist_ok=True)
+        cfg = dict(self.config, threshold=self.threshold, chars=self.vocab.chars, bigrams=self.vocab.bigrams)
+        (folder / "config.json").write_text(json.dumps(cfg, ensure_ascii=False), encoding="utf-8")
+        sd = {k: v.detach().clone() for k, v in self.model.state_dict().items()}
+        # store embeddings in half precision to keep the model small; cast back on load
+        for k in list(sd):
+            if "char.weight" in k or "bigram.weight" in k:
+                sd[k] = sd[k].half()
+        torch.save(sd, folder / "weights.pt")
+
+    @classmethod
+    def load(cls, folder: str | Path) -> "NeuralSegmenter":
+        folder = Path(folder)
+        cfg = json.loads((folder / "config.json").read_text(encoding="utf-8"))
+        vocab = Vocab(cfg["chars"], cfg["bigrams"])
+        model = Tagger(len(cfg["chars"]) + 2, len(cfg["bigrams"]) + 2 if cfg["bigrams"] else 0, **cfg["arch"])
+        sd = torch.load(folder / "weights.pt", map_location="cpu", weights_only=True)
+        model.load_state_dict({k: v.float() for k, v in sd.items()})
+        small = {k: v for k, v in cfg.items() if k not in ("chars", "bigrams")}
+        return cls(model, vocab, cfg["threshold"], small)
+
+
+def tune_threshold(seg: NeuralSegmenter, records: list[dict]) -> float:
+    """The P(none) threshold maximising seg F1 on records (a held-out slice of train)."""
+    probs = seg.probs([r["text"] for r in records], [r["kind"] for r in records])
+    best, best_f = 0.5, -1.0
+    for t in np.arange(0.2, 0.81, 0.025):
+        tp = npred = ngold = 0
+        for p, r in zip(probs, records):
+            n = len(r["text"])
+            pred = set((np.nonzero(p[: n - 1, 0] < t)[0] + 1).tolist())
+            gold = {k for k in r["marks"] if 0 < k < n}
+            tp += len(pred & gold)
+            npred += len(pred)
+            ngold += len(gold)
+        f = 2 * tp / (npred + ngold) if npred + ngold else 0.0
+        if f > best_f + 1e-9:
+            best, best_f = float(t), f
+    return round(best, 3)
+
+
+def train(train_recs: list[dict], tune_recs: list[dict], extra_recs: list[dict] | None = None, *,
+          epochs: int = 8, seed: int = 13, arch: dict | None = None, lr: float = 2e-3,
+          batch_chars: int = 3000, extra_weight: float = 1.0, unk_p: float = 0.02,
+          log=print, time_limit: float | None = None) -> NeuralSegmenter:
+    """Train a tagger. Deterministic for a given seed (one thread, fixed shuffles)."""
+    torch.manual_seed(seed)
+    rng = random.Random(seed)
+    arch = dict(arch or {})
+    use_bigrams = arch.pop("use_bigrams", True)
+    extra_recs = extra_recs or []
+    vocab = build_vocab(train_recs + extra_recs, use_bigrams=use_bigrams)
+    model = Tagger(len(vocab.chars) + 2, len(vocab.bigrams) + 2 if use_bigrams else 0, **arch)
+    items = [c for r in train_recs for c in _chunks(r)]
+    items += [dict(c, weight=extra_weight) for r in extra_recs for c in _chunks(r)]
+    opt = torch.optim.Adam(model.parameters(), lr=lr)
+    total_steps = None
+    config = {"arch": {**arch, "n_labels": len(LABELS)}, "use_bigrams": use_bigrams,
+              "seed": seed, "epochs": epochs, "lr": lr, "extra_weight": extra_weight}
+    config["arch"].pop("n_labels")
+    seg = NeuralSegmenter(model, vocab, 0.5, config)
+    t0 = time.time()
+    step = 0
+    for ep in range(epochs):
+        model.train()
+        # bucket by length: sort with jitter, cut into batches of ~batch_chars, shuffle batches
+        keyed = sorted(items, key=lambda it: len(it["text"]) + rng.random() * 8)
+        batches, cur, cur_max = [], [], 0
+        for it in keyed:
+            m = max(cur_max, len(it["text"]))
+            if cur and m * (len(cur) + 1) > batch_chars:
+                batches.append(cur)
+                cur, m = [], len(it["text"])
+            cur.append(it)
+            cur_max = m
+        if cur:
+            batches.append(cur)
+        rng.shuffle(batches)
+        if total_steps is None:
+            total_steps = len(batches) * epochs
+        tot_loss = 0.0
+        for b in batches:
+            # linear warm-down of the learning rate
+            for g in opt.param_groups:
+                g["lr"] = lr * max(0.05, 1 - step / total_steps)
+            chars, bigs, kk, lengths, labels, weights = _batch(b, vocab, unk_p, rng)
+            logits = model(chars, bigs, kk, lengths)
+            loss_tok = nn.functional.cross_entropy(logits.reshape(-1, logits.shape[-1]), labels.reshape(-1),
+                                                   reduction="none", ignore_index=-100)
+            w = weights.reshape(-1) * (labels.reshape(-1) != -100)
+            loss = (loss_tok * w).sum() / w.sum().clamp(min=1)
+            opt.zero_grad()
+            loss.backward()
+            nn.utils.clip_grad_norm_(model.parameters(), 5.0)
+            opt.step()
+            tot_loss += float(loss)
+            step += 1
+        model.eval()
+        msg = f"epoch {ep + 1}/{epochs} loss {tot_loss / max(1, len(batches)):.4f} {time.time() - t0:.0f}s"
+        if tune_recs:
+            from pipeline.evaluate.segment import score
+            seg.threshold = 0.5
+            r = score(tune_recs, seg.predict([x["text"] for x in tune_recs], [x["kind"] for x in tune_recs]))
+            msg += f" tune seg {r['seg']['f1']:.4f} punct {r['punct']['f1']:.4f}"
+            msg += " " + " ".join(f"{k}:{v['seg']['f1']:.4f}" for k, v in r["by_kind"].items())
+        log(msg)
+        if time_limit and time.time() - t0 > time_limit:
+            log("time limit reached")
+            break
+    model.eval()
+    seg.threshold = tune_threshold(seg, tune_recs) if tune_recs else 0.5
+    seg.config["train_seconds"] = round(time.time() - t0, 1)
+    log(f"threshold {seg.threshold}")
+    return seg

@@ -1,0 +1,189 @@
+"""Segmenter: scoring per the guideline, input errors, the trained model, the stage, the CLI."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from pipeline.errors import InputError
+from pipeline.evaluate.segment import evaluate_segment, score
+from pipeline.segmenter_data import labels_of, parse_tls, read_records
+
+ROOT = Path(__file__).resolve().parent.parent
+PUNCT = ROOT / "data" / "punct" / "KR1d0030.punct.jsonl"
+MODEL = ROOT / "models" / "segmenter"
+JUAN10 = ROOT / "data" / "corpus" / "KR1d0030" / "KR1d0030_010.txt"
+has_model = pytest.mark.skipif(not (MODEL / "config.json").exists(), reason="models/segmenter not built")
+
+# the first records of juan 10 (dev split), as in data/punct
+DEV_LINES = [
+    {"id": "KR1d0030_010#3", "split": "dev", "kind": "base", "text": "司射適西階西倚扑升自西階東面請射于公",
+     "marks": {"6": "，", "8": "，", "12": "，", "18": "。"}, "aligned": 0.944},
+]
+
+
+def _dev_records(n: int = 40) -> list[dict]:
+    out = []
+    with open(PUNCT, encoding="utf-8") as fh:
+        for line in fh:
+            r = json.loads(line)
+            if r["split"] == "dev":
+                out.append(r)
+            if len(out) == n:
+                break
+    return out
+
+
+class Fixed:
+    """A stand-in segmenter returning given predictions."""
+
+    name = "fixed"
+
+    def __init__(self, preds):
+        self.preds = preds
+
+    def predict(self, texts, kinds):
+        return [self.preds[t] for t in texts]
+
+
+# --- scoring ------------------------------------------------------------------------------
+
+
+def test_score_counts_positions_1_to_n_minus_1_only():
+    rec = {"text": "司射適西階西倚扑升自西階東面請射于公", "kind": "base",
+           "marks": {6: "，", 8: "，", 12: "，", 18: "。"}}
+    # a correct break at 6, a wrong mark at 8, a spurious break at 10, a missed 12; k = 18 ignored
+    pred = {6: "，", 8: "。", 10: "，", 18: "，"}
+    r = score([rec], [pred])
+    assert (r["seg"]["tp"], r["seg"]["pred"], r["seg"]["gold"]) == (2, 3, 3)
+    assert r["seg"]["p"] == pytest.approx(0.6667, abs=1e-4)
+    assert r["punct"]["tp"] == 1
+    # sentence: gold has no sentence-final mark inside; the prediction has one (at 8)
+    assert (r["sentence"]["tp"], r["sentence"]["pred"], r["sentence"]["gold"]) == (0, 1, 0)
+    assert r["by_kind"]["base"]["seg"]["f1"] == r["seg"]["f1"]
+    assert r["records"] == 1 and r["chars"] == 18
+
+
+def test_score_is_micro_averaged_and_split_by_kind():
+    a = {"text": "一二三四", "kind": "base", "marks": {2: "。"}}
+    b = {"text": "甲乙丙丁戊己", "kind": "note", "marks": {1: "，", 3: "，", 6: "。"}}
+    r = score([a, b], [{2: "。"}, {3: "，"}])
+    assert r["seg"]["tp"] == 2 and r["seg"]["gold"] == 3 and r["seg"]["pred"] == 2
+    assert r["seg"]["r"] == pytest.approx(2 / 3, abs=1e-4)
+    assert r["by_kind"]["base"]["seg"]["f1"] == 1.0
+    assert r["by_kind"]["note"]["seg"]["r"] == 0.5
+
+
+def test_evaluate_accepts_both_shapes_and_skips_empty_texts(tmp_path):
+    gold = tmp_path / "gold.jsonl"
+    lines = [
+        {"id": "x#1", "kind": "base", "text": "司射適西階西倚扑升自西階東面請射于公", "marks": {"6": "，", "8": "，", "12": "，", "18": "。"}},
+        {"id": "x#2", "kind": "note", "text": "", "marks": {}},
+        DEV_LINES[0],
+    ]
+    gold.write_text("\n".join(json.dumps(x, ensure_ascii=False) for x in lines) + "\n", encoding="utf-8")
+    seg = Fixed({DEV_LINES[0]["text"]: {6: "，", 8: "，", 12: "，"}})
+    r = evaluate_segment(gold, seg)
+    assert r["records"] == 2 and r["chars"] == 36
+    assert r["seg"]["f1"] == 1.0 and r["punct"]["f1"] == 1.0
+    assert r["chars_per_second"] > 0
+    assert set(r) >= {"records", "chars", "seg", "punct", "sentence", "by_kind", "chars_per_second"}
+    r = evaluate_segment(gold, seg, split="dev")
+    assert r["records"] == 1
+
+
+def test_malformed_line_names_file_and_line(tmp_path):
+    gold = tmp_path / "bad.jsonl"
+    gold.write_text(json.dumps(DEV_LINES[0], ensure_ascii=False) + "\n{not json\n", encoding="utf-8")
+    with pytest.raises(InputError) as err:
+        read_records(gold)
+    assert err.value.line == 2 and str(gold) in str(err.value)
+    gold.write_text(json.dumps({"kind": "base", "text": "一二", "marks": {"5": "。"}}) + "\n", encoding="utf-8")
+    with pytest.raises(InputError, match=":1: mark position 5"):
+        read_records(gold)
+
+
+def test_labels_and_tls_parsing():
+    assert labels_of("一二三", {1: "，", 3: "。"}) == [1, 0, 5]
+    recs = parse_tls("#+TITLE: 禮記\n<pb:KR1d0052_tls_001-1a>¶\n1.1《曲禮》曰：¶\n毋不敬，¶\n儼若思，¶\n安定辭。¶\n\n# src: x\n1.2敖不可長，¶\n", "t")
+    assert recs[0]["text"] == "曲禮曰毋不敬儼若思安定辭"
+    assert recs[0]["marks"] == {3: "：", 6: "，", 9: "，", 12: "。"}
+    assert recs[1]["text"] == "敖不可長" and recs[1]["marks"] == {4: "，"}
+
+
+# --- the trained model --------------------------------------------------------------------
+
+
+@has_model
+def test_model_is_small_cached_and_deterministic():
+    from pipeline.segment import load_segmenter
+
+    size = sum(f.stat().st_size for f in MODEL.iterdir() if f.is_file())
+    assert size <= 50 * 1024 * 1024
+    seg = load_segmenter()
+    assert load_segmenter() is seg
+    recs = _dev_records()
+    texts, kinds = [r["text"] for r in recs], [r["kind"] for r in recs]
+    a = seg.predict(texts, kinds)
+    b = seg.predict(list(reversed(texts)), list(reversed(kinds)))[::-1]
+    assert a == b  # batching order does not change the output
+    assert all(set(m.values()) <= set("，、：；。？！") for m in a)
+    assert all(max(m) == len(t) for m, t in zip(a, texts))  # the unit end gets a mark too
+
+
+@has_model
+def test_model_scores_well_on_a_slice_of_dev():
+    from pipeline.segment import load_segmenter
+
+    recs = _dev_records(80)
+    r = score(recs, load_segmenter().predict([x["text"] for x in recs], [x["kind"] for x in recs]))
+    assert r["seg"]["f1"] > 0.7
+
+
+@has_model
+def test_segment_document_fills_base_and_commentary_only():
+    from pipeline.ingest import read_document
+    from pipeline.segment import punctuated_lines, segment_document
+
+    doc = read_document(JUAN10)
+    doc.units = doc.units[:12]
+    segment_document(doc)
+    for u in doc.units:
+        if u.kind in ("header", "title"):
+            assert not u.marks and not u.sentences
+        else:
+            assert u.marks and u.clauses
+            assert u.clauses[0].start == 0 and u.clauses[-1].end == len(u.text)
+            assert "".join(u.text[c.start:c.end] for c in u.clauses) == u.text
+            assert len(u.sentences) <= len(u.clauses)
+    lines = punctuated_lines(doc)
+    assert lines[2] == "大射儀"
+    assert lines[4].startswith("　鄭注倚扑者")
+
+
+@has_model
+def test_cli_eval_and_punctuate(tmp_path):
+    from pipeline.cli import main
+
+    gold = tmp_path / "dev.jsonl"
+    gold.write_text("\n".join(json.dumps(r, ensure_ascii=False) for r in _dev_records(30)) + "\n", encoding="utf-8")
+    res = CliRunner().invoke(main, ["eval", "segment", "--gold", str(gold), "--json", "--split", "dev"])
+    assert res.exit_code == 0, res.output
+    out = json.loads(res.output)
+    assert out["records"] == 30 and 0 < out["seg"]["f1"] <= 1 and set(out["by_kind"]) == {"base", "note"}
+
+    bad = tmp_path / "bad.jsonl"
+    bad.write_text('{"text": "一二", "marks": {}}\n[1, 2\n', encoding="utf-8")
+    res = CliRunner().invoke(main, ["eval", "segment", "--gold", str(bad)])
+    assert res.exit_code == 2 and f"{bad}:2" in res.output
+
+    src = tmp_path / "KR1d0030_010.txt"
+    src.write_text("\n".join(JUAN10.read_text(encoding="utf-8").splitlines()[:14]) + "\n", encoding="utf-8")
+    res = CliRunner().invoke(main, ["punctuate", str(src)])
+    assert res.exit_code == 0, res.output
+    lines = res.output.splitlines()
+    assert any(line.startswith("　鄭注") and line[-1] in "，、：；。？！" for line in lines)
+    assert any(line.startswith("司射適西階") for line in lines)
