@@ -1,0 +1,317 @@
+"""The ritual-term lexicon of the tagger: build it from the corpus, load it, project it.
+
+`models/lexicon/lexicon.tsv` (surface, label, source, note) is built by `build_lexicon()` from
+
+- `models/lexicon/reviewed.tsv`: the guideline's examples and reviewed additions (label NONE
+  records a reviewed rejection, which also vetoes a mined candidate);
+- Zheng's glosses in the commentary (鄭注, read from data/punct where clauses are marked):
+  「X，Y之屬」/「X，Y之吏」/「X，有司…」/「X，…官也」 mark an office (ROLE) when Y is a known
+  office; 「X，所以…」 marks an implement (OBJECT); X must occur in the base unit it comments;
+- the section heads of 儀禮釋宮 (data/corpus/KR1d0031) for places (PLACE).
+
+Juan 10 (KR1d0030_010, the dev juan) is never read for the lexicon.
+
+`project(text, lexicon)` is the silver annotator: the longest lexicon match left to right, then
+the guideline's convention rules for words read by use rather than form (中, 洗, 拾, 遂, 決,
+次, 物, 序, 尊, 薦 …). Coordinated names come out split because the lexicon holds the members,
+not the coordinations; relational words (上, 下, 西 …) are never part of an entry.
+"""
+
+from __future__ import annotations
+
+import csv
+import functools
+import json
+import re
+from dataclasses import dataclass
+from pathlib import Path
+
+from pipeline.errors import InputError
+
+REPO = Path(__file__).resolve().parent.parent
+LEXICON_DIR = REPO / "models" / "lexicon"
+LEXICON_PATH = LEXICON_DIR / "lexicon.tsv"
+REVIEWED_PATH = LEXICON_DIR / "reviewed.tsv"
+PUNCT_PATH = REPO / "data" / "punct" / "KR1d0030.punct.jsonl"
+SHIGONG_PATH = REPO / "data" / "corpus" / "KR1d0031" / "KR1d0031_000.txt"
+DEV_JUAN = "KR1d0030_010"
+LABELS = ("ROLE", "OBJECT", "PLACE")
+
+
+@dataclass(frozen=True)
+class LexEntry:
+    surface: str
+    label: str  # ROLE | OBJECT | PLACE (| ACT | MUSIC); NONE = reviewed rejection
+    source: str
+    note: str
+
+
+class Lexicon:
+    """Surface -> label, with longest-match lookup."""
+
+    def __init__(self, entries: list[LexEntry]):
+        self.entries: dict[str, LexEntry] = {}
+        self.rejected: set[str] = set()
+        for e in entries:
+            if e.label == "NONE":
+                self.rejected.add(e.surface)
+            elif e.surface not in self.entries:
+                self.entries[e.surface] = e
+        self.maxlen = max((len(s) for s in self.entries), default=1)
+
+    def __contains__(self, surface: str) -> bool:
+        return surface in self.entries
+
+    def __len__(self) -> int:
+        return len(self.entries)
+
+    def label(self, surface: str) -> str | None:
+        e = self.entries.get(surface)
+        return e.label if e else None
+
+    def longest_matches(self, text: str, skip: frozenset[str] = frozenset()) -> list[tuple[int, int, str]]:
+        """Greedy left-to-right longest matches (start, end, label); `skip`: surfaces to ignore."""
+        out, i, n, ents = [], 0, len(text), self.entries
+        while i < n:
+            for k in range(min(self.maxlen, n - i), 0, -1):
+                e = ents.get(text[i : i + k])
+                if e is not None and not (skip and e.surface in skip):
+                    out.append((i, i + k, e.label))
+                    i += k
+                    break
+            else:
+                i += 1
+        return out
+
+
+def read_tsv(path: str | Path) -> list[LexEntry]:
+    """Read a lexicon TSV (comment lines start with #, first non-comment line is the header)."""
+    path = Path(path)
+    entries, header_seen = [], False
+    with open(path, encoding="utf-8") as fh:
+        for lineno, line in enumerate(fh, 1):
+            line = line.rstrip("\n")
+            if not line.strip() or line.startswith("#"):
+                continue
+            cols = line.split("\t")
+            if not header_seen:
+                header_seen = True
+                if cols[:2] == ["surface", "label"]:
+                    continue
+            if len(cols) != 4 or not cols[0] or not cols[1] or not cols[2]:
+                raise InputError(str(path), lineno, "expected 4 tab-separated columns: surface, label, source, note")
+            entries.append(LexEntry(*cols))
+    return entries
+
+
+def write_tsv(path: str | Path, entries: list[LexEntry], header_comment: str = "") -> None:
+    from pipeline import atomic
+
+    lines = [f"# {c}" for c in header_comment.splitlines()] if header_comment else []
+    lines.append("surface\tlabel\tsource\tnote")
+    for e in entries:
+        lines.append("\t".join((e.surface, e.label, e.source, e.note.replace("\t", " "))))
+    atomic.write_text(path, "\n".join(lines) + "\n")
+
+
+@functools.lru_cache(maxsize=4)
+def _load(path: str) -> Lexicon:
+    return Lexicon(read_tsv(path))
+
+
+def load_lexicon(path: str | Path | None = None) -> Lexicon:
+    """The project's lexicon (cached per path)."""
+    return _load(str(Path(path) if path else LEXICON_PATH))
+
+
+# --- convention rules: words read by use, not by form ----------------------------------------
+# Each rule says when a lexicon match of an ambiguous one-character word is the entity.
+# prev / next: the characters just before / after the match.
+
+def _keep(text: str, start: int, end: int, surface: str, spans_after: set[int]) -> bool:
+    prev = text[start - 1] if start > 0 else ""
+    nxt = text[end] if end < len(text) else ""
+    if surface == "中":  # the tally holder (設中, 實八算于中, 中西), not "to hit" (若中, 中離維綱)
+        return prev in set("設執奉取受授實于於反舍視") and nxt not in set("則離者也之矣")
+    if surface == "洗":  # the basin (設洗, 當洗北), not "to wash" (洗觶, 降洗)
+        return (prev in set("設當適于於就至及罍") or nxt in set("南北東西篚")) and prev not in set("降盥")
+    if surface == "拾":  # the arm guard (決拾, 設拾), not "by turns" (拾發, 拾取矢)
+        return prev in set("決設取説脫奉執授受著襲贊") and nxt not in set("發取")
+    if surface == "遂":  # the armlet only in 決遂
+        return prev == "決"
+    if surface == "決":  # the thumb ring (決拾, 袒決遂, 設決), not "to decide"
+        return nxt in set("拾遂") or prev in set("設説脫執奉取著袒授受")
+    if surface == "次":  # the changing tent (適次, 入次), not "order, next"
+        return prev in set("適入出于於即反在就") or nxt in set("中前")
+    if surface == "物":  # the shooting mark (就物, 履物), not "thing"
+        return prev in set("就于於及履當適由即升至") or nxt in set("間")
+    if surface == "序":  # the side wall (于序, 序端), not "order"
+        return prev in set("于於當適至") or nxt in set("端内外")
+    if surface == "尊":  # the wine vessel (設尊, 兩尊, 尊幂), not "honoured"
+        return prev in set("設兩膳方瓦") or nxt in set("幂冪")
+    if surface == "薦":  # the offering (設薦, 薦東), not the verb "to present" (薦脯醢)
+        return (prev in set("設徹受執奠取奉其祭") or nxt in set("東西南北右左")) and end not in spans_after
+    if surface == "士" and text[end + 1 : end + 2] == "禮":  # book titles 士冠禮 …
+        return False
+    if surface in ("侯",) and (prev == "公" or nxt == "伯"):  # the lords 公侯伯, not the target
+        return False
+    return True
+
+
+def project(text: str, lexicon: Lexicon | None = None, skip: frozenset[str] = frozenset()) -> list[tuple[int, int, str]]:
+    """Silver spans of a text: longest lexicon matches filtered by the convention rules."""
+    lexicon = lexicon or load_lexicon()
+    matches = lexicon.longest_matches(text, skip)
+    starts = {s for s, _, lab in matches if lab == "OBJECT"}
+    return [(s, e, lab) for s, e, lab in matches if _keep(text, s, e, text[s:e], starts)]
+
+
+# --- building the lexicon from the corpus -----------------------------------------------------
+
+def _punct_rows(path: Path = PUNCT_PATH):
+    with open(path, encoding="utf-8") as fh:
+        for lineno, line in enumerate(fh, 1):
+            if not line.strip():
+                continue
+            try:
+                yield json.loads(line)
+            except json.JSONDecodeError as err:
+                raise InputError(str(path), lineno, f"bad JSON: {err.msg}") from None
+
+
+def _clauses(text: str, marks: dict) -> list[str]:
+    ks = sorted(int(k) for k in marks if 0 < int(k) <= len(text))
+    out, st = [], 0
+    for k in ks + [len(text)]:
+        if k > st:
+            out.append(text[st:k])
+            st = k
+    return out
+
+
+_OFFICE_END = set("人宰伯馬空徒史寺士正師官")
+_RE_SHU = re.compile(r"^(?:葢|蓋|謂)?(?:周禮)?(.{1,4}?)(?:之)?(?:屬|吏|羣吏)(?:也)?$")
+_RE_YOUSI = re.compile(r"^(?:.{0,4}之)?有司(?:.*者|也)?(?:也)?$")
+_RE_GUAN = re.compile(r"^.{0,8}官(?:名)?也$")
+_RE_ZHANG = re.compile(r"^(.{1,4})之長(?:者)?也$")
+_RE_SUOYI = re.compile(r"^所以")
+
+
+def mine_zheng(seed: Lexicon, path: Path = PUNCT_PATH) -> list[LexEntry]:
+    """Lemmas glossed by Zheng with what he says of them (office / implement)."""
+    found: dict[tuple[str, str], LexEntry] = {}
+    base = None
+    for row in _punct_rows(path):
+        uid = row.get("id", "")
+        if uid.startswith(DEV_JUAN):
+            continue
+        if row.get("kind") == "base":
+            base = row.get("text", "")
+            continue
+        clauses = _clauses(row.get("text", ""), row.get("marks", {}))
+        for x, d in zip(clauses, clauses[1:]):
+            if not (1 <= len(x) <= 4) or not base or x not in base or len(d) > 14:
+                continue
+            label = None
+            m = _RE_SHU.match(d)
+            if m:
+                y = m.group(1)
+                ylab = seed.label(y)
+                if ylab == "ROLE" or (ylab is None and y[-1] in _OFFICE_END):
+                    label = "ROLE"
+                elif ylab in ("OBJECT", "PLACE"):
+                    label = ylab
+            elif _RE_YOUSI.match(d) or _RE_GUAN.match(d):
+                label = "ROLE"
+            elif (m := _RE_ZHANG.match(d)) and seed.label(m.group(1)) == "ROLE":
+                label = "ROLE"
+            elif _RE_SUOYI.match(d):
+                label = "OBJECT"
+            if label and (x, label) not in found:
+                found[(x, label)] = LexEntry(x, label, f"zheng:{uid}", f"鄭注「{x}，{d}」")
+    return list(found.values())
+
+
+def shigong_heads(path: Path = SHIGONG_PATH) -> list[str]:
+    """The section heads of 儀禮釋宮: flush-left lines of the treatise, joined, notes removed."""
+    lines = Path(path).read_text(encoding="utf-8").split("\n")
+    try:
+        first = next(i for i, l in enumerate(lines) if l.startswith("#+PROPERTY: JUAN 儀禮釋"))
+    except StopIteration:
+        raise InputError(str(path), None, "no 儀禮釋宮 section found") from None
+    heads, cur = [], ""
+    for line in lines[first + 1 :]:
+        if line.startswith("<pb") or line.startswith("#"):
+            continue
+        clean = re.sub(r"\([^)]*\)", "", line).replace("¶", "")
+        if line.startswith("　") or not clean.strip():
+            if cur:
+                heads.append(cur)
+            cur = ""
+        else:
+            cur += clean.strip()
+    if cur:
+        heads.append(cur)
+    return [h for h in heads if h != "欽定四庫全書"]
+
+
+# Place names of 儀禮釋宮, reviewed: each must be named in a head (謂之X / 曰X / 有X / 為X …).
+SHIGONG_PLACES = (
+    "堂 門 大門 棟 楣 室 房 東房 西室 奥 窔 宧 屋漏 戸 牖 北堂 北階 楹 中堂 序 夾室 廂 東堂 西堂 "
+    "坫 阼階 庭 碑 陳 闑 閾 扉 塾 下室 牆 階 東階 兩階 寢 廟"
+).split()
+
+
+def mine_shigong(path: Path = SHIGONG_PATH) -> list[LexEntry]:
+    heads = shigong_heads(path)
+    out = []
+    for name in SHIGONG_PLACES:
+        if name == "兩階":
+            continue  # a coordination (the two steps), kept out by the convention
+        for n, head in enumerate(heads):
+            if name in head:
+                out.append(LexEntry(name, "PLACE", f"shigong:head{n + 1}", f"儀禮釋宮「{head}」"))
+                break
+    return out
+
+
+def build_lexicon(reviewed: Path = REVIEWED_PATH, punct: Path = PUNCT_PATH, shigong: Path = SHIGONG_PATH) -> list[LexEntry]:
+    """All entries: reviewed first (they win), then 釋宮 places, then Zheng's glosses."""
+    from pipeline.tagger_silver import corpus_units
+
+    rev = read_tsv(reviewed)
+    seed = Lexicon(rev)
+    rejected = seed.rejected
+    # a reviewed addition must occur in the corpus outside the dev juan (guideline examples stay)
+    corpus = "|".join(text for _, _, text in corpus_units())
+    mined = mine_shigong(shigong) + mine_zheng(seed, punct)
+    zheng = {e.surface: e for e in mined if e.source.startswith("zheng:")}
+    out: dict[str, LexEntry] = {}
+    for e in rev:
+        if e.label == "NONE" or e.surface in out:
+            continue
+        if e.source != "guideline" and e.surface not in corpus:
+            continue
+        if e.surface in zheng and zheng[e.surface].label == e.label:
+            z = zheng[e.surface]
+            e = LexEntry(e.surface, e.label, e.source, f"{e.note}; {z.source} {z.note}")
+        out[e.surface] = e
+    for e in mined:
+        if e.surface in rejected or e.surface in out:
+            continue
+        out[e.surface] = e
+    order = {lab: i for i, lab in enumerate(LABELS)}
+    return sorted(out.values(), key=lambda e: (order.get(e.label, 9), -len(e.surface), e.surface))
+
+
+def write_lexicon(path: Path = LEXICON_PATH, **kw) -> list[LexEntry]:
+    entries = build_lexicon(**kw)
+    write_tsv(
+        path,
+        entries,
+        "zhushu ritual-term lexicon, built by pipeline.lexicon.build_lexicon() (`zhushu train tagger`).\n"
+        "source: guideline | review (models/lexicon/reviewed.tsv) | shigong:headN (儀禮釋宮, KR1d0031) |\n"
+        "zheng:<unit id> (鄭注 gloss in data/punct/KR1d0030.punct.jsonl). Do not edit by hand: edit reviewed.tsv.",
+    )
+    _load.cache_clear()
+    return entries
