@@ -50,6 +50,7 @@ class Options:
     dev_docs: tuple[str, ...] = DEFAULT_DEV
     save_state: bool = False
     from_state: bool = False
+    not_run: tuple[tuple[str, str], ...] = ()  # (stage, why) for requested stages that cannot run
 
 
 @dataclass
@@ -59,7 +60,7 @@ class DocResult:
     error: str | None = None
     split: str = "train"
     stages: list[str] = field(default_factory=list)
-    skipped: dict[str, str] = field(default_factory=dict)
+    skipped: dict[str, str] = field(default_factory=dict)  # stage -> why it did not run on this document
     files: dict[str, bytes] = field(default_factory=dict)  # relative to the output folder
     jsonl: dict[str, str] = field(default_factory=dict)
     records: dict[str, list[dict]] = field(default_factory=dict)
@@ -137,8 +138,8 @@ def check_stages(steps: Iterable[str]) -> tuple[tuple[str, ...], dict[str, str]]
 # --- document state (for stage-by-stage runs, e.g. the DVC stages) ---------------------------
 
 
-def document_to_json(doc, stages: list[str]) -> bytes:
-    payload = {"version": STATE_VERSION, "stages": stages, "document": dataclasses.asdict(doc)}
+def document_to_json(doc, stages: list[str], skipped: dict[str, str] | None = None) -> bytes:
+    payload = {"version": STATE_VERSION, "stages": stages, "skipped": skipped or {}, "document": dataclasses.asdict(doc)}
     return (json.dumps(payload, ensure_ascii=False, sort_keys=True, separators=(",", ":")) + "\n").encode("utf-8")
 
 
@@ -166,7 +167,7 @@ def document_from_json(data: bytes | str):
     doc.notes = [build(model.CollationNote, n) for n in d.get("notes", [])]
     doc.pages = [tuple(p) for p in d.get("pages", [])]
     doc.lines = [tuple(x) for x in d.get("lines", [])]
-    return doc, list(payload.get("stages", []))
+    return doc, list(payload.get("stages", [])), dict(payload.get("skipped", {}))
 
 
 # --- one document ---------------------------------------------------------------------------
@@ -174,15 +175,16 @@ def document_from_json(data: bytes | str):
 
 def process_item(item: str, opts: Options) -> DocResult:
     """Read (or load) one document, run the stages, render its per-document outputs."""
+    _warm_up(opts)
     t0 = time.perf_counter()
     seconds: dict[str, float] = {}
     try:
         if opts.from_state:
-            doc, history = document_from_json(Path(item).read_bytes())
+            doc, history, skipped = document_from_json(Path(item).read_bytes())
         else:
             from pipeline.ingest import read_document
 
-            doc, history = read_document(item), ["ingest"]
+            doc, history, skipped = read_document(item), ["ingest"], {}
     except InputError as err:
         return DocResult(doc_id=Path(item).stem, path=item, error=str(err))
     except (OSError, UnicodeDecodeError, ValueError) as err:
@@ -190,10 +192,12 @@ def process_item(item: str, opts: Options) -> DocResult:
     seconds["ingest" if not opts.from_state else "load"] = time.perf_counter() - t0
     res = DocResult(doc_id=doc.id, path=item, split="dev" if doc.id in opts.dev_docs else "train")
     res.chars = sum(len(u.text) for u in doc.units)
+    res.skipped = dict(skipped)
+    res.skipped.update(dict(opts.not_run))
     for stage in opts.annotators:
         missing = [need for need in ANNOTATORS[stage][3] if need not in history]
         if missing:
-            res.skipped[stage] = f"needs {', '.join(missing)}"
+            res.skipped[stage] = f"skipped (needs {', '.join(missing)})"
             continue
         t = time.perf_counter()
         _, fn = _stage_function(stage)
@@ -201,15 +205,34 @@ def process_item(item: str, opts: Options) -> DocResult:
         doc = fn(doc, model) if model is not None else fn(doc)
         seconds[stage] = time.perf_counter() - t
         history.append(stage)
+        res.skipped.pop(stage, None)
     res.stages = history
     if opts.save_state:
-        res.state = document_to_json(doc, history)
+        res.state = document_to_json(doc, history, res.skipped)
     if "export" in opts.steps:
         t = time.perf_counter()
         _export_document(doc, res, opts)
         seconds["export"] = time.perf_counter() - t
     res.seconds = seconds
     return res
+
+
+_WARM: set[tuple[str, ...]] = set()
+
+
+def _warm_up(opts: Options) -> None:
+    """Import the exporters (spaCy is slow to import) once per process, outside the timings."""
+    if opts.formats in _WARM:
+        return
+    if "export" in opts.steps:
+        import pipeline.export.records  # noqa: F401
+
+        if "spacy" in opts.formats:
+            import spacy.tokens  # noqa: F401
+            import spacy.vocab  # noqa: F401
+    for stage in opts.annotators:
+        _model(stage)
+    _WARM.add(opts.formats)
 
 
 def _export_document(doc, res: DocResult, opts: Options) -> None:
@@ -350,6 +373,7 @@ def run(
     opts = Options(
         steps=steps,
         annotators=annotators,
+        not_run=tuple((k, v) for k, v in status.items() if v != "ran"),
         formats=tuple(f for f in FORMATS if f in set(formats)),
         dev_docs=tuple(dev_docs),
         save_state=state_out is not None,
@@ -390,9 +414,8 @@ def run(
                 r.error = f"{r.path}: duplicate document id {r.doc_id} (also {seen[r.doc_id]})"
             else:
                 seen[r.doc_id] = r.path
-    for r in results:
-        for stage, why in r.skipped.items():
-            status[stage] = f"skipped ({why})"
+    status = stage_status(results, steps)
+    summary.stages = status
     summary.failed = sorted((r.path, r.error) for r in results if r.error is not None)
     good = [r for r in results if r.error is None]
     summary.documents = len(good)
@@ -412,6 +435,25 @@ def run(
     summary.assemble_seconds = time.perf_counter() - t_asm
     summary.wall_seconds = time.perf_counter() - t_start
     return summary
+
+
+def stage_status(results: list[DocResult], steps: tuple[str, ...]) -> dict[str, str]:
+    """What happened to each stage over the documents (from their histories, so that a run
+    from saved states reports the stages of the earlier steps too)."""
+    good = sorted((r for r in results if r.error is None), key=lambda r: r.doc_id)
+    status: dict[str, str] = {}
+    for stage in STAGE_ORDER:
+        if stage == "export":
+            if "export" in steps:
+                status[stage] = "ran"
+            continue
+        ran = [r for r in good if stage in r.stages]
+        if good and len(ran) == len(good):
+            status[stage] = "ran"
+            continue
+        why = next((r.skipped[stage] for r in good if stage in r.skipped), "not run")
+        status[stage] = why if not ran else f"ran on {len(ran)} of {len(good)} documents; {why}"
+    return status
 
 
 def _run_dask(items: list[str], opts: Options, workers: int, scheduler: str | None, done) -> None:
@@ -491,7 +533,7 @@ def print_summary(summary: RunSummary, console=None) -> None:
     table.add_row("documents", f"{summary.documents} ok, {len(summary.failed)} failed")
     table.add_row("characters", str(summary.chars))
     for kind, n in summary.counts.items():
-        table.add_row(kind, str(n))
+        table.add_row(f"records: {kind}", str(n))
     for stage, status in summary.stages.items():
         secs = summary.seconds.get(stage)
         rate = f", {summary.chars / secs:,.0f} chars/s" if secs and summary.chars else ""

@@ -1,0 +1,256 @@
+"""Exporters on two short documents cut from the real corpus (tests/fixtures/export/), with
+annotations set by hand so that every format's handling of punctuation, entities, glosses,
+collation notes, page breaks and &KR characters is checked whatever stage models exist.
+Each format is read back by its own ecosystem's reader."""
+
+from __future__ import annotations
+
+import io
+import json
+from pathlib import Path
+
+import pytest
+from lxml import etree
+
+from pipeline.export import card, conllu, html, iob, jsonl, parquet, records, spacy_docbin, tei
+from pipeline.ingest import read_document
+from pipeline.model import Entity, Gloss, spans_from_marks
+from pipeline.pua import decode_entities
+from pipeline.runner import FORMATS, DocResult, Options, assemble
+
+ROOT = Path(__file__).resolve().parent.parent
+FIX = ROOT / "tests" / "fixtures" / "export"
+SCHEMA = ROOT / "schemas" / "tei_zhushu.rng"
+PUNCT = ROOT / "data" / "punct" / "KR1d0030.punct.jsonl"
+TERMS = {"司射": "ROLE", "大夫": "ROLE", "公": "ROLE", "西階": "PLACE", "扑": "OBJECT", "右个": "PLACE", "俎": "OBJECT", "纓": "OBJECT"}
+
+
+def _annotate(doc):
+    """Hand annotations: marks from data/punct where the unit text matches, entities from a
+    short term list, and one gloss per commentary unit naming the first two base characters."""
+    marks_by_text = {}
+    for line in PUNCT.read_text(encoding="utf-8").splitlines():
+        r = json.loads(line)
+        marks_by_text[r["text"]] = {int(k): v for k, v in r["marks"].items()}
+    for unit in doc.units:
+        if unit.kind not in ("base", "commentary"):
+            continue
+        unit.marks = dict(marks_by_text.get(unit.text, {}))
+        unit.sentences = spans_from_marks(len(unit.text), unit.marks, final_only=True)
+        unit.clauses = spans_from_marks(len(unit.text), unit.marks, final_only=False)
+        i = 0
+        while i < len(unit.text):
+            for term, label in TERMS.items():
+                if unit.text.startswith(term, i):
+                    unit.entities.append(Entity(i, i + len(term), label, term, "lexicon"))
+                    i += len(term) - 1
+                    break
+            i += 1
+        base = doc.base_before(unit) if unit.kind == "commentary" else None
+        if base is not None and len(unit.text) >= 6:
+            lemma = base.text[:2]
+            unit.glosses.append(Gloss(0, 6, unit.text[:6], "definition", lemma, base.seq, 0, 2, 0.9))
+            unit.glosses.append(Gloss(2, 4, unit.text[2:4], "variant", "升堂", base.seq, None, None, 0.5, "not in base"))
+    return doc
+
+
+@pytest.fixture(scope="module")
+def docs():
+    return [_annotate(read_document(FIX / name)) for name in ("KR1d0030_001.txt", "KR1d0030_010.txt")]
+
+
+@pytest.fixture(scope="module")
+def outputs(docs):
+    from pipeline.runner import _export_document
+
+    opts = Options(formats=FORMATS)
+    results = []
+    for doc in docs:
+        res = DocResult(doc_id=doc.id, path=doc.path, split="dev" if doc.id == "KR1d0030_010" else "train")
+        res.stages = ["ingest", "segment", "tag", "align"]
+        _export_document(doc, res, opts)
+        results.append(res)
+    return assemble(list(reversed(results)), opts, {"ingest": "ran", "segment": "ran (hand-set in this test)"})
+
+
+def test_every_format_is_written(outputs):
+    names = set(outputs)
+    for kind in records.RECORD_KINDS:
+        assert f"jsonl/{kind}.jsonl" in names and f"parquet/{kind}.parquet" in names
+    for doc in ("KR1d0030_001", "KR1d0030_010"):
+        assert {f"conllu/{doc}.conllu", f"tei/{doc}.xml", f"html/{doc}.html"} <= names
+    assert {"spacy/train.spacy", "spacy/dev.spacy", "iob/train.iob", "iob/dev.iob", "html/index.html", "README.md"} <= names
+
+
+def test_jsonl_records_carry_provenance_and_round_trip_offsets(outputs, docs):
+    units = {d.id: {f"{d.id}#{u.seq}": u for u in d.units} for d in docs}
+    recs = {k: [json.loads(x) for x in outputs[f"jsonl/{k}.jsonl"].decode().splitlines()] for k in records.RECORD_KINDS}
+    assert [r["doc"] for r in recs["documents"]] == ["KR1d0030_001", "KR1d0030_010"]  # id order
+    assert recs["documents"][1]["split"] == "dev" and recs["documents"][0]["properties"]["JUAN"] == "卷一"
+    for kind in records.RECORD_KINDS[1:]:
+        assert recs[kind], kind
+        for r in recs[kind]:
+            assert r["doc"] and r["unit"] and r["pb"].startswith("KR1d0030_WYG_") and r["line"] >= 1, (kind, r)
+            assert list(r) == sorted(r)  # sorted keys
+    for e in recs["entities"]:
+        unit = units[e["doc"]][e["unit"]]
+        assert unit.text[e["start"] : e["end"]] == decode_entities(e["text"])
+    # the &KR character comes back as its entity, and counts as one character in offsets
+    kr = [u for u in recs["units"] if "&KR1362;" in u["text"]]
+    assert kr and len(decode_entities(kr[0]["text"])) == kr[0]["chars"]
+    g = recs["glosses"][0]
+    assert {"lemma", "type", "base_unit", "lemma_start", "lemma_pb", "lemma_line"} <= set(g)
+    assert any(x["lemma_start"] is None and x["reason"] for x in recs["glosses"])
+    # the commentary's page provenance: juan 10's first note is on page 1a, line 5
+    first_note = next(u for u in recs["units"] if u["doc"] == "KR1d0030_010" and u["kind"] == "commentary")
+    assert (first_note["pb"], first_note["line"]) == ("KR1d0030_WYG_010-1a", 5)
+    coll = [c for c in recs["collation"] if c["doc"] == "KR1d0030_010"]
+    assert coll and coll[0]["text"].startswith("案比今注疏本訛作北據")
+
+
+def test_parquet_tables_read_by_pandas(outputs):
+    import pandas as pd
+
+    for kind in records.RECORD_KINDS:
+        df = pd.read_parquet(io.BytesIO(outputs[f"parquet/{kind}.parquet"]))
+        lines = outputs[f"jsonl/{kind}.jsonl"].decode().splitlines()
+        assert len(df) == len(lines)
+        assert list(df.columns) == [c for c, _, _ in records.SCHEMAS[kind]]
+    gl = pd.read_parquet(io.BytesIO(outputs["parquet/glosses.parquet"]))
+    assert {"lemma", "type"} <= set(gl.columns) and set(gl["type"]) == {"definition", "variant"}
+    assert gl["lemma_start"].isna().sum() == (gl["type"] == "variant").sum()
+
+
+def test_conllu_parsed_by_the_conllu_package(outputs, docs):
+    import conllu as conllu_pkg
+
+    doc = docs[1]
+    sents = conllu_pkg.parse(outputs["conllu/KR1d0030_010.conllu"].decode())
+    assert sents[0].metadata["newdoc id"] == "KR1d0030_010"
+    n_sent = sum(len(u.sentences) if u.sentences else 1 for u in doc.units if u.text)
+    assert len(sents) == n_sent
+    for s in sents:
+        assert all(t["misc"]["SpaceAfter"] == "No" for t in s)
+        assert "".join(t["form"] for t in s) == s.metadata["text"]
+        assert s.metadata["pb"].startswith("KR1d0030_WYG_010")
+    # characters, not words; restored marks are PUNCT tokens
+    by_id = {s.metadata["sent_id"]: s for s in sents}
+    first = by_id["KR1d0030_010#3.s0"]
+    assert [t["form"] for t in first][:3] == ["司", "射", "適"]
+    assert first[0]["misc"]["Entity"] == "B-ROLE" and first[1]["misc"]["Entity"] == "I-ROLE"
+    assert any(t["upos"] == "PUNCT" and t["misc"].get("Restored") == "Yes" for t in first)
+    # gloss links both ways
+    note = by_id["KR1d0030_010#4.s0"]
+    assert note[0]["misc"]["Gloss"] == "KR1d0030_010#4.g0"
+    assert note[0]["misc"]["GlossType"] == "definition" and note[0]["misc"]["GlossLemma"] == "KR1d0030_010#3:0-2"
+    assert "KR1d0030_010#4.g0" in first[0]["misc"]["LemmaOf"]
+    kr = conllu_pkg.parse(outputs["conllu/KR1d0030_001.conllu"].decode())
+    assert any(t["form"] == "&KR1362;" for s in kr for t in s)
+
+
+def test_iob_columns(outputs):
+    dev = outputs["iob/dev.iob"].decode()
+    assert dev.startswith("-DOCSTART-\tO\n\n")
+    rows = [line.split("\t") for line in dev.splitlines() if line and not line.startswith("-DOCSTART-")]
+    assert all(len(r) == 2 for r in rows)
+    assert ["司", "B-ROLE"] in rows and ["階", "I-PLACE"] in rows
+    assert "KR1d0030_010" not in outputs["iob/train.iob"].decode()
+
+
+def test_spacy_docbins_train_a_blank_ner(outputs):
+    import random
+
+    import spacy
+    from spacy.tokens import Doc, DocBin
+    from spacy.training import Example
+
+    nlp = spacy.blank("zh")
+    train = list(DocBin().from_bytes(outputs["spacy/train.spacy"]).get_docs(nlp.vocab))
+    dev = list(DocBin().from_bytes(outputs["spacy/dev.spacy"]).get_docs(nlp.vocab))
+    assert train and dev
+    assert any(t.text == "&KR1362;" for d in train for t in d)
+    labels = {e.label_ for d in train + dev for e in d.ents}
+    assert {"ROLE", "PLACE", "OBJECT"} <= labels
+    ner = nlp.add_pipe("ner")
+    for lab in sorted(labels):
+        ner.add_label(lab)
+    examples = [Example(Doc(nlp.vocab, words=[t.text for t in d], spaces=[False] * len(d)), d) for d in train + dev]
+    random.seed(0)
+    optimizer = nlp.initialize(lambda: examples)
+    losses = {}
+    for _ in range(3):
+        nlp.update(examples, sgd=optimizer, losses=losses)
+    assert losses["ner"] > 0
+    assert nlp(dev[0].text) is not None
+
+
+def test_tei_well_formed_and_valid_against_the_subset_schema(outputs, docs):
+    rng = etree.RelaxNG(etree.parse(str(SCHEMA)))
+    ns = {"t": "http://www.tei-c.org/ns/1.0"}
+    for doc in docs:
+        tree = etree.fromstring(outputs[f"tei/{doc.id}.xml"])
+        assert rng.validate(tree), rng.error_log
+        pbs = [e.get("n") for e in tree.iterfind(".//t:pb", ns)]
+        assert pbs == [pb for _, pb in doc.pages]
+        assert tree.find(".//t:teiHeader//t:idno[@type='JUAN']", ns).text == doc.properties["JUAN"]
+        ids = set(tree.xpath("//@xml:id"))
+        for note in tree.iterfind(".//t:note[@type='commentary']", ns):
+            assert note.get("target")[1:] in ids
+        assert tree.xpath("//t:roleName|//t:placeName|//t:rs", namespaces=ns)
+        assert tree.find(".//t:note[@type='collation']", ns) is not None
+        for link in tree.iterfind(".//t:link", ns):
+            assert all(t[1:] in ids for t in link.get("target").split())
+    t10 = etree.fromstring(outputs["tei/KR1d0030_010.xml"])
+    assert [e.text for e in t10.iterfind(".//t:roleName", ns)][:1] == ["司射"]
+    assert [e.text for e in t10.iterfind(".//t:placeName", ns)][:1] == ["西階"]
+    t1 = etree.fromstring(outputs["tei/KR1d0030_001.xml"])
+    assert t1.find(".//t:g[@ref='#KR1362']", ns) is not None
+    assert t1.find(".//t:glyph", ns).get("{http://www.w3.org/XML/1998/namespace}id") == "KR1362"
+    # the text content (without header, notes and restored marks) is the unit text
+    body_p = t1.find(".//t:p[@type='base']", ns)
+    assert "".join(body_p.itertext()).replace("，", "").replace("。", "").replace("、", "").startswith("緇布冠缺項")
+
+
+def test_tei_schema_rejects_what_tei_forbids():
+    rng = etree.RelaxNG(etree.parse(str(SCHEMA)))
+    bad = etree.fromstring(
+        b'<TEI xmlns="http://www.tei-c.org/ns/1.0"><text><body><div><p>x</p></div></body></text></TEI>'
+    )
+    assert not rng.validate(bad)  # no teiHeader
+
+
+def test_html_pages(outputs):
+    page = etree.fromstring(outputs["html/KR1d0030_010.html"], etree.HTMLParser())
+    glosses = page.xpath("//span[@class='gloss' and @id]")
+    assert glosses and glosses[0].get("data-lemma") and glosses[0].get("data-type") == "definition"
+    assert page.xpath("//span[@class='lemma']/@data-g")
+    assert page.xpath("//span[@class='e ROLE']") and page.xpath("//span[@class='coll']")
+    assert page.xpath("//div[contains(@class,'commentary')]/span[@class='marker']/text()")[0] == "鄭注"
+    css = outputs["html/style.css"].decode()
+    assert ".gloss:hover::after" in css and "attr(data-lemma)" in css
+    index = outputs["html/index.html"].decode()
+    assert index.count("<svg") >= 2 and 'href="KR1d0030_010.html"' in index
+
+
+def test_dataset_card(outputs):
+    text = outputs["README.md"].decode()
+    assert "CC BY-SA 4.0" in text and "Kanseki Repository" in text
+    for kind in records.RECORD_KINDS:
+        assert f"`jsonl/{kind}.jsonl`" in text
+    for col, _, _ in records.SCHEMAS["glosses"]:
+        assert f"| `{col}` |" in text
+    assert "| documents (juan) | 2 (dev 1, train 1) |" in text
+
+
+def test_exports_are_deterministic(docs, outputs):
+    from pipeline.runner import _export_document
+
+    opts = Options(formats=FORMATS)
+    results = []
+    for doc in docs:
+        res = DocResult(doc_id=doc.id, path=doc.path, split="dev" if doc.id == "KR1d0030_010" else "train")
+        res.stages = ["ingest", "segment", "tag", "align"]
+        _export_document(doc, res, opts)
+        results.append(res)
+    again = assemble(results, opts, {"ingest": "ran", "segment": "ran (hand-set in this test)"})
+    assert again == outputs
