@@ -234,9 +234,11 @@ def train_tagger_cmd(out_dir, max_iterations, lex_dropout, seed, keep_lexicon):
 @click.option("--formats", default=",".join(["jsonl", "parquet", "conllu", "spacy", "iob", "tei", "html", "card"]), show_default=True, help="Export formats, comma-separated.")
 @click.option("--dev", "dev_docs", default="KR1d0030_010", show_default=True, help="Documents of the dev split, comma-separated.")
 @click.option("--summary-json", default=None, type=click.Path(dir_okay=False), help="Also write the run summary (timings, counts) as JSON here.")
+@click.option("--segment-model", default=None, type=click.Path(file_okay=False), help="Segmenter folder (default models/segmenter).")
+@click.option("--tag-model", default=None, type=click.Path(file_okay=False), help="Tagger folder (default models/tagger).")
 @click.option("--progress/--no-progress", default=True, show_default=True, help="Show a progress bar.")
 @reports_input_errors
-def run_cmd(inputs, out_dir, workers, scheduler, steps, state_in, state_out, formats, dev_docs, summary_json, progress):
+def run_cmd(inputs, out_dir, workers, scheduler, steps, state_in, state_out, formats, dev_docs, summary_json, segment_model, tag_model, progress):
     """Run every stage over INPUT files/folders (default: the embedded 儀禮集釋) and write the datasets.
 
     Stages that are not available are skipped (the summary says so); a bad input file is
@@ -259,6 +261,7 @@ def run_cmd(inputs, out_dir, workers, scheduler, steps, state_in, state_out, for
         dev_docs=[d.strip() for d in dev_docs.split(",") if d.strip()],
         state_in=state_in,
         state_out=state_out,
+        models={"segment": segment_model, "tag": tag_model},
         progress=progress,
     )
     print_summary(summary)

@@ -51,6 +51,7 @@ class Options:
     save_state: bool = False
     from_state: bool = False
     not_run: tuple[tuple[str, str], ...] = ()  # (stage, why) for requested stages that cannot run
+    models: tuple[tuple[str, str], ...] = ()  # (stage, model folder) overriding the default
 
 
 @dataclass
@@ -97,7 +98,7 @@ class RunSummary:
 
 # --- stages ---------------------------------------------------------------------------------
 
-_MODELS: dict[str, object] = {}
+_MODELS: dict[tuple[str, str | None], object] = {}
 
 
 def _stage_function(stage: str):
@@ -106,14 +107,15 @@ def _stage_function(stage: str):
     return getattr(mod, loader) if loader else None, getattr(mod, fn)
 
 
-def _model(stage: str):
-    if stage not in _MODELS:
+def _model(stage: str, models: tuple[tuple[str, str], ...] = ()):
+    path = dict(models).get(stage)
+    if (stage, path) not in _MODELS:
         loader, _ = _stage_function(stage)
-        _MODELS[stage] = loader() if loader else None
-    return _MODELS[stage]
+        _MODELS[(stage, path)] = (loader(path) if path else loader()) if loader else None
+    return _MODELS[(stage, path)]
 
 
-def check_stages(steps: Iterable[str]) -> tuple[tuple[str, ...], dict[str, str]]:
+def check_stages(steps: Iterable[str], models: tuple[tuple[str, str], ...] = ()) -> tuple[tuple[str, ...], dict[str, str]]:
     """Which annotation stages can run here: import each module and load its model once."""
     ready, status = [], {}
     steps = list(steps)
@@ -125,7 +127,7 @@ def check_stages(steps: Iterable[str]) -> tuple[tuple[str, ...], dict[str, str]]
             continue
         try:
             _stage_function(stage)
-            _model(stage)
+            _model(stage, models)
         except Exception as err:  # a stage under construction must not stop the run
             kind = "not available" if isinstance(err, ImportError) else "failed to load"
             status[stage] = f"{kind}: {type(err).__name__}: {err}"
@@ -201,7 +203,7 @@ def process_item(item: str, opts: Options) -> DocResult:
             continue
         t = time.perf_counter()
         _, fn = _stage_function(stage)
-        model = _model(stage)
+        model = _model(stage, opts.models)
         doc = fn(doc, model) if model is not None else fn(doc)
         seconds[stage] = time.perf_counter() - t
         history.append(stage)
@@ -231,7 +233,7 @@ def _warm_up(opts: Options) -> None:
             import spacy.tokens  # noqa: F401
             import spacy.vocab  # noqa: F401
     for stage in opts.annotators:
-        _model(stage)
+        _model(stage, opts.models)
     _WARM.add(opts.formats)
 
 
@@ -357,6 +359,7 @@ def run(
     dev_docs: Iterable[str] = DEFAULT_DEV,
     state_in: str | None = None,
     state_out: str | None = None,
+    models: dict[str, str] | None = None,
     progress: bool = True,
     on_result: Callable[[DocResult], None] | None = None,
 ) -> RunSummary:
@@ -369,11 +372,13 @@ def run(
         items = expand_inputs([state_in], "*.json")
     else:
         items = expand_inputs(inputs) if inputs else default_inputs()
-    annotators, status = check_stages(steps)
+    model_paths = tuple(sorted((k, str(v)) for k, v in (models or {}).items() if v))
+    annotators, status = check_stages(steps, model_paths)
     opts = Options(
         steps=steps,
         annotators=annotators,
         not_run=tuple((k, v) for k, v in status.items() if v != "ran"),
+        models=model_paths,
         formats=tuple(f for f in FORMATS if f in set(formats)),
         dev_docs=tuple(dev_docs),
         save_state=state_out is not None,
