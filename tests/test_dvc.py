@@ -1,0 +1,93 @@
+"""dvc.yaml / params.yaml: the six stages in order, every dependency and parameter resolvable,
+every command a real zhushu command. DVC itself is optional (not installed in CI); when it is
+installed, `dvc status` must parse the pipeline."""
+
+from __future__ import annotations
+
+import re
+import shlex
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+import yaml
+
+from pipeline.cli import main
+
+ROOT = Path(__file__).resolve().parent.parent
+DVC = yaml.safe_load((ROOT / "dvc.yaml").read_text(encoding="utf-8"))
+PARAMS = yaml.safe_load((ROOT / "params.yaml").read_text(encoding="utf-8"))
+STAGES = ["ingest", "segment", "tag", "align", "export", "evaluate"]
+
+
+def param(dotted: str):
+    value = PARAMS
+    for part in dotted.split("."):
+        value = value[part]
+    return value
+
+
+def interpolate(text: str) -> str:
+    return re.sub(r"\$\{([^}]+)\}", lambda m: str(param(m.group(1))), text)
+
+
+def test_stages_in_order_and_chained():
+    assert list(DVC["stages"]) == STAGES
+    outs = {}
+    for name in STAGES:
+        stage = DVC["stages"][name]
+        deps = [interpolate(d) for d in stage["deps"]]
+        # each stage after ingest depends on the output of an earlier stage
+        if name != "ingest":
+            assert any(d in outs.values() for d in deps), name
+        for out in stage.get("outs", []):
+            outs[name] = interpolate(out)
+    assert outs["export"] == PARAMS["out"]
+
+
+def test_dependencies_and_params_resolve():
+    generated = {interpolate(o) for s in DVC["stages"].values() for o in s.get("outs", [])}
+    models_trained_later = {param("segment.model")}
+    for name, stage in DVC["stages"].items():
+        for dep in stage["deps"]:
+            path = interpolate(dep)
+            if path in generated or path in models_trained_later:
+                continue
+            assert (ROOT / path).exists(), f"{name}: missing dependency {path}"
+        for p in stage.get("params", []):
+            param(p)  # KeyError if params.yaml lacks it
+
+
+def test_metrics_are_the_eval_json_outputs():
+    ev = DVC["stages"]["evaluate"]
+    names = [next(iter(m)) if isinstance(m, dict) else m for m in ev["metrics"]]
+    assert names == ["metrics/segment.json", "metrics/entities.json", "metrics/glosses.json", "metrics/dataset.json"]
+    cmd = interpolate(ev["cmd"])
+    for kind in ("segment", "entities", "glosses"):
+        assert re.search(rf"zhushu eval {kind} --gold \S+ .*--json > metrics/{kind}.json", cmd)
+
+
+def test_every_command_is_a_zhushu_command():
+    for name, stage in DVC["stages"].items():
+        for part in interpolate(stage["cmd"]).split("&&"):
+            argv = shlex.split(part.split(">")[0].strip())
+            if not argv or argv[0] != "zhushu":
+                continue
+            ctx = main.make_context("zhushu", argv[1:], resilient_parsing=True)
+            cmd_name, cmd, rest = main.resolve_command(ctx, argv[1:])
+            assert cmd is not None, (name, argv)
+            if hasattr(cmd, "resolve_command"):  # a group such as eval
+                sub = cmd.make_context(cmd_name, rest, resilient_parsing=True)
+                _, leaf, args = cmd.resolve_command(sub, rest)
+                leaf.make_context(leaf.name, args)  # options parse
+            else:
+                cmd.make_context(cmd_name, rest)
+
+
+@pytest.mark.skipif(shutil.which("dvc") is None, reason="dvc is optional and not installed")
+def test_dvc_parses_the_pipeline():
+    res = subprocess.run(["dvc", "dag", "--md"], cwd=ROOT, capture_output=True, text=True, timeout=60)
+    assert res.returncode == 0, res.stderr
+    for name in STAGES:
+        assert name in res.stdout
