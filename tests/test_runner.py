@@ -89,3 +89,20 @@ def test_bad_input_is_reported_and_the_rest_processed(inputs, tmp_path):
     assert (out / "tei" / "KR1d0030_010.xml").exists() and (out / "tei" / "KR1d0030_001.xml").exists()
     assert not (out / "tei" / "KR1d0030_099.xml").exists()
     assert "2 ok, 1 failed" in result.output
+
+
+def test_scheduler_address_runs_on_an_existing_cluster(serial, inputs, tmp_path):
+    from dask.distributed import LocalCluster
+
+    out, _ = serial
+    with LocalCluster(n_workers=1, threads_per_worker=1, processes=False, dashboard_address=None) as cluster:
+        summary = run([str(inputs)], tmp_path / "sched", scheduler=cluster.scheduler_address, progress=False)
+    assert summary.ok and summary.mode == f"dask scheduler {cluster.scheduler_address}"
+    assert tree(tmp_path / "sched") == tree(out)
+
+
+def test_default_input_is_the_embedded_book():
+    from pipeline.runner import default_inputs
+
+    files = default_inputs()
+    assert len(files) == 31 and Path(files[0]).name == "KR1d0030_000.txt" and Path(files[-1]).name == "KR1d0030_030.txt"
