@@ -254,3 +254,16 @@ def test_exports_are_deterministic(docs, outputs):
         results.append(res)
     again = assemble(results, opts, {"ingest": "ran", "segment": "ran (hand-set in this test)"})
     assert again == outputs
+
+
+def test_control_character_of_a_source_stays_well_formed():
+    # KR1d0026_008 has a U+0001 in its text: XML cannot hold it, TEI keeps it as a <gap>
+    doc = read_document(FIX / "KR1d0030_010.txt")
+    unit = next(u for u in doc.units if u.kind == "base")
+    unit.text = unit.text[:3] + "\x01" + unit.text[4:]
+    xml = tei.render_doc(doc).encode("utf-8")
+    tree = etree.fromstring(xml)
+    assert etree.RelaxNG(etree.parse(str(SCHEMA))).validate(tree)
+    assert tree.find(".//{http://www.tei-c.org/ns/1.0}gap").get("n") == "U+0001"
+    page = html.render_doc(doc)
+    assert "\x01" not in page and "␁" in page

@@ -79,6 +79,8 @@ def _char(ch: str) -> str:
     n = entity_number(ch)
     if n is not None:
         return f'<span class="kr" title="&amp;KR{n:04d};">〓</span>'
+    if ord(ch) < 0x20 or 0x7F <= ord(ch) <= 0x9F:  # a control character of the source: its picture
+        return f'<span class="kr" title="U+{ord(ch):04X}">{chr(0x2400 + ord(ch)) if ord(ch) < 0x20 else "�"}</span>'
     return escape(ch)
 
 

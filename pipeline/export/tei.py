@@ -8,7 +8,8 @@
 - restored punctuation as <pc type="restored">, entities as <roleName> (ROLE),
   <placeName> (PLACE), <rs type="OBJECT|ACT|MUSIC">;
 - collation notes as <note type="collation"> where they stand in the text;
-- Kanripo characters as <g ref="#KRnnnn"/>;
+- Kanripo characters as <g ref="#KRnnnn"/>; a control character of the source (XML cannot hold
+  it) as <gap reason="control-character" n="U+0001"/>;
 - glosses as standoff: <anchor>s in the commentary and in the base text, and a
   <linkGrp type="glosses"> of <link type="<gloss type>" target="#gloss-start #gloss-end
   #lemma-start #lemma-end"/> at the end of the body.
@@ -38,10 +39,17 @@ def xml_id(doc: Document, unit: Unit) -> str:
     return f"{doc.id}.u{unit.seq}"
 
 
+def _xml_illegal(ch: str) -> bool:
+    cp = ord(ch)
+    return (cp < 0x20 and ch not in "\t\n\r") or 0xD800 <= cp <= 0xDFFF or cp in (0xFFFE, 0xFFFF)
+
+
 def _char(ch: str) -> str:
     n = entity_number(ch)
     if n is not None:
         return f'<g ref="#KR{n:04d}"/>'
+    if _xml_illegal(ch):  # a control character in the source (e.g. KR1d0026_008): kept, as a gap
+        return f'<gap reason="control-character" n="U+{ord(ch):04X}"/>'
     return escape(ch)
 
 
