@@ -160,7 +160,7 @@ def align_block(base: str, note: str, note_marks: dict[int, str] | None = None) 
             r = cache[s] = bool(s) and fold(s) in fb
         return r
 
-    cands: list[Candidate] = read_note(note, note_marks or {}, in_base)
+    cands: list[Candidate] = read_note(note, note_marks or {}, in_base, lambda x: fb.count(fold(x)))
     glosses: list[Gloss] = []
     prev: tuple[int, int] | None = None
     for c in cands:

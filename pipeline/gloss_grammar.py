@@ -25,7 +25,10 @@ import re
 from dataclasses import dataclass
 from typing import Callable
 
+from pipeline.gloss_heads import head_probability, is_formula_next
+
 FINAL = set("。？！；")
+HEAD_THRESHOLD = 0.5  # P(mark after an unmarked head) above which it is read as 「X，Y」
 ALL_MARKS = set("，、：；。？！")
 WEI = "為爲"
 
@@ -65,7 +68,7 @@ def soft_marks(text: str, marks: dict[int, str]) -> dict[int, str]:
     """Add the cuts the formulas make even where the segmenter left no mark.
 
     - after 也 when more text follows and no mark is there (a gloss ends with 也);
-    - before 古文 / 今文 (a variant note always opens a statement).
+    - before 古文 / 今文 / 或曰 (a variant or another reading always opens a statement).
     Marks added here are "。"; existing marks are kept as they are.
     """
     out = dict(marks)
@@ -75,7 +78,7 @@ def soft_marks(text: str, marks: dict[int, str]) -> dict[int, str]:
             nxt = text[i + 1]
             if nxt not in "者與乎哉":
                 out[i + 1] = "。"
-    for m in re.finditer("[古今]文", text):
+    for m in re.finditer("[古今]文|或曰", text):
         k = m.start()
         if k > 0 and k not in out:
             out[k] = "。"
@@ -192,7 +195,7 @@ def read_variant(text: str, s: int, e: int, in_base, out: list[Candidate], bare:
 
 
 def read_statement(text: str, s: int, e: int, clause_ends: list[int], in_base, out: list[Candidate],
-                   sentence_start: bool) -> None:
+                   sentence_start: bool, base_count=lambda x: 1, first_sentence: bool = False) -> None:
     """Read one statement text[s:e] (a sentence, or a clause that opens a formula)."""
     s0 = s
     s = _strip_lead(text, s, e)
@@ -263,6 +266,12 @@ def read_statement(text: str, s: int, e: int, clause_ends: list[int], in_base, o
             else:
                 if x in NOT_LEMMA_ZHE:
                     return
+                if not in_base(x) and len(x) >= 3:
+                    # two sentences run together (「以朱韋為之三者」): the head after a closing particle
+                    for j in range(1, len(x)):
+                        if x[j - 1] in "之也矣焉耳" and in_base(x[j:]):
+                            xs, x = s + j, x[j:]
+                            break
                 marked = after in clause_ends or after == e
                 if not marked and len(x) < 2:
                     return  # 擯者每延之…: a one-character noun + 者 inside a clause (使者, 冠者)
@@ -316,24 +325,31 @@ def read_statement(text: str, s: int, e: int, clause_ends: list[int], in_base, o
         if len(first) >= 5:  # the passage quoted with one word changed
             out.append(Candidate(s0, e, "definition", first, s, 0.5, optional=True))
             return
-    # unmarked: 「當楅楅正南…」 (lemma repeated), 「梱齊等之也」 (short XY也)
+    # unmarked: 「當楅楅正南…」 (lemma repeated), else ask the head classifier (gloss_heads)
     k = longest_base_prefix(seg, in_base)
-    if k and k < len(seg):
-        if seg[k] in seg[:k]:
-            out.append(Candidate(s0, e, "definition", seg[:k], s, 0.6, exact_only=True))
+    if k and k < len(seg) and (s + k) not in clause_ends:
+        x, rest = seg[:k], seg[k:]
+        if rest[0] in x:
+            out.append(Candidate(s0, e, "definition", x, s, 0.6, exact_only=True))
             return
-        if not inner and seg.endswith("也") and len(seg) <= 8 and len(seg) - k >= 2:
-            out.append(Candidate(s0, e, "definition", seg[:k], s, 0.4, exact_only=True))
+        if is_formula_next(rest) or x in ("言",):
             return
+        p = head_probability(x, rest, base_count(x), first_sentence)
+        if p is None:  # no classifier installed: only the short 「XY也」
+            if not inner and seg.endswith("也") and len(seg) <= 8 and len(seg) - k >= 2:
+                out.append(Candidate(s0, e, "definition", x, s, 0.4, exact_only=True))
+            return
+        if p >= HEAD_THRESHOLD:
+            out.append(Candidate(s0, e, "definition", x, s, round(0.7 * p, 3), exact_only=True))
 
 
-def read_note(note: str, marks: dict[int, str], in_base) -> list[Candidate]:
+def read_note(note: str, marks: dict[int, str], in_base, base_count=lambda x: 1) -> list[Candidate]:
     """All gloss candidates of a note, in note order."""
     marks = {int(k): v for k, v in marks.items()}
     cuts = soft_marks(note, marks)
     out: list[Candidate] = []
     clause_ends = sorted(cuts)
-    for sent in sentences_of(note, cuts):
+    for n_sent, sent in enumerate(sentences_of(note, cuts)):
         s, e = sent[0][0], sent[-1][1]
         # a variant or 言X者 / X者 statement can also open a later clause of the sentence
         starts = [0]
@@ -348,5 +364,6 @@ def read_note(note: str, marks: dict[int, str], in_base) -> list[Candidate]:
         for j, i in enumerate(starts):
             cs = sent[i][0]
             ce = sent[starts[j + 1]][0] if j + 1 < len(starts) else e
-            read_statement(note, cs, ce, clause_ends, in_base, out, sentence_start=(i == 0))
+            read_statement(note, cs, ce, clause_ends, in_base, out, sentence_start=(i == 0),
+                           base_count=base_count, first_sentence=(n_sent == 0))
     return out
