@@ -322,8 +322,9 @@ def read_statement(text: str, s: int, e: int, clause_ends: list[int], in_base, o
         if in_base(first):
             out.append(Candidate(s0, e, "definition", first, s, 0.75, exact_only=True))
             return
-        if len(first) >= 5:  # the passage quoted with one word changed
-            out.append(Candidate(s0, e, "definition", first, s, 0.5, optional=True))
+        k = longest_base_prefix(first, in_base)
+        if len(first) >= 5 and k >= 0.7 * len(first):  # the passage quoted with its last word changed
+            out.append(Candidate(s0, e, "definition", first[:k], s, 0.5, exact_only=True))
             return
     # unmarked: 「當楅楅正南…」 (lemma repeated), else ask the head classifier (gloss_heads)
     k = longest_base_prefix(seg, in_base)

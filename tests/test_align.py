@@ -170,3 +170,15 @@ def test_cli_eval_glosses_json():
     assert res.exit_code == 0, res.output
     out = json.loads(res.output.strip().splitlines()[-1])
     assert out["records"] == 47 and set(out["lemma"]) >= {"p", "r", "f1"} and "type_accuracy" in out
+
+
+def test_head_classifier_is_installed_and_separates_heads_from_subjects():
+    from pipeline.gloss_heads import head_probability, load_weights
+
+    assert load_weights(), "models/gloss_heads/weights.json missing"
+    # KR1d0030_001 style definitions vs narrative subjects (cut from training juan)
+    assert head_probability("卒", "已也", 1, True) > 0.5
+    assert head_probability("受弓", "以授有司于東堂", 1, True) < 0.5
+    # unmarked 「X Y也」 read as a definition through the classifier
+    got = glosses("瑱塞耳", "塞充窒也", {})
+    assert got == [("definition", "塞", 1, 2)]
