@@ -118,11 +118,12 @@ _ADVERBS = "亦皆或竝並"
 NOT_LEMMA_ZHE = frozenset(("古", "今", "或", "昔", "然", "所以", "所", "此", "是", "凡"))
 
 
-def _strip_lead(text: str, pos: int, end: int) -> int:
-    """Skip 或曰 / 又 / 亦 / 凡 that open a statement."""
+def _strip_lead(text: str, pos: int, end: int, clause_ends=()) -> int:
+    """Skip 或曰 / 又 / 亦 / 凡 that open a statement (not when a mark follows: 「又，復。」)."""
     for lead in LEAD_STRIP:
-        if text.startswith(lead, pos) and pos + len(lead) < end:
-            return pos + len(lead)
+        k = pos + len(lead)
+        if text.startswith(lead, pos) and k < end and (k not in clause_ends or lead == "或曰"):
+            return k
     return pos
 
 
@@ -198,7 +199,7 @@ def read_statement(text: str, s: int, e: int, clause_ends: list[int], in_base, o
                    sentence_start: bool, base_count=lambda x: 1, first_sentence: bool = False) -> None:
     """Read one statement text[s:e] (a sentence, or a clause that opens a formula)."""
     s0 = s
-    s = _strip_lead(text, s, e)
+    s = _strip_lead(text, s, e, clause_ends)
     seg = text[s:e]
     if not seg:
         return
@@ -244,6 +245,11 @@ def read_statement(text: str, s: int, e: int, clause_ends: list[int], in_base, o
         if any(s < b < k for b in inner):
             break  # the keyword is past the first clause: not a lemma-headed formula
         if not x:
+            if kw.startswith(("當", "讀")) and out and s0 < k:
+                # 「或曰：當為明視」: the reading or emendation of the word glossed just before
+                typ = "reading" if kw.startswith("讀") else "emendation"
+                out.append(Candidate(s0, e, typ, "", None, 0.6, same_as_prev=True))
+                return
             continue
         if len(x) > 8:
             break
