@@ -205,6 +205,8 @@ def align_block(base: str, note: str, note_marks: dict[int, str] | None = None) 
 
 def align_document(doc: Document) -> Document:
     """Fill unit.glosses of every commentary unit (base unit = doc.base_before(unit))."""
+    bases = [u for u in doc.units if u.kind == "base"]
+    index = {u.seq: i for i, u in enumerate(bases)}
     for unit in doc.units:
         if unit.kind != "commentary":
             continue
@@ -212,5 +214,18 @@ def align_document(doc: Document) -> Document:
         glosses = align_block(base.text if base else "", unit.text, unit.marks)
         for g in glosses:
             g.base_seq = base.seq if base else None
+            if g.lemma_start is None and g.lemma and base is not None:
+                g.reason = (g.reason or "unanchored") + _elsewhere(g.lemma, bases, index[base.seq])
         unit.glosses = glosses
     return doc
+
+
+def _elsewhere(lemma: str, bases, i: int) -> str:
+    """Say where else an unanchored lemma stands (the contract anchors in the base just before)."""
+    fl = fold(lemma)
+    for j, where in ((i - 1, "previous"), (i + 1, "next")):
+        if 0 <= j < len(bases) and fl in fold(bases[j].text):
+            return f"; it stands in the {where} base passage (#{bases[j].seq})"
+    if any(fl in fold(b.text) for b in bases):
+        return "; it stands elsewhere in this juan's base text"
+    return ""

@@ -294,8 +294,8 @@ def read_statement(text: str, s: int, e: int, clause_ends: list[int], in_base, o
         }.get(kw)
         if typ is None:
             typ = "reading" if kw.startswith("讀") else "emendation"
-        if kw == "謂" and x_stripped in ("所", "此", "是", "皆", "亦"):
-            return
+        if kw == "謂" and (x_stripped in ("此", "是", "皆", "亦", "又") or x_stripped.endswith("所")):
+            return  # 所謂 "what is called", 此謂 "this means": no lemma head
         # a long unmarked head before 猶 / 謂 is mostly a clause (猶 "still", 謂 "means that")
         optional = kw in ("猶", "謂") and len(x_stripped) >= 4 and k not in clause_ends
         out.append(Candidate(s0, e, typ, x_stripped, xs, 0.9, optional=optional))
