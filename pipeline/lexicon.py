@@ -275,6 +275,20 @@ def mine_shigong(path: Path = SHIGONG_PATH) -> list[LexEntry]:
     return out
 
 
+# character variants of this corpus (the same word written two ways); a view, not a rewrite
+VARIANT_PAIRS = ("乘乗", "賓賔", "戸户", "玄𤣥", "廟庿", "衆眾", "階堦", "觶觗", "爵㸗", "決抉", "冪幂", "筵莚")
+
+
+def _variants(surface: str) -> set[str]:
+    out = {surface}
+    for a, b in VARIANT_PAIRS:
+        for form in list(out):
+            out.add(form.replace(a, b))
+            out.add(form.replace(b, a))
+    out.discard(surface)
+    return out
+
+
 def build_lexicon(reviewed: Path = REVIEWED_PATH, punct: Path = PUNCT_PATH, shigong: Path = SHIGONG_PATH) -> list[LexEntry]:
     """All entries: reviewed first (they win), then 釋宮 places, then Zheng's glosses."""
     from pipeline.tagger_silver import corpus_units
@@ -300,6 +314,11 @@ def build_lexicon(reviewed: Path = REVIEWED_PATH, punct: Path = PUNCT_PATH, shig
         if e.surface in rejected or e.surface in out:
             continue
         out[e.surface] = e
+    # variant forms the corpus uses for the same name (乘/乗, 賓/賔, 戸/户 …), when attested
+    for e in list(out.values()) + [r for r in rev if r.label != "NONE" and r.surface not in out]:
+        for var in _variants(e.surface):
+            if var not in out and var not in rejected and var in corpus:
+                out[var] = LexEntry(var, e.label, e.source, f"variant form of {e.surface}; {e.note}")
     order = {lab: i for i, lab in enumerate(LABELS)}
     return sorted(out.values(), key=lambda e: (order.get(e.label, 9), -len(e.surface), e.surface))
 

@@ -25,7 +25,14 @@ def _lex_tags(n: int, spans) -> list[str]:
     return to_bio(n, spans)
 
 
-def char_features(text: str, lexicon: Lexicon | None, skip: frozenset[str] = frozenset()) -> list[list[str]]:
+def char_features(
+    text: str,
+    lexicon: Lexicon | None,
+    skip: frozenset[str] = frozenset(),
+    clusters: dict[str, int] | None = None,
+    mask: set[int] | frozenset[int] = frozenset(),
+) -> list[list[str]]:
+    """Feature strings per character; `mask`: positions whose own identity is hidden (training)."""
     n = len(text)
     pad = [BOS, BOS] + list(text) + [EOS, EOS]
     if lexicon is not None:
@@ -33,26 +40,30 @@ def char_features(text: str, lexicon: Lexicon | None, skip: frozenset[str] = fro
         px = _lex_tags(n, project(text, lexicon, skip))
     else:
         lm = px = ["O"] * n
+    if clusters is not None:
+        kl = ["^", "^"] + [str(clusters.get(ch, "?")) for ch in text] + ["$", "$"]
     feats = []
     for i in range(n):
         j = i + 2
         a, b, c, d, e = pad[j - 2], pad[j - 1], pad[j], pad[j + 1], pad[j + 2]
         f = [
             "b",
-            "c=" + c,
             "p=" + b,
             "n=" + d,
             "pp=" + a,
             "nn=" + e,
-            "pc=" + b + c,
-            "cn=" + c + d,
             "ppp=" + a + b,
             "nnn=" + d + e,
-            "pcn=" + b + c + d,
+            "pn=" + b + "_" + d,
             "lm=" + lm[i],
             "px=" + px[i],
-            "pxc=" + px[i] + c,
         ]
+        if i not in mask:
+            f += ["c=" + c, "pc=" + b + c, "cn=" + c + d, "pcn=" + b + c + d, "pxc=" + px[i] + c]
+        if clusters is not None:
+            k0, kp, kn = kl[j], kl[j - 1], kl[j + 1]
+            f += ["k=" + k0, "kp=" + kp, "kn=" + kn, "kpc=" + kp + "_" + k0, "kcn=" + k0 + "_" + kn,
+                  "kpn=" + kp + "_" + kn, "pk=" + b + "_" + k0, "kn2=" + k0 + "_" + d]
         if i > 0:
             f.append("ppx=" + px[i - 1])
         if i + 1 < n:
@@ -67,6 +78,9 @@ def train_crf(
     model_path: str | Path,
     *,
     lex_dropout: float = 0.3,
+    clusters: dict[str, int] | None = None,
+    mask_in: float = 0.0,
+    mask_out: float = 0.0,
     copies: int = 1,
     c1: float = 0.05,
     c2: float = 0.01,
@@ -83,7 +97,14 @@ def train_crf(
                 continue
             present = sorted({it.text[s:e] for s, e, _ in lexicon.longest_matches(it.text)})
             skip = frozenset(w for w in present if rng.random() < lex_dropout)
-            trainer.append(char_features(it.text, lexicon, skip), to_bio(len(it.text), it.spans))
+            tags = to_bio(len(it.text), it.spans)
+            mask = set()
+            if mask_in or mask_out:
+                for s, e, _ in it.spans:
+                    if rng.random() < mask_in:
+                        mask.update(range(s, e))
+                mask.update(i for i, t in enumerate(tags) if t == "O" and rng.random() < mask_out)
+            trainer.append(char_features(it.text, lexicon, skip, clusters, mask), tags)
     params = {
         "c1": c1,
         "c2": c2,
@@ -93,20 +114,22 @@ def train_crf(
     trainer.set_params(params)
     Path(model_path).parent.mkdir(parents=True, exist_ok=True)
     trainer.train(str(model_path))
-    return {**params, "lex_dropout": lex_dropout, "copies": copies, "seed": seed}
+    return {**params, "lex_dropout": lex_dropout, "mask_in": mask_in, "mask_out": mask_out,
+            "clusters": clusters is not None, "copies": copies, "seed": seed}
 
 
 class CRFModel:
-    def __init__(self, model_path: str | Path, lexicon: Lexicon | None):
+    def __init__(self, model_path: str | Path, lexicon: Lexicon | None, clusters: dict[str, int] | None = None):
         self.tagger = pycrfsuite.Tagger()
         self.tagger.open(str(model_path))
         self.lexicon = lexicon
+        self.clusters = clusters
 
     def predict(self, text: str) -> list[tuple[int, int, str, float]]:
         """Spans (start, end, label, marginal probability of the span's first tag)."""
         if not text:
             return []
-        tags = self.tagger.tag(char_features(text, self.lexicon))
+        tags = self.tagger.tag(char_features(text, self.lexicon, clusters=self.clusters))
         out = []
         for s, e, lab in from_bio(tags):
             p = min(self.tagger.marginal(tags[i], i) for i in range(s, e))
@@ -116,4 +139,4 @@ class CRFModel:
     def predict_fast(self, text: str) -> list[tuple[int, int, str]]:
         if not text:
             return []
-        return from_bio(self.tagger.tag(char_features(text, self.lexicon)))
+        return from_bio(self.tagger.tag(char_features(text, self.lexicon, clusters=self.clusters)))

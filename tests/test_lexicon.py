@@ -1,0 +1,83 @@
+"""The ritual-term lexicon: provenance of every entry and the guideline's conventions."""
+
+import pytest
+
+from pipeline.errors import InputError
+from pipeline.lexicon import LEXICON_PATH, Lexicon, LexEntry, load_lexicon, project, read_tsv, shigong_heads
+
+SOURCES = ("guideline", "review", "shigong:", "zheng:")
+
+
+def spans(text):
+    return [(text[s:e], lab) for s, e, lab in project(text)]
+
+
+def test_every_entry_names_its_source():
+    entries = read_tsv(LEXICON_PATH)
+    assert len(entries) > 250
+    for e in entries:
+        assert e.label in ("ROLE", "OBJECT", "PLACE", "ACT", "MUSIC"), e
+        assert e.source.startswith(SOURCES), e
+        assert e.note.strip(), e
+    surfaces = [e.surface for e in entries]
+    assert len(surfaces) == len(set(surfaces))
+
+
+def test_corpus_sources_are_used():
+    entries = read_tsv(LEXICON_PATH)
+    zheng = {e.surface: e for e in entries if e.source.startswith("zheng:") or "zheng:" in e.note}
+    assert "嗇夫" in zheng and "司馬" not in [e.surface for e in entries if e.label != "ROLE" and e.surface == "司馬"]
+    assert "之屬" in zheng["嗇夫"].note
+    places = {e.surface for e in entries if e.source.startswith("shigong:")}
+    assert {"楣", "闑", "塾"} <= places
+    assert not any(e.source.startswith("zheng:KR1d0030_010") for e in entries), "dev juan mined"
+
+
+def test_shigong_heads_are_read_from_the_treatise():
+    heads = shigong_heads()
+    assert "堂角有坫" in heads
+    assert "升堂兩階其東階曰阼階" in heads
+
+
+def test_coordinations_are_not_entries():
+    lex = load_lexicon()
+    for coord in ("卿大夫", "公卿", "決拾", "諸公卿"):
+        assert coord not in lex
+
+
+def test_longest_name_and_coordination_split():
+    # KR1d0030_004 / _005 (鄉飲酒, 鄉射) base text
+    assert spans("介席西階上東面") == [("介", "ROLE"), ("席", "OBJECT"), ("西階", "PLACE")]
+    assert ("大射正", "ROLE") in spans("大射正執弓")
+    assert spans("諸公卿大夫") == [("諸公", "ROLE"), ("卿", "ROLE"), ("大夫", "ROLE")]
+
+
+def test_words_by_use():
+    # 中: tally holder vs "to hit" (KR1d0030_005#352, #362)
+    assert ("中", "OBJECT") in spans("命釋獲者設中遂視之")
+    assert ("中", "OBJECT") not in spans("乃射若中則釋獲者坐而釋獲")
+    # 拾: "by turns" in 拾取矢, the arm guard in 決拾
+    assert ("拾", "OBJECT") not in spans("遂命三耦拾取矢司射反位")
+    assert spans("射器弓矢決拾")[-2:] == [("決", "OBJECT"), ("拾", "OBJECT")]
+    # 遂: the armlet only in 決遂
+    got = spans("司射適堂西袒決遂取弓于階西")
+    assert ("遂", "OBJECT") in got and ("堂", "PLACE") in got
+    assert ("遂", "OBJECT") not in spans("公許遂適西階")
+    # 洗: the basin (設洗) vs the verb (降洗, 洗觶)
+    assert ("洗", "OBJECT") in spans("設洗于阼階東南")
+    assert ("洗", "OBJECT") not in spans("主人坐取爵于篚降洗")
+    assert ("洗", "OBJECT") not in spans("司正洗觶升自西階")
+
+
+def test_bad_tsv_names_file_and_line(tmp_path):
+    bad = tmp_path / "lex.tsv"
+    bad.write_text("surface\tlabel\tsource\tnote\n弓\tOBJECT\tguideline\tok\n矢\tOBJECT\n", encoding="utf-8")
+    with pytest.raises(InputError) as err:
+        read_tsv(bad)
+    assert err.value.line == 3 and str(bad) in str(err.value)
+
+
+def test_rejections_veto():
+    lex = Lexicon([LexEntry("坐", "NONE", "review", "verb"), LexEntry("弓", "OBJECT", "guideline", "x")])
+    assert "坐" not in lex and "坐" in lex.rejected
+    assert lex.longest_matches("坐取弓") == [(2, 3, "OBJECT")]
