@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Headless-Chromium check of the html/ export: screenshots of the index page and of one juan
-# page opened at a gloss (the :target rule shows the same lemma tooltip as hovering), and a
+# page opened at ?gloss=<its first gloss> (shows the same lemma tooltip as hovering), and a
 # DOM dump that must contain the rendered glosses. Not part of the test suite: needs Debian's
 # `chromium` (apt-get install -y chromium fonts-noto-cjk).
 #
@@ -27,7 +27,7 @@ ABS=$(cd "$OUT/html" && pwd)
 # the first anchored gloss of the page, if any
 GLOSS=$(grep -o 'class="gloss" id="[^"]*"' "$ABS/$DOC.html" | head -1 | sed 's/.*id="\([^"]*\)"/\1/' || true)
 shoot "file://$ABS/index.html" "$SHOTS/index.png" 1100 1800
-shoot "file://$ABS/$DOC.html${GLOSS:+#$GLOSS}" "$SHOTS/$DOC.png" 1100 1400
+shoot "file://$ABS/$DOC.html${GLOSS:+?gloss=$GLOSS}" "$SHOTS/$DOC.png" 1100 1400
 # the DOM as Chromium built it: glosses and entities must be there
 "$CHROMIUM" --headless --no-sandbox --disable-gpu --disable-background-networking \
   --disable-component-update --disable-sync --no-first-run --user-data-dir="$PROFILE" \

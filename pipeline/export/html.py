@@ -3,8 +3,8 @@
 
 On a juan page the base text and the commentary are shown punctuated, entities coloured by
 label, collation notes in small grey type, page breaks as small page ids. Hovering a gloss (or
-opening the page at #<gloss id>) shows its lemma and type and highlights the lemma in the base
-text.
+opening the page at #<gloss id>, or at ?gloss=<gloss id> without scrolling) shows its lemma and
+type and highlights the lemma in the base text.
 """
 
 from __future__ import annotations
@@ -45,8 +45,8 @@ h1 { font-size: 1.5em; margin: .3em 0; }
 .pb { font-family: sans-serif; font-size: .6em; color: #aaa; vertical-align: super; margin: 0 .2em; }
 .kr { color: #a00; }
 .gloss { position: relative; border-bottom: 2px dotted #8a6d3b; cursor: help; }
-.gloss:hover, .gloss:target { background: #f6ecd2; }
-.gloss:hover::after, .gloss:target::after {
+.gloss:hover, .gloss:target, .gloss.show { background: #f6ecd2; }
+.gloss:hover::after, .gloss:target::after, .gloss.show::after {
   content: "⟶ " attr(data-lemma) " · " attr(data-type);
   position: absolute; left: 0; top: 1.7em; z-index: 10; white-space: nowrap;
   background: #333; color: #fff; padding: 0 .5em; border-radius: 3px; font-size: .85em; font-weight: normal; }
@@ -71,6 +71,8 @@ document.addEventListener("DOMContentLoaded", function () {
     g.addEventListener("mouseleave", function () { mark(g.id, false); });
   });
   if (location.hash.length > 1) { mark(decodeURIComponent(location.hash.slice(1)), true); }
+  var shown = new URLSearchParams(location.search).get("gloss");  // ?gloss=<id>: show it, no scrolling
+  if (shown && document.getElementById(shown)) { document.getElementById(shown).classList.add("show"); mark(shown, true); }
 });
 """
 
