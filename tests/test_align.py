@@ -182,3 +182,21 @@ def test_head_classifier_is_installed_and_separates_heads_from_subjects():
     # unmarked 「X Y也」 read as a definition through the classifier
     got = glosses("瑱塞耳", "塞充窒也", {})
     assert got == [("definition", "塞", 1, 2)]
+
+
+def test_gloss_report_counts_and_fixed_seed_sample(tmp_path):
+    import shutil
+
+    from pipeline.gloss_report import report, to_markdown
+
+    for name in ("KR1d0030_003.txt", "KR1d0030_019.txt"):
+        shutil.copy(ROOT / "data/corpus/KR1d0030" / name, tmp_path / name)
+    a = report(tmp_path, sample=5, seed=7, use_segmenter=False)
+    b = report(tmp_path, sample=5, seed=7, use_segmenter=False)
+    assert a["juan"] == 2 and a["glosses"] == sum(t["all"] for t in a["by_type"].values())
+    assert a["anchored"] + a["unanchored_total"] == a["glosses"]
+    assert set(a["by_kind"]) >= {"鄭注"} and 0 < a["zheng_blocks_with_anchored_gloss"] <= 1
+    assert [r["gloss"] for r in a["unanchored_sample"]] == [r["gloss"] for r in b["unanchored_sample"]]
+    assert all(r["reason"] for r in a["unanchored_sample"])
+    md = to_markdown(a)
+    assert "| 鄭注 |" in md and "Unanchored sample" in md
