@@ -97,6 +97,9 @@ def render(records: dict[str, list[dict]], stages: dict[str, str], files: list[s
         out.append("| column | type | meaning |")
         out.append("|---|---|---|")
         for name, typ, meaning in SCHEMAS[kind]:
-            out.append(f"| `{name}` | {typ} | {meaning} |")
+            shown = "object (a JSON string in parquet)" if typ == "json" else typ
+            out.append(f"| `{name}` | {shown} | {meaning} |")
+        out.append("")
+        out.append("Every column may be null where a stage did not run or does not apply.")
     out.append("")
     return "\n".join(out)
