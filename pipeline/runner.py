@@ -63,10 +63,11 @@ class DocResult:
     stages: list[str] = field(default_factory=list)
     skipped: dict[str, str] = field(default_factory=dict)  # stage -> why it did not run on this document
     files: dict[str, bytes] = field(default_factory=dict)  # relative to the output folder
-    jsonl: dict[str, str] = field(default_factory=dict)
+    jsonl: dict[str, bytes] = field(default_factory=dict)
     records: dict[str, list[dict]] = field(default_factory=dict)
+    tables: dict = field(default_factory=dict)  # parquet: kind -> pyarrow.Table
     iob: str = ""
-    docbin: bytes = b""
+    docbin: object = None  # spacy.tokens.DocBin
     state: bytes | None = None
     chars: int = 0
     seconds: dict[str, float] = field(default_factory=dict)
@@ -229,6 +230,9 @@ def _warm_up(opts: Options) -> None:
     if "export" in opts.steps:
         import pipeline.export.records  # noqa: F401
 
+        if "parquet" in opts.formats:
+            import pyarrow  # noqa: F401
+
         if "spacy" in opts.formats:
             import spacy.tokens  # noqa: F401
             import spacy.vocab  # noqa: F401
@@ -247,6 +251,10 @@ def _export_document(doc, res: DocResult, opts: Options) -> None:
         from pipeline.export import jsonl
 
         res.jsonl = jsonl.render_lines(records)
+    if "parquet" in fmts:
+        from pipeline.export import parquet
+
+        res.tables = parquet.tables(records)
     if "conllu" in fmts:
         from pipeline.export import conllu
 
@@ -266,7 +274,7 @@ def _export_document(doc, res: DocResult, opts: Options) -> None:
     if "spacy" in fmts:
         from pipeline.export import spacy_docbin
 
-        res.docbin = spacy_docbin.docbin_bytes(doc)
+        res.docbin = spacy_docbin.docbin(doc)
 
 
 # --- the corpus-level files -----------------------------------------------------------------
@@ -289,7 +297,7 @@ def assemble(results: list[DocResult], opts: Options, stage_status: dict[str, st
     if "parquet" in fmts:
         from pipeline.export import parquet
 
-        files.update(parquet.files(records))
+        files.update(parquet.files([r.tables for r in results]))
     if "iob" in fmts:
         from pipeline.export import iob
 
@@ -300,7 +308,7 @@ def assemble(results: list[DocResult], opts: Options, stage_status: dict[str, st
     if "spacy" in fmts:
         from pipeline.export import spacy_docbin
 
-        perb: dict[str, list[bytes]] = {"train": [], "dev": []}
+        perb: dict[str, list] = {"train": [], "dev": []}
         for r in results:
             perb[r.split].append(r.docbin)
         files.update(spacy_docbin.files(perb))

@@ -7,14 +7,11 @@ from pipeline.export.common import dumps
 from pipeline.export.records import RECORD_KINDS
 
 
-def render_lines(records: dict[str, list[dict]]) -> dict[str, str]:
-    """Per-document text of each jsonl file (concatenated by the runner in document order)."""
-    return {kind: "".join(dumps(r) + "\n" for r in records.get(kind, [])) for kind in RECORD_KINDS}
+def render_lines(records: dict[str, list[dict]]) -> dict[str, bytes]:
+    """Per-document bytes of each jsonl file (concatenated by the runner in document order)."""
+    return {kind: "".join(dumps(r) + "\n" for r in records.get(kind, [])).encode("utf-8") for kind in RECORD_KINDS}
 
 
-def files(per_doc: list[dict[str, str]]) -> dict[str, bytes]:
+def files(per_doc: list[dict[str, bytes]]) -> dict[str, bytes]:
     """jsonl/<kind>.jsonl from the per-document pieces, in the order given."""
-    return {
-        f"jsonl/{kind}.jsonl": "".join(piece.get(kind, "") for piece in per_doc).encode("utf-8")
-        for kind in RECORD_KINDS
-    }
+    return {f"jsonl/{kind}.jsonl": b"".join(piece.get(kind, b"") for piece in per_doc) for kind in RECORD_KINDS}

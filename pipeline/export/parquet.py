@@ -1,4 +1,4 @@
-"""parquet/: one table per record kind, written with a fixed arrow schema (see records.SCHEMAS),
+"""parquet/: one table per record kind (each document's rows built by its worker), written with a fixed arrow schema (see records.SCHEMAS),
 no pandas metadata and fixed writer options, so the bytes depend on the data only."""
 
 from __future__ import annotations
@@ -44,6 +44,18 @@ def to_bytes(tbl) -> bytes:
     return buf.getvalue()
 
 
-def files(records: dict[str, list[dict]]) -> dict[str, bytes]:
-    """parquet/<kind>.parquet for the records of the whole run (documents in id order)."""
-    return {f"parquet/{kind}.parquet": to_bytes(table(kind, records.get(kind, []))) for kind in RECORD_KINDS}
+def tables(records: dict[str, list[dict]]) -> dict:
+    """One document's arrow tables (built where the document was processed)."""
+    return {kind: table(kind, records.get(kind, [])) for kind in RECORD_KINDS}
+
+
+def files(per_doc: list[dict]) -> dict[str, bytes]:
+    """parquet/<kind>.parquet from the per-document tables, in the order given."""
+    import pyarrow as pa
+
+    out = {}
+    for kind in RECORD_KINDS:
+        parts = [t[kind] for t in per_doc if kind in t]
+        tbl = pa.concat_tables(parts).combine_chunks() if parts else table(kind, [])
+        out[f"parquet/{kind}.parquet"] = to_bytes(tbl)
+    return out

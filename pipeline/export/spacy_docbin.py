@@ -11,7 +11,7 @@ from pipeline.model import Document
 ATTRS = ["ORTH", "ENT_IOB", "ENT_TYPE"]
 
 
-def docbin_bytes(doc: Document) -> bytes:
+def docbin(doc: Document):
     """The document's sentences as a DocBin (merged per split by the runner)."""
     from spacy.tokens import Doc, DocBin
     from spacy.vocab import Vocab
@@ -21,17 +21,17 @@ def docbin_bytes(doc: Document) -> bytes:
     for _sid, forms, tags in iob.sentences(doc):
         sdoc = Doc(vocab, words=forms, spaces=[False] * len(forms), ents=tags)
         db.add(sdoc)
-    return db.to_bytes()
+    return db
 
 
-def merge(parts: list[bytes]) -> bytes:
+def merge(parts: list) -> bytes:
     from spacy.tokens import DocBin
 
     db = DocBin(attrs=ATTRS, store_user_data=False)
     for part in parts:
-        db.merge(DocBin(store_user_data=False).from_bytes(part))
+        db.merge(part)
     return db.to_bytes()
 
 
-def files(per_split: dict[str, list[bytes]]) -> dict[str, bytes]:
+def files(per_split: dict[str, list]) -> dict[str, bytes]:
     return {f"spacy/{split}.spacy": merge(parts) for split, parts in sorted(per_split.items())}
