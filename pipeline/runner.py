@@ -324,12 +324,20 @@ def assemble(results: list[DocResult], opts: Options, stage_status: dict[str, st
     return dict(sorted(files.items()))
 
 
-def write_outputs(out: str | os.PathLike, files: dict[str, bytes]) -> None:
+def write_outputs(out: str | os.PathLike, files: dict[str, bytes], prune: Iterable[str] = ()) -> None:
+    """Write all files atomically (a staged folder moved in at the end); then remove the files
+    of an earlier run left in the `prune` folders (e.g. tei/ of a document not in this run),
+    so that the folders hold one coherent dataset. Other files in `out` are left alone."""
     from pipeline import atomic
 
     with atomic.staged_dir(out) as stage:
         for rel, data in files.items():
             atomic.write_bytes(stage / rel, data)
+    root = Path(out)
+    for folder in prune:
+        for old in sorted((root / folder).rglob("*")) if (root / folder).is_dir() else []:
+            if old.is_file() and str(old.relative_to(root)) not in files:
+                old.unlink()
 
 
 # --- the run --------------------------------------------------------------------------------
@@ -443,7 +451,7 @@ def run(
         write_outputs(state_out, {f"{r.doc_id}.json": r.state for r in good if r.state is not None})
     if "export" in steps and out is not None:
         files = assemble(good, opts, status)
-        write_outputs(out, files)
+        write_outputs(out, files, prune=sorted({rel.split("/", 1)[0] for rel in files if "/" in rel}))
         summary.files = len(files)
     summary.assemble_seconds = time.perf_counter() - t_asm
     summary.wall_seconds = time.perf_counter() - t_start

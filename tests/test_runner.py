@@ -106,3 +106,13 @@ def test_default_input_is_the_embedded_book():
 
     files = default_inputs()
     assert len(files) == 31 and Path(files[0]).name == "KR1d0030_000.txt" and Path(files[-1]).name == "KR1d0030_030.txt"
+
+
+def test_a_rerun_on_fewer_documents_leaves_no_stale_files(inputs, tmp_path):
+    out = tmp_path / "out"
+    run([str(inputs)], out, progress=False, formats=["tei", "jsonl"])
+    (out / "notes.txt").write_text("kept", encoding="utf-8")
+    run([str(inputs / "KR1d0030_010.txt")], out, progress=False, formats=["tei", "jsonl"])
+    assert sorted(p.name for p in (out / "tei").iterdir()) == ["KR1d0030_010.xml"]
+    assert "KR1d0030_001" not in (out / "jsonl" / "units.jsonl").read_text(encoding="utf-8")
+    assert (out / "notes.txt").read_text(encoding="utf-8") == "kept"
