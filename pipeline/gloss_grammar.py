@@ -225,8 +225,8 @@ def read_statement(text: str, s: int, e: int, clause_ends: list[int], in_base, o
             return
 
     # 言X者 / 又言X / 言X，…
-    m = re.match(r"(?:不)?言", seg)
-    if m and not seg.startswith("言之"):
+    m = re.match(r"(?:不|必|故|特|復|皆)?言", seg)
+    if m and not seg[m.end() - 1 :].startswith("言之"):
         neg = seg.startswith("不")
         p = s + m.end()
         zhe = text.find("者", p, first_end + 1)
