@@ -379,13 +379,29 @@ def read_note(note: str, marks: dict[int, str], in_base, base_count=lambda x: 1)
             if i == 0:
                 continue
             body = note[cs:ce]
-            if body.startswith(("古文", "今文", "或曰")) or (
-                body.endswith("者") and len(body) <= 9 and i + 1 < len(sent)
+            nxt = note[sent[i + 1][0] : sent[i + 1][1]] if i + 1 < len(sent) else ""
+            if (
+                body.startswith(("古文", "今文", "或曰"))
+                or (body.endswith("者") and len(body) <= 9 and nxt)
+                # a strong formula in a later clause, as a run-on sentence hides it:
+                # 「…長六尺，宵，讀為綃」, 「…，X讀為Y」, 「…，X當為Y」, 「…，X之言Y」
+                or _STRONG.match(body)
+                or (len(body) <= 4 and _STRONG_NEXT.match(nxt))
             ):
                 starts.append(i)
         for j, i in enumerate(starts):
             cs = sent[i][0]
             ce = sent[starts[j + 1]][0] if j + 1 < len(starts) else e
+            before = len(out)
             read_statement(note, cs, ce, clause_ends, in_base, out, sentence_start=(i == 0),
                            base_count=base_count, first_sentence=(n_sent == 0))
+            if i:
+                # inside a sentence only a lemma of the passage makes a gloss (variants excepted)
+                for c in out[before:]:
+                    if c.type != "variant":
+                        c.optional = True
     return out
+
+
+_STRONG = re.compile(r"^.{1,4}?(?:讀[為爲如曰若]|當[為爲作]|之言)")
+_STRONG_NEXT = re.compile(r"^(?:讀[為爲如曰若]|當[為爲作]|猶|謂(?!之))")
