@@ -95,7 +95,7 @@ def train_crf(
         for it in items:
             if not it.text:
                 continue
-            present = sorted({it.text[s:e] for s, e, _ in lexicon.longest_matches(it.text)})
+            present = sorted({it.text[s:e] for s, e, _ in lexicon.longest_matches(it.text)}) if lexicon else []
             skip = frozenset(w for w in present if rng.random() < lex_dropout)
             tags = to_bio(len(it.text), it.spans)
             mask = set()
