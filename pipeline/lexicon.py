@@ -128,7 +128,7 @@ def load_lexicon(path: str | Path | None = None) -> Lexicon:
 # Each rule says when a lexicon match of an ambiguous one-character word is the entity.
 # prev / next: the characters just before / after the match.
 
-def _keep(text: str, start: int, end: int, surface: str, spans_after: set[int]) -> bool:
+def _keep(text: str, start: int, end: int, surface: str, spans_after: set[int], role_starts: set[int] = frozenset()) -> bool:
     prev = text[start - 1] if start > 0 else ""
     nxt = text[end] if end < len(text) else ""
     if surface == "中":  # the tally holder (設中, 實八算于中, 中西), not "to hit" (若中, 中離維綱)
@@ -151,6 +151,9 @@ def _keep(text: str, start: int, end: int, surface: str, spans_after: set[int]) 
         return prev in set("設兩膳方瓦") or nxt in set("幂冪")
     if surface == "薦":  # the offering (設薦, 薦東), not the verb "to present" (薦脯醢)
         return (prev in set("設徹受執奠取奉其祭") or nxt in set("東西南北右左")) and end not in spans_after
+    if surface == "席":  # the mat, not the verb "to lay a mat for" (席于尊東, 席工于西階之東)
+        verb = (nxt == "于" or end in role_starts) and prev not in set("設加布敷其之有為兩莞蒲萑")
+        return not verb
     if surface == "士" and text[end + 1 : end + 2] == "禮":  # book titles 士冠禮 …
         return False
     if surface in ("侯",) and (prev == "公" or nxt == "伯"):  # the lords 公侯伯, not the target
@@ -162,8 +165,19 @@ def project(text: str, lexicon: Lexicon | None = None, skip: frozenset[str] = fr
     """Silver spans of a text: longest lexicon matches filtered by the convention rules."""
     lexicon = lexicon or load_lexicon()
     matches = lexicon.longest_matches(text, skip)
+    # 東上 / 西上 / 北上 / 南上 is a formula ("with the east as the top"): a name starting
+    # with that 上 (上工, 上射 …) starts one character later (北面東上工坐 → 工)
+    fixed = []
+    for s, e, lab in matches:
+        if text[s] == "上" and s > 0 and text[s - 1] in "東西南北" and e - s > 1:
+            sub = lexicon.longest_matches(text[s + 1 : e], skip)
+            fixed.extend((s + 1 + a, s + 1 + b, lb) for a, b, lb in sub)
+        else:
+            fixed.append((s, e, lab))
+    matches = fixed
     starts = {s for s, _, lab in matches if lab == "OBJECT"}
-    return [(s, e, lab) for s, e, lab in matches if _keep(text, s, e, text[s:e], starts)]
+    roles = {s for s, _, lab in matches if lab == "ROLE"}
+    return [(s, e, lab) for s, e, lab in matches if _keep(text, s, e, text[s:e], starts, roles)]
 
 
 # --- building the lexicon from the corpus -----------------------------------------------------
@@ -276,7 +290,7 @@ def mine_shigong(path: Path = SHIGONG_PATH) -> list[LexEntry]:
 
 
 # character variants of this corpus (the same word written two ways); a view, not a rewrite
-VARIANT_PAIRS = ("乘乗", "賓賔", "戸户", "玄𤣥", "廟庿", "衆眾", "階堦", "觶觗", "爵㸗", "決抉", "冪幂", "筵莚")
+VARIANT_PAIRS = ("乘乗", "鼓鼔", "俎爼", "鐘鍾", "牖牗", "屏屛", "賓賔", "戸户", "玄𤣥", "廟庿", "衆眾", "階堦", "觶觗", "爵㸗", "決抉", "冪幂", "筵莚")
 
 
 def _variants(surface: str) -> set[str]:
