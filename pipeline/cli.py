@@ -276,11 +276,13 @@ def run_cmd(inputs, out_dir, workers, scheduler, steps, state_in, state_out, for
 @click.option("--copies", default=10, show_default=True, help="Copies of the book in the scale-out corpus.")
 @click.option("--skip-dask", is_flag=True, help="Skip the 1 vs 2 Dask workers measure.")
 @click.option("--skip-udkanbun", is_flag=True, help="Skip the UD-Kanbun comparison.")
-def bench_cmd(out_json, copies, skip_dask, skip_udkanbun):
+@click.option("--repeats", default=1, show_default=True, help="Alternate 1 and 2 workers this many times, keep the fastest of each.")
+def bench_cmd(out_json, copies, skip_dask, skip_udkanbun, repeats):
     """Benchmarks: chars/s per stage, whole-book time and peak memory, UD-Kanbun, 1 vs 2 Dask workers."""
     from pipeline.bench import run_benchmarks
 
-    result = run_benchmarks(out_json, copies=copies, dask=not skip_dask, udkanbun=not skip_udkanbun, log=lambda m: click.echo(m, err=True))
+    result = run_benchmarks(out_json, copies=copies, dask=not skip_dask, udkanbun=not skip_udkanbun, repeats=repeats,
+                            log=lambda m: click.echo(m, err=True))
     click.echo(json.dumps(result, ensure_ascii=False, indent=1))
     if not result.get("measures_ok", True):
         sys.exit(1)
