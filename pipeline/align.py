@@ -195,7 +195,7 @@ def align_block(base: str, note: str, note_marks: dict[int, str] | None = None) 
                 lemma_start=a.start,
                 lemma_end=a.end,
                 confidence=round(c.confidence * a.factor, 3) if anchored else round(c.confidence * 0.5, 3),
-                reason=None if anchored else a.reason,
+                reason=None if anchored else (f"{a.reason}: {c.why}" if c.why else a.reason),
             )
         )
         if anchored:

@@ -50,6 +50,7 @@ class Candidate:
     exact_only: bool = False  # the lemma must stand verbatim in the base (no fuzzy quote match)
     optional: bool = False  # no formula word: a gloss only if the lemma anchors, else dropped
     same_as_prev: bool = False  # the lemma is the previous gloss's (古文爲Y after X當作Z)
+    why: str | None = None  # what to add to the reason if the lemma stays unanchored
 
 
 def clauses_of(n: int, marks: dict[int, str]) -> list[tuple[int, int, str | None]]:
@@ -232,7 +233,8 @@ def read_statement(text: str, s: int, e: int, clause_ends: list[int], in_base, o
         zhe = text.find("者", p, first_end + 1)
         if zhe != -1 and zhe - p <= 8 and zhe > p:
             x = text[p:zhe]
-            out.append(Candidate(s0, e, "explanation", x, p, 0.85, exact_only=False))
+            out.append(Candidate(s0, e, "explanation", x, p, 0.85, exact_only=False,
+                                 why="the note remarks that the passage does not say it (不言X者)" if neg else None))
             return
         if not neg and first_end - p <= 8:
             x = text[p:first_end]
