@@ -333,18 +333,12 @@ def build_lexicon(reviewed: Path = REVIEWED_PATH, punct: Path = PUNCT_PATH, shig
         for var in _variants(e.surface):
             if var not in out and var not in rejected and var in corpus:
                 out[var] = LexEntry(var, e.label, e.source, f"variant form of {e.surface}; {e.note}")
-    order = {lab: i for i, lab in enumerate(LABELS)}
+    order = {lab: i for i, lab in enumerate(LABELS + ("MUSIC", "ACT"))}
     return sorted(out.values(), key=lambda e: (order.get(e.label, 9), -len(e.surface), e.surface))
 
 
 def write_lexicon(path: Path = LEXICON_PATH, **kw) -> list[LexEntry]:
     entries = build_lexicon(**kw)
-    write_tsv(
-        path,
-        entries,
-        "zhushu ritual-term lexicon, built by pipeline.lexicon.build_lexicon() (`zhushu train tagger`).\n"
-        "source: guideline | review (models/lexicon/reviewed.tsv) | shigong:headN (儀禮釋宮, KR1d0031) |\n"
-        "zheng:<unit id> (鄭注 gloss in data/punct/KR1d0030.punct.jsonl). Do not edit by hand: edit reviewed.tsv.",
-    )
+    write_tsv(path, entries)  # provenance of the columns: models/lexicon/README.md
     _load.cache_clear()
     return entries

@@ -81,3 +81,16 @@ def test_rejections_veto():
     lex = Lexicon([LexEntry("坐", "NONE", "review", "verb"), LexEntry("弓", "OBJECT", "guideline", "x")])
     assert "坐" not in lex and "坐" in lex.rejected
     assert lex.longest_matches("坐取弓") == [(2, 3, "OBJECT")]
+
+
+def test_direction_formula_and_mat_verb():
+    # KR1d0030_005 (鄉射禮): 北面東上，工坐 — 上 belongs to the formula 東上
+    assert spans("北面東上工坐相者坐授瑟乃降") == [("工", "ROLE"), ("相者", "ROLE"), ("瑟", "OBJECT")]
+    # 席 as the verb "to lay a mat for" vs the mat
+    assert ("席", "OBJECT") not in spans("席于尊東")
+    assert ("席", "OBJECT") not in spans("席工于西階上少東")
+    assert ("席", "OBJECT") in spans("衆賓皆升就席")
+
+
+def test_music_is_tagged_but_not_a_scored_label():
+    assert ("鹿鳴", "MUSIC") in spans("工歌鹿鳴四牡皇皇者華")
