@@ -200,3 +200,27 @@ def test_gloss_report_counts_and_fixed_seed_sample(tmp_path):
     assert all(r["reason"] for r in a["unanchored_sample"])
     md = to_markdown(a)
     assert "| 鄭注 |" in md and "Unanchored sample" in md
+
+
+def test_align_block_never_fails_and_keeps_its_invariants():
+    from hypothesis import given, settings
+    from hypothesis import strategies as st
+
+    alphabet = "梱齊等之也古文今文作為爲曰無猶謂者言讀當如之言于於司射西階北面，。"
+    text = st.text(alphabet=alphabet, max_size=30)
+
+    @settings(max_examples=200, deadline=None)
+    @given(base=text, note=text, cuts=st.sets(st.integers(1, 30), max_size=6))
+    def check(base, note, cuts):
+        base, note = base.replace("，", "").replace("。", ""), note.replace("，", "").replace("。", "")
+        marks = {k: "，" for k in cuts if k < len(note)}
+        for g in align_block(base, note, marks):
+            assert 0 <= g.note_start < g.note_end <= len(note)
+            assert g.text == note[g.note_start : g.note_end]
+            if g.lemma_start is None:
+                assert g.reason
+            else:
+                assert 0 <= g.lemma_start < g.lemma_end <= len(base)
+                assert base[g.lemma_start : g.lemma_end] == g.lemma
+
+    check()
