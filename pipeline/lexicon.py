@@ -132,7 +132,9 @@ def _keep(text: str, start: int, end: int, surface: str, spans_after: set[int], 
     prev = text[start - 1] if start > 0 else ""
     nxt = text[end] if end < len(text) else ""
     if surface == "中":  # the tally holder (設中, 實八算于中, 中西), not "to hit" (若中, 中離維綱)
-        return prev in set("設執奉取受授實于於反舍視") and nxt not in set("則離者也之矣")
+        if text[max(0, start - 2) : start] in ("在于", "在於"):  # "in the middle"
+            return False
+        return prev in set("設執奉取受授實于於反舍視退") and nxt not in set("則離者也之矣")
     if surface == "洗":  # the basin (設洗, 當洗北), not "to wash" (洗觶, 降洗)
         return (prev in set("設當適于於就至及罍") or nxt in set("南北東西篚")) and prev not in set("降盥")
     if surface == "拾":  # the arm guard (決拾, 設拾), not "by turns" (拾發, 拾取矢)
@@ -150,10 +152,14 @@ def _keep(text: str, start: int, end: int, surface: str, spans_after: set[int], 
     if surface == "尊":  # the wine vessel (設尊, 兩尊, 尊幂), not "honoured"
         return prev in set("設兩膳方瓦") or nxt in set("幂冪")
     if surface == "薦":  # the offering (設薦, 薦東), not the verb "to present" (薦脯醢)
-        return (prev in set("設徹受執奠取奉其祭") or nxt in set("東西南北右左")) and end not in spans_after
+        return prev in set("設徹受執奠取奉其祭辟于於") or (nxt in set("東西南北右左") and end not in spans_after)
     if surface == "席":  # the mat, not the verb "to lay a mat for" (席于尊東, 席工于西階之東)
-        verb = (nxt == "于" or end in role_starts) and prev not in set("設加布敷其之有為兩莞蒲萑")
+        verb = (nxt == "于" or end in role_starts) and prev not in set("設加布敷其之有為兩莞蒲萑就即升降反于於")
         return not verb
+    if surface == "算" and prev == "無":  # 無算 "without count" (踊無算, 無算爵)
+        return False
+    if surface == "服不" and prev in set("祭朝衣"):  # 祭服不倒: the robes, not the office
+        return False
     if surface == "士" and text[end + 1 : end + 2] == "禮":  # book titles 士冠禮 …
         return False
     if surface in ("侯",) and (prev == "公" or nxt == "伯"):  # the lords 公侯伯, not the target
@@ -290,7 +296,7 @@ def mine_shigong(path: Path = SHIGONG_PATH) -> list[LexEntry]:
 
 
 # character variants of this corpus (the same word written two ways); a view, not a rewrite
-VARIANT_PAIRS = ("乘乗", "鼓鼔", "俎爼", "鐘鍾", "牖牗", "屏屛", "賓賔", "戸户", "玄𤣥", "廟庿", "衆眾", "階堦", "觶觗", "爵㸗", "決抉", "冪幂", "筵莚")
+VARIANT_PAIRS = ("乘乗", "獲𫉬", "鼓鼔", "俎爼", "鐘鍾", "牖牗", "屏屛", "賓賔", "戸户", "玄𤣥", "廟庿", "衆眾", "階堦", "觶觗", "爵㸗", "決抉", "冪幂", "筵莚")
 
 
 def _variants(surface: str) -> set[str]:

@@ -46,9 +46,21 @@ class Tagger:
         except json.JSONDecodeError as err:
             raise InputError(str(meta_path), err.lineno, f"bad JSON: {err.msg}") from None
         lex_path = REPO / self.meta["lexicon"] if self.meta.get("lexicon") else LEXICON_PATH
+        if not lex_path.exists():
+            raise InputError(str(lex_path), None, "the tagger's lexicon is missing")
+        if self.meta.get("lexicon_sha256") and _sha(lex_path) != self.meta["lexicon_sha256"]:
+            import warnings
+
+            warnings.warn(f"{lex_path} changed since the tagger was trained; run `zhushu train tagger`", stacklevel=2)
         self.lexicon = load_lexicon(lex_path)
         self.model = CRFModel(model_path, self.lexicon)
         self._lock = threading.Lock()  # a crfsuite Tagger is not thread-safe
+
+    def __getstate__(self):  # a crfsuite handle cannot be pickled: reload from the folder
+        return {"path": str(self.path)}
+
+    def __setstate__(self, state):
+        self.__init__(state["path"])
 
     def tag(self, texts: list[str]) -> list[list[Entity]]:
         out = []

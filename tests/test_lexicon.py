@@ -94,3 +94,13 @@ def test_direction_formula_and_mat_verb():
 
 def test_music_is_tagged_but_not_a_scored_label():
     assert ("鹿鳴", "MUSIC") in spans("工歌鹿鳴四牡皇皇者華")
+
+
+def test_more_words_by_use():
+    # KR1d0030_021 (士喪禮) and _006 (鄉射禮)
+    assert ("算", "OBJECT") not in spans("主人西面馮尸踊無算")
+    assert ("服不", "ROLE") not in spans("商祝布絞衾散衣祭服祭服不倒")
+    assert ("中", "OBJECT") not in spans("兩胉亞脊肺在于中")
+    assert ("中", "OBJECT") in spans("司射命釋獲者退中與算而俟")
+    assert ("席", "OBJECT") in spans("卒觶授執爵者反就席大夫飲")
+    assert spans("東面設薦俎")[-2:] == [("薦", "OBJECT"), ("俎", "OBJECT")]

@@ -101,3 +101,11 @@ def test_train_smoke(tmp_path):
     train_crf(items, lex, tmp_path / "m.crfsuite", max_iterations=5)
     got = CRFModel(tmp_path / "m.crfsuite", lex).predict_fast("司射適西階")
     assert (0, 2, "ROLE") in got
+
+
+def test_tagger_pickles_by_path():
+    import pickle
+
+    tagger = load_tagger()
+    clone = pickle.loads(pickle.dumps(tagger))
+    assert [(e.start, e.end, e.label) for e in clone.tag(["司射適西階"])[0]] == [(0, 2, "ROLE"), (3, 5, "PLACE")]
