@@ -78,6 +78,8 @@ def evaluate_segment(gold_path: str | Path, segmenter=None, split: str | None = 
 
     records = [r for r in read_records(gold_path, split=split) if r["text"]]
     seg = segmenter if segmenter is not None else load_segmenter()
+    if records:  # warm-up (lazy initialisation of the backend), not timed
+        seg.predict([records[0]["text"]], [records[0]["kind"]])
     t0 = time.perf_counter()
     preds = seg.predict([r["text"] for r in records], [r["kind"] for r in records])
     elapsed = time.perf_counter() - t0
