@@ -134,7 +134,9 @@ def _keep(text: str, start: int, end: int, surface: str, spans_after: set[int], 
     if surface == "中":  # the tally holder (設中, 實八算于中, 中西), not "to hit" (若中, 中離維綱)
         if text[max(0, start - 2) : start] in ("在于", "在於"):  # "in the middle"
             return False
-        return prev in set("設執奉取受授實于於反舍視退") and nxt not in set("則離者也之矣")
+        if prev in set("設執奉取受授實舍退"):
+            return True
+        return prev in set("于於反視") and nxt not in set("則離者也之矣")
     if surface == "洗":  # the basin (設洗, 當洗北), not "to wash" (洗觶, 降洗)
         return (prev in set("設當適于於就至及罍") or nxt in set("南北東西篚")) and prev not in set("降盥")
     if surface == "拾":  # the arm guard (決拾, 設拾), not "by turns" (拾發, 拾取矢)
@@ -156,6 +158,8 @@ def _keep(text: str, start: int, end: int, surface: str, spans_after: set[int], 
     if surface == "席":  # the mat, not the verb "to lay a mat for" (席于尊東, 席工于西階之東)
         verb = (nxt == "于" or end in role_starts) and prev not in set("設加布敷其之有為兩莞蒲萑就即升降反于於")
         return not verb
+    if surface == "散":  # the wine cup (酌散, 實散, 洗散), not "loose" (散帶, 散衣)
+        return prev in set("酌實洗執取奠受授舉一") and nxt not in set("帶衣")
     if surface == "算" and prev == "無":  # 無算 "without count" (踊無算, 無算爵)
         return False
     if surface == "服不" and prev in set("祭朝衣"):  # 祭服不倒: the robes, not the office
