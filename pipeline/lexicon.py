@@ -128,7 +128,15 @@ def load_lexicon(path: str | Path | None = None) -> Lexicon:
 # Each rule says when a lexicon match of an ambiguous one-character word is the entity.
 # prev / next: the characters just before / after the match.
 
-def _keep(text: str, start: int, end: int, surface: str, spans_after: set[int], role_starts: set[int] = frozenset()) -> bool:
+def _keep(
+    text: str,
+    start: int,
+    end: int,
+    surface: str,
+    spans_after: set[int],
+    role_starts: set[int] = frozenset(),
+    role_ends: set[int] = frozenset(),
+) -> bool:
     prev = text[start - 1] if start > 0 else ""
     nxt = text[end] if end < len(text) else ""
     if surface == "中":  # the tally holder (設中, 實八算于中, 中西), not "to hit" (若中, 中離維綱)
@@ -154,6 +162,8 @@ def _keep(text: str, start: int, end: int, surface: str, spans_after: set[int], 
     if surface == "尊":  # the wine vessel (設尊, 兩尊, 尊幂), not "honoured"
         return prev in set("設兩膳方瓦") or nxt in set("幂冪")
     if surface == "薦":  # the offering (設薦, 薦東), not the verb "to present" (薦脯醢)
+        if nxt == "俎":  # the pair 薦俎 (徹主婦薦俎, 設薦俎): offerings and stands
+            return True
         return prev in set("設徹受執奠取奉其祭辟于於") or (nxt in set("東西南北右左") and end not in spans_after)
     if surface == "席":  # the mat, not the verb "to lay a mat for" (席于尊東, 席工于西階之東)
         verb = (nxt == "于" or end in role_starts) and prev not in set("設加布敷其之有為兩莞蒲萑就即升降反于於")
@@ -187,7 +197,8 @@ def project(text: str, lexicon: Lexicon | None = None, skip: frozenset[str] = fr
     matches = fixed
     starts = {s for s, _, lab in matches if lab == "OBJECT"}
     roles = {s for s, _, lab in matches if lab == "ROLE"}
-    return [(s, e, lab) for s, e, lab in matches if _keep(text, s, e, text[s:e], starts, roles)]
+    role_ends = {e for _, e, lab in matches if lab == "ROLE"}
+    return [(s, e, lab) for s, e, lab in matches if _keep(text, s, e, text[s:e], starts, roles, role_ends)]
 
 
 # --- building the lexicon from the corpus -----------------------------------------------------
