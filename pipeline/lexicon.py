@@ -128,6 +128,10 @@ def load_lexicon(path: str | Path | None = None) -> Lexicon:
 # Each rule says when a lexicon match of an ambiguous one-character word is the entity.
 # prev / next: the characters just before / after the match.
 
+# the one-character words whose label depends on their use (see _keep)
+BY_USE = frozenset(["中", "洗", "拾", "遂", "決", "次", "物", "序", "尊", "薦", "席", "散", "算"])
+
+
 def _keep(
     text: str,
     start: int,

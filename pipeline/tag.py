@@ -53,7 +53,8 @@ class Tagger:
 
             warnings.warn(f"{lex_path} changed since the tagger was trained; run `zhushu train tagger`", stacklevel=2)
         self.lexicon = load_lexicon(lex_path)
-        self.model = CRFModel(model_path, self.lexicon)
+        context_words = frozenset(self.meta.get("params", {}).get("context_words", ""))
+        self.model = CRFModel(model_path, self.lexicon, context_words=context_words)
         self._lock = threading.Lock()  # a crfsuite Tagger is not thread-safe
 
     def __getstate__(self):  # a crfsuite handle cannot be pickled: reload from the folder

@@ -31,13 +31,15 @@ def char_features(
     skip: frozenset[str] = frozenset(),
     clusters: dict[str, int] | None = None,
     mask: set[int] | frozenset[int] = frozenset(),
+    context_words: frozenset[str] = frozenset(),
 ) -> list[list[str]]:
     """Feature strings per character; `mask`: positions whose own identity is hidden (training)."""
     n = len(text)
     pad = [BOS, BOS] + list(text) + [EOS, EOS]
     if lexicon is not None:
         lm = _lex_tags(n, lexicon.longest_matches(text, skip))
-        px = _lex_tags(n, project(text, lexicon, skip))
+        # words read by use: the rule-decided view is withheld, the model decides from context
+        px = _lex_tags(n, project(text, lexicon, skip | context_words))
     else:
         lm = px = ["O"] * n
     if clusters is not None:
@@ -81,6 +83,7 @@ def train_crf(
     clusters: dict[str, int] | None = None,
     mask_in: float = 0.0,
     mask_out: float = 0.0,
+    context_words: frozenset[str] = frozenset(),
     copies: int = 1,
     c1: float = 0.05,
     c2: float = 0.01,
@@ -104,7 +107,7 @@ def train_crf(
                     if rng.random() < mask_in:
                         mask.update(range(s, e))
                 mask.update(i for i, t in enumerate(tags) if t == "O" and rng.random() < mask_out)
-            trainer.append(char_features(it.text, lexicon, skip, clusters, mask), tags)
+            trainer.append(char_features(it.text, lexicon, skip, clusters, mask, context_words), tags)
     params = {
         "c1": c1,
         "c2": c2,
@@ -115,21 +118,29 @@ def train_crf(
     Path(model_path).parent.mkdir(parents=True, exist_ok=True)
     trainer.train(str(model_path))
     return {**params, "lex_dropout": lex_dropout, "mask_in": mask_in, "mask_out": mask_out,
-            "clusters": clusters is not None, "copies": copies, "seed": seed}
+            "clusters": clusters is not None, "context_words": "".join(sorted(context_words)),
+            "copies": copies, "seed": seed}
 
 
 class CRFModel:
-    def __init__(self, model_path: str | Path, lexicon: Lexicon | None, clusters: dict[str, int] | None = None):
+    def __init__(
+        self,
+        model_path: str | Path,
+        lexicon: Lexicon | None,
+        clusters: dict[str, int] | None = None,
+        context_words: frozenset[str] = frozenset(),
+    ):
         self.tagger = pycrfsuite.Tagger()
         self.tagger.open(str(model_path))
         self.lexicon = lexicon
         self.clusters = clusters
+        self.context_words = frozenset(context_words)
 
     def predict(self, text: str) -> list[tuple[int, int, str, float]]:
         """Spans (start, end, label, marginal probability of the span's first tag)."""
         if not text:
             return []
-        tags = self.tagger.tag(char_features(text, self.lexicon, clusters=self.clusters))
+        tags = self.tagger.tag(char_features(text, self.lexicon, clusters=self.clusters, context_words=self.context_words))
         out = []
         for s, e, lab in from_bio(tags):
             p = min(self.tagger.marginal(tags[i], i) for i in range(s, e))
@@ -139,4 +150,4 @@ class CRFModel:
     def predict_fast(self, text: str) -> list[tuple[int, int, str]]:
         if not text:
             return []
-        return from_bio(self.tagger.tag(char_features(text, self.lexicon, clusters=self.clusters)))
+        return from_bio(self.tagger.tag(char_features(text, self.lexicon, clusters=self.clusters, context_words=self.context_words)))
