@@ -115,6 +115,7 @@ _KEYWORDS = re.compile(
     r"(?P<kw>猶|之言|讀[為爲如曰若]|當[為爲作]|謂之|謂|者)"
 )
 _ADVERBS = "亦皆或竝並"
+NUMERALS = frozenset("一二三四五六七八九十")  # 三者 "the three": a head, unlike 使者 / 擯者
 # X者 that are words of the note, not lemma heads: 古者 (of old), 今者, 或者 (perhaps) ...
 NOT_LEMMA_ZHE = frozenset(("古", "今", "或", "昔", "然", "所以", "所", "此", "是", "凡"))
 
@@ -290,7 +291,7 @@ def read_statement(text: str, s: int, e: int, clause_ends: list[int], in_base, o
                             xs, x = s + j, x[j:]
                             break
                 marked = after in clause_ends or after == e
-                if not marked and len(x) < 2:
+                if not marked and len(x) < 2 and x not in NUMERALS:
                     return  # 擯者每延之…: a one-character noun + 者 inside a clause (使者, 冠者)
                 out.append(Candidate(s0, e, "explanation", x, xs, 0.85 if marked else 0.6,
                                      optional=not marked))
@@ -371,6 +372,12 @@ def read_note(note: str, marks: dict[int, str], in_base, base_count=lambda x: 1)
     """All gloss candidates of a note, in note order."""
     marks = {int(k): v for k, v in marks.items()}
     cuts = soft_marks(note, marks)
+    # A sentence that is nothing but a stretch of the passage cannot stand alone: the final
+    # mark after it is misplaced inside a quoted lemma (「卻手自弓。下取矢者」). Demote it.
+    for sent in sentences_of(note, cuts):
+        s, e = sent[0][0], sent[-1][1]
+        if e < len(note) and e - s >= 2 and in_base(note[s:e]) and cuts.get(e) in FINAL:
+            cuts[e] = "，"
     out: list[Candidate] = []
     clause_ends = sorted(cuts)
     for n_sent, sent in enumerate(sentences_of(note, cuts)):
