@@ -184,6 +184,8 @@ def align_block(base: str, note: str, note_marks: dict[int, str] | None = None) 
         anchored = a.start is not None
         if c.optional and not anchored:
             continue
+        if not anchored and c.type != "variant" and lemma in FUNCTION_WORDS:
+            continue  # 「其，士也」: a pronoun heading a sentence is no lemma
         glosses.append(
             Gloss(
                 note_start=c.start,

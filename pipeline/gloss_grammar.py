@@ -279,6 +279,10 @@ def read_statement(text: str, s: int, e: int, clause_ends: list[int], in_base, o
         if kw == "者":
             after = k + 1
             nxt = text[after:e]
+            # 「…者。」 closing the statement is a noun phrase (unless X is a word of the passage);
+            # 凡X者 states a rule for all X; 「祭統曰餕者」 quotes a book: none of them a head
+            if (not nxt and not in_base(x)) or text.startswith("凡", s0) or "曰" in x or x.endswith("云"):
+                return
             if nxt.startswith("謂"):
                 out.append(Candidate(s0, e, "reference", x, xs, 0.85))
             else:
