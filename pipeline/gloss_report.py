@@ -29,6 +29,28 @@ def load_book(corpus: str | Path):
     return [read_document(str(p)) for p in paths]
 
 
+def categorize(reason: str, lemma: str) -> str:
+    """A reader's category for the reason a gloss stayed unanchored."""
+    import re
+
+    if "does not say" in reason:
+        return "不言X: the note remarks on a word the passage lacks"
+    if "previous base passage" in reason or "next base passage" in reason:
+        return "the lemma stands in a neighbouring base passage"
+    if "no base passage" in reason:
+        return "no base passage before the block"
+    if "quoted wording" in reason or "said to be lacking" in reason or "variant without" in reason:
+        return "another edition's wording not matched to the passage"
+    m = re.search(r"longest verbatim stretch (\d+) of (\d+)", reason)
+    if m:
+        if int(m.group(1)) == 0:
+            return "the head is the note's own phrase, no word of it in the passage"
+        return "the head paraphrases the passage (under 70 % of it verbatim)"
+    if "elsewhere in this juan" in reason:
+        return "the lemma stands elsewhere in the chapter, not in this passage"
+    return "a word the passage does not contain"
+
+
 def report(corpus: str | Path = "data/corpus/KR1d0030", sample: int = 50, seed: int = 20261130,
            use_segmenter: bool = True) -> dict:
     from pipeline.align import align_document
@@ -85,6 +107,7 @@ def report(corpus: str | Path = "data/corpus/KR1d0030", sample: int = 50, seed: 
                     unanchored.append({
                         "unit": d.unit_id(u), "kind": k, "type": g.type, "lemma": g.lemma,
                         "gloss": g.text, "reason": g.reason, "base": base,
+                        "category": categorize(g.reason or "", g.lemma),
                     })
     rng = random.Random(seed)
     picked = rng.sample(unanchored, min(sample, len(unanchored)))
@@ -105,6 +128,7 @@ def report(corpus: str | Path = "data/corpus/KR1d0030", sample: int = 50, seed: 
                     for k in sorted(blocks)},
         "zheng_blocks_with_anchored_gloss": round(blocks_with_anchor["鄭注"] / blocks["鄭注"], 4) if blocks["鄭注"] else None,
         "unanchored_total": len(unanchored),
+        "unanchored_by_category": dict(Counter(r["category"] for r in unanchored).most_common()),
         "sample_seed": seed,
         "unanchored_sample": picked,
     }
@@ -130,9 +154,12 @@ def to_markdown(res: dict) -> str:
         r = res["by_type"][t]
         cells = " | ".join(str(res["by_kind"][k]["by_type"].get(t, 0)) for k in res["by_kind"])
         out.append(f"| {t} | {r['all']} | {r['anchored']} | {cells} |")
+    out += ["", "Why glosses stayed unanchored (all of them):", "", "| category | glosses |", "|---|---:|"]
+    for cat, n in res["unanchored_by_category"].items():
+        out.append(f"| {cat} | {n} |")
     out += ["", f"Unanchored sample ({len(res['unanchored_sample'])}, random.Random({res['sample_seed']})):", "",
-            "| # | unit | kind | type | lemma | gloss | reason |", "|---:|---|---|---|---|---|---|"]
+            "| # | unit | kind | type | lemma | gloss | why | aligner's reason |", "|---:|---|---|---|---|---|---|---|"]
     for i, r in enumerate(res["unanchored_sample"], 1):
         gloss = r["gloss"] if len(r["gloss"]) <= 24 else r["gloss"][:24] + "…"
-        out.append(f"| {i} | {r['unit']} | {r['kind']} | {r['type']} | {r['lemma']} | {gloss} | {r['reason']} |")
+        out.append(f"| {i} | {r['unit']} | {r['kind']} | {r['type']} | {r['lemma']} | {gloss} | {r['category']} | {r['reason']} |")
     return "\n".join(out) + "\n"
