@@ -217,9 +217,19 @@ def align_document(doc: Document) -> Document:
         for g in glosses:
             g.base_seq = base.seq if base else None
             if g.lemma_start is None and g.lemma and base is not None:
-                g.reason = (g.reason or "unanchored") + _elsewhere(g.lemma, bases, index[base.seq])
+                g.reason = (g.reason or "unanchored") + (
+                    _in_commentary(g.lemma, doc, base, unit) or _elsewhere(g.lemma, bases, index[base.seq]))
         unit.glosses = glosses
     return doc
+
+
+def _in_commentary(lemma: str, doc: Document, base, unit) -> str:
+    """釋曰 often glosses a word of the 鄭注 block before it rather than of the base text."""
+    fl = fold(lemma)
+    for prev in doc.units[base.seq + 1 : unit.seq]:
+        if prev.kind == "commentary" and fl in fold(prev.text):
+            return f"; it stands in the {prev.marker or 'commentary'} block before (#{prev.seq})"
+    return ""
 
 
 def _elsewhere(lemma: str, bases, i: int) -> str:

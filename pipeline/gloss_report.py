@@ -35,6 +35,8 @@ def categorize(reason: str, lemma: str) -> str:
 
     if "does not say" in reason:
         return "不言X: the note remarks on a word the passage lacks"
+    if "block before" in reason:
+        return "the lemma is a word of the commentary block before (釋曰 on 鄭注)"
     if "previous base passage" in reason or "next base passage" in reason:
         return "the lemma stands in a neighbouring base passage"
     if "no base passage" in reason:
