@@ -46,6 +46,9 @@ def test_committed_table_matches_a_rebuild_from_opencc():
         pytest.skip("opencc not installed")
     if not Path(tool).exists() and not shutil.which("opencc_dict"):
         pytest.skip("opencc_dict tool not shipped")
+    head = TABLE_PATH.read_text(encoding="utf-8").splitlines()[1]
+    if f"OpenCC {variants._opencc_version()} " not in head:
+        pytest.skip("the table was built from another OpenCC release")
     rebuilt = variants.build_table()
     committed = {chr(k): v for k, v in variants.load_table().items()}
     assert rebuilt == committed
