@@ -227,7 +227,7 @@ def read_statement(text: str, s: int, e: int, clause_ends: list[int], in_base, o
             return
 
     # 言X者 / 又言X / 言X，…
-    m = re.match(r"(?:不|必|故|特|復|皆)?言", seg)
+    m = re.match(r"(?:不|必|故|特|復|皆|今|此|經|上|亦)?言", seg)
     if m and not seg[m.end() - 1 :].startswith("言之"):
         neg = seg.startswith("不")
         p = s + m.end()
@@ -310,7 +310,8 @@ def read_statement(text: str, s: int, e: int, clause_ends: list[int], in_base, o
         }.get(kw)
         if typ is None:
             typ = "reading" if kw.startswith("讀") else "emendation"
-        if kw == "謂" and (x_stripped in ("此", "是", "皆", "亦", "又") or x_stripped.endswith("所")):
+        if kw == "謂" and (x_stripped in ("此", "是", "皆", "亦", "又") or x_stripped.endswith("所")
+                          or (x_stripped.startswith(("此", "是")) and not in_base(x_stripped))):
             return  # 所謂 "what is called", 此謂 "this means": no lemma head
         # a long unmarked head before 猶 / 謂 is mostly a clause (猶 "still", 謂 "means that")
         optional = kw in ("猶", "謂") and len(x_stripped) >= 4 and k not in clause_ends
