@@ -378,11 +378,11 @@ def read_note(note: str, marks: dict[int, str], in_base, base_count=lambda x: 1)
     marks = {int(k): v for k, v in marks.items()}
     cuts = soft_marks(note, marks)
     # A sentence that is nothing but a stretch of the passage cannot stand alone: the final
-    # mark after it is misplaced inside a quoted lemma (「卻手自弓。下取矢者」). Demote it.
+    # mark after it is misplaced inside a quoted lemma (「卻手自弓。下取矢者」). Drop it.
     for sent in sentences_of(note, cuts):
         s, e = sent[0][0], sent[-1][1]
         if e < len(note) and e - s >= 2 and in_base(note[s:e]) and cuts.get(e) in FINAL:
-            cuts[e] = "，"
+            del cuts[e]
     out: list[Candidate] = []
     clause_ends = sorted(cuts)
     for n_sent, sent in enumerate(sentences_of(note, cuts)):

@@ -85,6 +85,13 @@ def test_quote_with_one_word_changed_takes_longest_verbatim_stretch():
     base = "上射東面下射西面上射揖進坐横弓卻手自弓下取一个兼諸弣興"
     got = glosses(base, "卻手自弓下取矢者以左手在弓表右手從裏取之便也", {8: "，"})
     assert got == [("explanation", "卻手自弓下取", 15, 21)]
+    # a final mark misplaced inside the quote does not cut it
+    got = glosses(base, "卻手自弓下取矢者以左手在弓表右手從裏取之便也", {4: "。", 8: "，"})
+    assert got == [("explanation", "卻手自弓下取", 15, 21)]
+    # nor does a comma misplaced inside a quoted definition head (覆手，自弓上取矢)
+    base2 = "下射進坐横弓覆手自弓上取一个兼諸弣興"
+    got = glosses(base2, "覆手自弓上取矢以左手在弓裏", {2: "，", 7: "，"})
+    assert got == [("definition", "覆手自弓上取", 6, 12)]
 
 
 def test_lemma_absent_from_passage_is_unanchored_not_dropped():
