@@ -389,12 +389,17 @@ def read_note(note: str, marks: dict[int, str], in_base, base_count=lambda x: 1)
         s, e = sent[0][0], sent[-1][1]
         # a variant or 言X者 / X者 statement can also open a later clause of the sentence
         starts = [0]
+        hidden = set()  # later clauses that look like a sentence start the segmenter missed
         for i, (cs, ce, _m) in enumerate(sent):
             if i == 0:
                 continue
             body = note[cs:ce]
             nxt = note[sent[i + 1][0] : sent[i + 1][1]] if i + 1 < len(sent) else ""
-            if (
+            if len(body) <= 3 and in_base(body) and nxt.endswith("也") and len(nxt) <= 6 and body[-1] not in nxt:
+                # 「…今謂之字，策，簡也。」: a short word of the passage glossed by a short 「Y也」
+                starts.append(i)
+                hidden.add(i)
+            elif (
                 body.startswith(("古文", "今文", "或曰"))
                 or (body.endswith("者") and len(body) <= 9 and nxt)
                 # a strong formula in a later clause, as a run-on sentence hides it:
@@ -407,7 +412,7 @@ def read_note(note: str, marks: dict[int, str], in_base, base_count=lambda x: 1)
             cs = sent[i][0]
             ce = sent[starts[j + 1]][0] if j + 1 < len(starts) else e
             before = len(out)
-            read_statement(note, cs, ce, clause_ends, in_base, out, sentence_start=(i == 0),
+            read_statement(note, cs, ce, clause_ends, in_base, out, sentence_start=(i == 0 or i in hidden),
                            base_count=base_count, first_sentence=(n_sent == 0))
             if i:
                 # inside a sentence only a lemma of the passage makes a gloss (variants excepted)
@@ -417,5 +422,5 @@ def read_note(note: str, marks: dict[int, str], in_base, base_count=lambda x: 1)
     return out
 
 
-_STRONG = re.compile(r"^.{1,4}?(?:讀[為爲如曰若]|當[為爲作]|之言)")
+_STRONG = re.compile(r"^(?:.{1,4}?(?:讀[為爲如曰若]|當[為爲作]|之言)|.{1,2}猶)")
 _STRONG_NEXT = re.compile(r"^(?:讀[為爲如曰若]|當[為爲作]|猶|謂(?!之))")
