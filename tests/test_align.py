@@ -231,3 +231,13 @@ def test_align_block_never_fails_and_keeps_its_invariants():
                 assert base[g.lemma_start : g.lemma_end] == g.lemma
 
     check()
+
+
+def test_run_on_sentences_still_yield_their_short_definitions():
+    # KR1d0030_014#98/99 with the marks a segmenter might give: 。 missed before 策 and 方
+    base = "若有故則卒聘束帛加書將命百名以上書于策不及百名書于方"
+    note = "故謂災患及時事相告請也將猶致也名書文也今謂之字策簡也方板也"
+    marks = {1: "，", 11: "。", 15: "。", 16: "，", 19: "。", 23: "，", 24: "，", 26: "，", 27: "，", 29: "。"}
+    got = glosses(base, note, marks)
+    assert ("reference", "故", 2, 3) in got and ("equivalence", "將", 10, 11) in got
+    assert ("definition", "策", 18, 19) in got and ("definition", "方", 25, 26) in got
