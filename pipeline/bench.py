@@ -37,6 +37,19 @@ def _load() -> dict:
     return {"load1": round(one, 2), "load5": round(five, 2), "cpus": os.cpu_count()}
 
 
+def code_fingerprint() -> str:
+    """sha256 over pipeline/ and models/ (no caches): a run compared with another is only
+    meaningful if this did not change in between (other people may be editing the tree)."""
+    import hashlib
+
+    h = hashlib.sha256()
+    for top in ("pipeline", "models"):
+        for p in sorted((REPO / top).rglob("*")):
+            if p.is_file() and "__pycache__" not in p.parts and p.suffix != ".pyc":
+                h.update(str(p.relative_to(REPO)).encode() + b"\0" + p.read_bytes() + b"\0")
+    return h.hexdigest()[:16]
+
+
 def _tree(folder: Path) -> dict[str, bytes]:
     return {str(p.relative_to(folder)): p.read_bytes() for p in sorted(folder.rglob("*")) if p.is_file()}
 
@@ -146,6 +159,7 @@ def run_benchmarks(out_json: str | None = "benchmarks/results.json", *, copies: 
     tmp = Path(tempfile.mkdtemp(prefix="zhushu-bench-"))
     try:
         result["load_start"] = _load()
+        result["code_before"] = code_fingerprint()
         log(f"bench: whole book ({len(inputs)} files), serial, separate process; load {result['load_start']}")
         book = run_book_process(tmp / "run1", tmp / "s1.json")
         book["load_after"] = _load()
@@ -187,6 +201,8 @@ def run_benchmarks(out_json: str | None = "benchmarks/results.json", *, copies: 
             scale["copies"] = copies
             result["dask_scaling"] = scale
         result["load_end"] = _load()
+        result["code_after"] = code_fingerprint()
+        result["code_unchanged"] = result["code_before"] == result["code_after"]
         checks = {
             "book_seconds": result["book"]["wall_seconds"] <= TARGETS["book_seconds"] and book["exit"] == 0,
             "peak_rss_mb": result["book"]["peak_rss_mb"] <= TARGETS["peak_rss_mb"],
@@ -198,6 +214,7 @@ def run_benchmarks(out_json: str | None = "benchmarks/results.json", *, copies: 
             checks["udkanbun_ratio"] = result["udkanbun"]["ratio_udkanbun_over_zhushu_book"] >= TARGETS["udkanbun_ratio"]
         if "dask_scaling" in result:
             checks["dask_speedup"] = result["dask_scaling"]["speedup_2_over_1"] >= TARGETS["dask_speedup"]
+        checks["code_unchanged_during_bench"] = result["code_unchanged"]
         result["checks"] = checks
         result["measures_ok"] = all(checks.values())
     finally:
