@@ -87,7 +87,8 @@ def run_book_process(out: Path, summary_path: Path, extra: list[str] | None = No
 def stage_rates(summary: dict) -> dict:
     chars = summary.get("chars", 0)
     out = {}
-    for stage, secs in sorted(summary.get("seconds", {}).items()):
+    order = ["load", "ingest", "segment", "tag", "align", "export"]
+    for stage, secs in sorted(summary.get("seconds", {}).items(), key=lambda kv: (order.index(kv[0]) if kv[0] in order else 99, kv[0])):
         out[stage] = {"seconds": round(secs, 3), "chars_per_second": round(chars / secs) if secs else None}
     return out
 
@@ -224,3 +225,37 @@ def run_benchmarks(out_json: str | None = "benchmarks/results.json", *, copies: 
 
         atomic.write_text(out_json, json.dumps(result, ensure_ascii=False, indent=1, sort_keys=True) + "\n")
     return result
+
+
+def markdown(result: dict) -> str:
+    """The measures as a Markdown table (for docs/datasets.md)."""
+    b, t = result["book"], result["targets"]
+    rows = [
+        "| measure | target | measured | ok |",
+        "|---|---|---|---|",
+        f"| whole book end to end ({b.get('documents')} files, {b.get('chars')} chars), one `zhushu run` process | ≤ {t['book_seconds']:.0f} s | {b['wall_seconds']} s ({b['cpu_seconds']} s CPU) | {result['checks'].get('book_seconds')} |",
+        f"| peak resident memory of that process | ≤ {t['peak_rss_mb']:.0f} MB | {b['peak_rss_mb']} MB | {result['checks'].get('peak_rss_mb')} |",
+        f"| two runs byte-identical | identical | {result['reproducible']['identical']} | {result['checks'].get('reproducible')} |",
+    ]
+    if "serial_equals_dask" in result:
+        rows.append(f"| serial = Dask (2 workers) | identical | {result['serial_equals_dask']['identical']} | {result['checks'].get('serial_equals_dask')} |")
+    ud = result.get("udkanbun", {})
+    if "seconds" in ud:
+        rows.append(f"| UD-Kanbun tokenizer alone on the same {ud['chars']} chars / zhushu whole book | ≥ {t['udkanbun_ratio']} | {ud['seconds']} s / {b['wall_seconds']} s = {ud['ratio_udkanbun_over_zhushu_book']} | {result['checks'].get('udkanbun_ratio')} |")
+    elif ud:
+        rows.append(f"| UD-Kanbun | ≥ 1 | {ud.get('error')} | – |")
+    sc = result.get("dask_scaling")
+    if sc:
+        rows.append(f"| 1 vs 2 Dask workers, {sc['copies']} copies of the book | ≥ {t['dask_speedup']}× | {sc['1']['wall_seconds']} s / {sc['2']['wall_seconds']} s = {sc['speedup_2_over_1']}× | {result['checks'].get('dask_speedup')} |")
+    rows.append("")
+    rows.append("Per stage (whole book, serial, seconds summed over documents):")
+    rows.append("")
+    rows.append("| stage | seconds | chars/s |")
+    rows.append("|---|---:|---:|")
+    for stage, r in b.get("per_stage", {}).items():
+        rows.append(f"| {stage} | {r['seconds']} | {r['chars_per_second']} |")
+    rows.append(f"| assemble + write (driver) | {b.get('assemble_seconds')} | |")
+    rows.append("")
+    loads = [result.get("load_start", {}).get("load1"), b.get("load_after", {}).get("load1"), result.get("load_end", {}).get("load1")]
+    rows.append(f"Load average (1 min) at start / after the book / at the end: {' / '.join(str(x) for x in loads)} on {result['machine']['cpus']} CPUs; code unchanged during the bench: {result.get('code_unchanged')}.")
+    return "\n".join(rows)
