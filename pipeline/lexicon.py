@@ -164,7 +164,7 @@ def _keep(
     if surface == "序":  # the side wall (于序, 序端), not "order"
         return prev in set("于於當適至") or nxt in set("端内外")
     if surface == "尊":  # the wine vessel (設尊, 兩尊, 尊幂), not "honoured"
-        return prev in set("設兩膳方瓦") or nxt in set("幂冪")
+        return prev in set("設兩膳方瓦") or nxt in set("幂冪") or (prev in set("于於") and nxt in set("東西南北"))
     if surface == "薦":  # the offering (設薦, 薦東), not the verb "to present" (薦脯醢)
         if nxt == "俎":  # the pair 薦俎 (徹主婦薦俎, 設薦俎): offerings and stands
             return True
