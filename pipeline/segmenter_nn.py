@@ -165,7 +165,7 @@ class NeuralSegmenter:
         self.threshold = threshold
         self.config = config or {}
 
-    def probs(self, texts: list[str], kinds: list[str], max_chars: int = 16000) -> list[np.ndarray]:
+    def probs(self, texts: list[str], kinds: list[str], max_chars: int = 4000) -> list[np.ndarray]:
         order = sorted(range(len(texts)), key=lambda i: len(texts[i]))
         out: list[np.ndarray | None] = [None] * len(texts)
         batch: list[int] = []
@@ -254,6 +254,7 @@ def tune_threshold(seg: NeuralSegmenter, records: list[dict]) -> float:
 def train(train_recs: list[dict], tune_recs: list[dict], extra_recs: list[dict] | None = None, *,
           epochs: int = 8, seed: int = 13, arch: dict | None = None, lr: float = 2e-3,
           batch_chars: int = 3000, extra_weight: float = 1.0, unk_p: float = 0.02,
+          finetune_epochs: int = 0, finetune_lr: float = 0.25,
           log=print, time_limit: float | None = None) -> NeuralSegmenter:
     """Train a tagger. Deterministic for a given seed (one thread, fixed shuffles)."""
     torch.manual_seed(seed)
@@ -266,59 +267,64 @@ def train(train_recs: list[dict], tune_recs: list[dict], extra_recs: list[dict] 
     items = [c for r in train_recs for c in _chunks(r)]
     items += [dict(c, weight=extra_weight) for r in extra_recs for c in _chunks(r)]
     opt = torch.optim.Adam(model.parameters(), lr=lr)
-    total_steps = None
     config = {"arch": {**arch, "n_labels": len(LABELS)}, "use_bigrams": use_bigrams,
-              "seed": seed, "epochs": epochs, "lr": lr, "extra_weight": extra_weight}
+              "seed": seed, "epochs": epochs, "lr": lr, "extra_weight": extra_weight,
+              "finetune_epochs": finetune_epochs, "finetune_lr": finetune_lr}
     config["arch"].pop("n_labels")
     seg = NeuralSegmenter(model, vocab, 0.5, config)
     t0 = time.time()
-    step = 0
-    for ep in range(epochs):
-        model.train()
-        # bucket by length: sort with jitter, cut into batches of ~batch_chars, shuffle batches
-        keyed = sorted(items, key=lambda it: len(it["text"]) + rng.random() * 8)
-        batches, cur, cur_max = [], [], 0
-        for it in keyed:
-            m = max(cur_max, len(it["text"]))
-            if cur and m * (len(cur) + 1) > batch_chars:
+    # phase 1: in-domain + extra text; phase 2 (optional): in-domain only, lower learning rate
+    phases = [("joint", items, epochs, lr)]
+    if finetune_epochs:
+        phases.append(("finetune", [c for r in train_recs for c in _chunks(r)], finetune_epochs, lr * finetune_lr))
+    for phase, phase_items, n_epochs, phase_lr in phases:
+        total_steps, step = None, 0
+        for ep in range(n_epochs):
+            model.train()
+            # bucket by length: sort with jitter, cut into batches of ~batch_chars, shuffle batches
+            keyed = sorted(phase_items, key=lambda it: len(it["text"]) + rng.random() * 8)
+            batches, cur, cur_max = [], [], 0
+            for it in keyed:
+                m = max(cur_max, len(it["text"]))
+                if cur and m * (len(cur) + 1) > batch_chars:
+                    batches.append(cur)
+                    cur, m = [], len(it["text"])
+                cur.append(it)
+                cur_max = m
+            if cur:
                 batches.append(cur)
-                cur, m = [], len(it["text"])
-            cur.append(it)
-            cur_max = m
-        if cur:
-            batches.append(cur)
-        rng.shuffle(batches)
-        if total_steps is None:
-            total_steps = len(batches) * epochs
-        tot_loss = 0.0
-        for b in batches:
-            # linear warm-down of the learning rate
-            for g in opt.param_groups:
-                g["lr"] = lr * max(0.05, 1 - step / total_steps)
-            chars, bigs, kk, lengths, labels, weights = _batch(b, vocab, unk_p, rng)
-            logits = model(chars, bigs, kk, lengths)
-            loss_tok = nn.functional.cross_entropy(logits.reshape(-1, logits.shape[-1]), labels.reshape(-1),
-                                                   reduction="none", ignore_index=-100)
-            w = weights.reshape(-1) * (labels.reshape(-1) != -100)
-            loss = (loss_tok * w).sum() / w.sum().clamp(min=1)
-            opt.zero_grad()
-            loss.backward()
-            nn.utils.clip_grad_norm_(model.parameters(), 5.0)
-            opt.step()
-            tot_loss += float(loss)
-            step += 1
-        model.eval()
-        msg = f"epoch {ep + 1}/{epochs} loss {tot_loss / max(1, len(batches)):.4f} {time.time() - t0:.0f}s"
-        if tune_recs:
-            from pipeline.evaluate.segment import score
-            seg.threshold = 0.5
-            r = score(tune_recs, seg.predict([x["text"] for x in tune_recs], [x["kind"] for x in tune_recs]))
-            msg += f" tune seg {r['seg']['f1']:.4f} punct {r['punct']['f1']:.4f}"
-            msg += " " + " ".join(f"{k}:{v['seg']['f1']:.4f}" for k, v in r["by_kind"].items())
-        log(msg)
-        if time_limit and time.time() - t0 > time_limit:
-            log("time limit reached")
-            break
+            rng.shuffle(batches)
+            if total_steps is None:
+                total_steps = len(batches) * n_epochs
+            tot_loss = 0.0
+            for b in batches:
+                # linear warm-down of the learning rate
+                for g in opt.param_groups:
+                    g["lr"] = phase_lr * max(0.05, 1 - step / total_steps)
+                chars, bigs, kk, lengths, labels, weights = _batch(b, vocab, unk_p, rng)
+                logits = model(chars, bigs, kk, lengths)
+                loss_tok = nn.functional.cross_entropy(logits.reshape(-1, logits.shape[-1]), labels.reshape(-1),
+                                                       reduction="none", ignore_index=-100)
+                w = weights.reshape(-1) * (labels.reshape(-1) != -100)
+                loss = (loss_tok * w).sum() / w.sum().clamp(min=1)
+                opt.zero_grad()
+                loss.backward()
+                nn.utils.clip_grad_norm_(model.parameters(), 5.0)
+                opt.step()
+                tot_loss += float(loss.detach())
+                step += 1
+            model.eval()
+            msg = f"{phase} epoch {ep + 1}/{n_epochs} loss {tot_loss / max(1, len(batches)):.4f} {time.time() - t0:.0f}s"
+            if tune_recs:
+                from pipeline.evaluate.segment import score
+                seg.threshold = 0.5
+                r = score(tune_recs, seg.predict([x["text"] for x in tune_recs], [x["kind"] for x in tune_recs]))
+                msg += f" tune seg {r['seg']['f1']:.4f} punct {r['punct']['f1']:.4f}"
+                msg += " " + " ".join(f"{k}:{v['seg']['f1']:.4f}" for k, v in r["by_kind"].items())
+            log(msg)
+            if time_limit and time.time() - t0 > time_limit:
+                log("time limit reached")
+                break
     model.eval()
     seg.threshold = tune_threshold(seg, tune_recs) if tune_recs else 0.5
     seg.config["train_seconds"] = round(time.time() - t0, 1)

@@ -25,7 +25,7 @@ DEFAULTS = {
     "batch_chars": 3000,
     "extra_weight": 1.0,
     "unk_p": 0.02,
-    "arch": {"emb": 128, "bemb": 64, "kemb": 16, "hidden": 160, "layers": 2, "dropout": 0.3},
+    "arch": {"emb": 128, "bemb": 64, "kemb": 16, "hidden": 192, "layers": 1, "dropout": 0.3},
 }
 
 
@@ -62,14 +62,14 @@ def train_segmenter(out_dir: str | Path, model_type: str = "bilstm", punct_file:
         return cfg
     import torch
 
-    from pipeline.segmenter_nn import train
+    from pipeline.segmenter_nn import train as train_nn
 
     torch.set_num_threads(1)
     torch.use_deterministic_algorithms(True)
     params = {**DEFAULTS, **overrides}
     params["arch"] = {**DEFAULTS["arch"], **overrides.get("arch", {})}
     t0 = time.time()
-    seg = train(train, tune, extra, log=log, **params)
+    seg = train_nn(train, tune, extra, log=log, **params)
     seg.config["type"] = "bilstm"
     seg.config["train_seconds"] = round(time.time() - t0, 1)
     seg.config["data"] = {"punct": str(Path(punct_file).name), "min_aligned": MIN_ALIGNED,
