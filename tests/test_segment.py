@@ -187,3 +187,43 @@ def test_cli_eval_and_punctuate(tmp_path):
     lines = res.output.splitlines()
     assert any(line.startswith("　鄭注") and line[-1] in "，、：；。？！" for line in lines)
     assert any(line.startswith("司射適西階") for line in lines)
+
+
+def test_tiny_training_is_deterministic_and_round_trips(tmp_path):
+    """Smoke run of the trainer: two runs with one seed give the same weights and predictions."""
+    import torch
+
+    from pipeline.segmenter_nn import NeuralSegmenter, train
+
+    recs = []
+    for r in _dev_records(60):  # a tiny slice only to exercise the code, not a real training set
+        r = dict(r, marks={int(k): v for k, v in r["marks"].items()})
+        recs.append(r)
+    arch = {"emb": 16, "bemb": 8, "kemb": 4, "hidden": 16, "layers": 1}
+    old = torch.get_num_threads()
+    torch.set_num_threads(1)
+    try:
+        outs = []
+        for i in range(2):
+            seg = train(recs[:50], recs[50:], epochs=1, arch=dict(arch), log=lambda m: None)
+            seg.save(tmp_path / f"m{i}")
+            outs.append(NeuralSegmenter.load(tmp_path / f"m{i}").predict([r["text"] for r in recs], [r["kind"] for r in recs]))
+    finally:
+        torch.set_num_threads(old)
+    assert (tmp_path / "m0" / "weights.pt").read_bytes() == (tmp_path / "m1" / "weights.pt").read_bytes()
+    assert outs[0] == outs[1]
+    assert all(max(m) == len(r["text"]) for m, r in zip(outs[0], recs))
+
+
+def test_crf_baseline_trains_and_loads_through_load_segmenter(tmp_path):
+    from pipeline.segment import load_segmenter
+    from pipeline.segmenter_crf import train_crf
+
+    recs = [dict(r, marks={int(k): v for k, v in r["marks"].items()}) for r in _dev_records(30)]
+    train_crf(recs, tmp_path / "crf.model", max_iterations=5, log=lambda m: None)
+    (tmp_path / "config.json").write_text(json.dumps({"type": "crf", "file": "crf.model"}), encoding="utf-8")
+    seg = load_segmenter(tmp_path)
+    assert seg.type == "crf"
+    out = seg.predict([r["text"] for r in recs[:5]] + [""], [r["kind"] for r in recs[:5]] + ["commentary"])
+    assert out[-1] == {}
+    assert all(max(m) == len(r["text"]) and set(m.values()) <= set("，、：；。？！") for m, r in zip(out[:5], recs))
