@@ -72,7 +72,7 @@ def _check_record(obj, path: str, lineno: int) -> dict:
             raise InputError(path, lineno, f"mark key {key!r} is not an integer") from None
         if not isinstance(mark, str) or mark not in MARKS:
             raise InputError(path, lineno, f"unknown mark {mark!r} at {key}")
-        if not 0 < k <= len(text):
+        if text and not 0 <= k <= len(text):  # empty texts are skipped by the scorer anyway
             raise InputError(path, lineno, f"mark position {k} outside 1..{len(text)}")
         marks[k] = mark
     rec = dict(obj)

@@ -229,7 +229,10 @@ def quantize_model(model: Tagger) -> nn.Module:
 
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
-        return torch.ao.quantization.quantize_dynamic(model, {nn.LSTM, nn.Linear}, dtype=torch.qint8)
+        try:
+            return torch.ao.quantization.quantize_dynamic(model, {nn.LSTM, nn.Linear}, dtype=torch.qint8)
+        except (AttributeError, ImportError, RuntimeError):  # a torch without eager dynamic quantization
+            return model
 
 
 def tune_threshold(seg: NeuralSegmenter, records: list[dict]) -> float:

@@ -81,7 +81,7 @@ def test_evaluate_accepts_both_shapes_and_skips_empty_texts(tmp_path):
     gold = tmp_path / "gold.jsonl"
     lines = [
         {"id": "x#1", "kind": "base", "text": "司射適西階西倚扑升自西階東面請射于公", "marks": {"6": "，", "8": "，", "12": "，", "18": "。"}},
-        {"id": "x#2", "kind": "note", "text": "", "marks": {}},
+        {"id": "x#2", "kind": "note", "text": "", "marks": {"3": "。"}},
         DEV_LINES[0],
     ]
     gold.write_text("\n".join(json.dumps(x, ensure_ascii=False) for x in lines) + "\n", encoding="utf-8")
