@@ -115,6 +115,8 @@ _KEYWORDS = re.compile(
     r"(?P<kw>猶|之言|讀[為爲如曰若]|當[為爲作]|謂之|謂|者)"
 )
 _ADVERBS = "亦皆或竝並"
+_GOVERNS = frozenset("不無未言非弗勿毋其之所以而于於與及若則")  # words that govern what follows
+_FORMULA_AT = re.compile(r"猶|之言|讀[為爲如曰若]|當[為爲作]|謂(?!之)|者")
 NUMERALS = frozenset("一二三四五六七八九十")  # 三者 "the three": a head, unlike 使者 / 擯者
 # X者 that are words of the note, not lemma heads: 古者 (of old), 今者, 或者 (perhaps) ...
 NOT_LEMMA_ZHE = frozenset(("古", "今", "或", "昔", "然", "所以", "所", "此", "是", "凡"))
@@ -253,6 +255,13 @@ def read_statement(text: str, s: int, e: int, clause_ends: list[int], in_base, o
         if neg:
             return
 
+    # 「梱，復謂矢至…」: a mark misplaced inside the head of a formula (梱復謂…) is ignored
+    if inner and first_end - s <= 2 and in_base(text[s:first_end]):
+        k = longest_base_prefix(seg, in_base)
+        if k > first_end - s and _FORMULA_AT.match(text, s + k):
+            inner = inner[1:]
+            first_end = inner[0] if inner else e
+
     # the first formula keyword of the statement
     for km in _KEYWORDS.finditer(seg):
         kw = km.group("kw")
@@ -294,10 +303,15 @@ def read_statement(text: str, s: int, e: int, clause_ends: list[int], in_base, o
                     return
                 if not in_base(x) and len(x) >= 3:
                     # two sentences run together (「以朱韋為之三者」): the head after a closing particle
-                    for j in range(1, len(x)):
-                        if x[j - 1] in "之也矣焉耳" and in_base(x[j:]):
-                            xs, x = s + j, x[j:]
-                            break
+                    j = next((j for j in range(1, len(x)) if in_base(x[j:])), None)  # longest tail
+                    if j is not None and (
+                        x[j - 1] in "之也矣焉耳"
+                        # 「既又當執弦順羽者」: a quote of two characters or more ends a run-on
+                        # sentence of four or more, unless a negation, verb of motion or function
+                        # word governs it (主人不西面者, 冠必筮日于庿門者)
+                        or (j >= 4 and len(x) - j >= 2 and x[j - 1] not in _GOVERNS and x[j] not in _GOVERNS)
+                    ):
+                        xs, x = s + j, x[j:]
                 marked = after in clause_ends or after == e
                 if not marked and len(x) < 2 and x not in NUMERALS:
                     return  # 擯者每延之…: a one-character noun + 者 inside a clause (使者, 冠者)
