@@ -413,7 +413,12 @@ def read_note(note: str, marks: dict[int, str], in_base, base_count=lambda x: 1)
                 continue
             body = note[cs:ce]
             nxt = note[sent[i + 1][0] : sent[i + 1][1]] if i + 1 < len(sent) else ""
-            if len(body) <= 3 and in_base(body) and nxt.endswith("也") and len(nxt) <= 6 and body[-1] not in nxt:
+            kb = longest_base_prefix(body, in_base, max_len=4)
+            if (len(body) <= 3 and in_base(body) and nxt.endswith("也") and len(nxt) <= 6 and body[-1] not in nxt) or (
+                # the gloss repeats its lemma: 「…，即陳，陳在房中」, 「…，復復反也」
+                (len(body) <= 4 and kb == len(body) and nxt[:1] == body[-1])
+                or (kb and kb < len(body) and body[kb] == body[kb - 1])
+            ):
                 # 「…今謂之字，策，簡也。」: a short word of the passage glossed by a short 「Y也」
                 starts.append(i)
                 hidden.add(i)
