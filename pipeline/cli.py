@@ -208,7 +208,7 @@ def eval_entities(gold, model_dir, as_json, show_errors):
 @train_group.command("tagger")
 @click.option("--out", "out_dir", default=None, type=click.Path(file_okay=False), help="Model folder (default models/tagger).")
 @click.option("--max-iterations", default=100, show_default=True, help="CRF training iterations.")
-@click.option("--lex-dropout", default=0.3, show_default=True, help="Share of lexicon surfaces hidden from the features per text.")
+@click.option("--lex-dropout", default=0.7, show_default=True, help="Share of lexicon occurrences hidden from the features in training.")
 @click.option("--seed", default=13, show_default=True)
 @click.option("--keep-lexicon", is_flag=True, help="Do not rebuild models/lexicon/lexicon.tsv first.")
 @reports_input_errors

@@ -185,7 +185,9 @@ def _keep(
     return True
 
 
-def project(text: str, lexicon: Lexicon | None = None, skip: frozenset[str] = frozenset()) -> list[tuple[int, int, str]]:
+def project(
+    text: str, lexicon: Lexicon | None = None, skip: frozenset[str] = frozenset(), patterns: bool = True
+) -> list[tuple[int, int, str]]:
     """Silver spans of a text: longest lexicon matches filtered by the convention rules."""
     lexicon = lexicon or load_lexicon()
     matches = lexicon.longest_matches(text, skip)
@@ -202,7 +204,44 @@ def project(text: str, lexicon: Lexicon | None = None, skip: frozenset[str] = fr
     starts = {s for s, _, lab in matches if lab == "OBJECT"}
     roles = {s for s, _, lab in matches if lab == "ROLE"}
     role_ends = {e for _, e, lab in matches if lab == "ROLE"}
-    return [(s, e, lab) for s, e, lab in matches if _keep(text, s, e, text[s:e], starts, roles, role_ends)]
+    kept = [(s, e, lab) for s, e, lab in matches if _keep(text, s, e, text[s:e], starts, roles, role_ends)]
+    return name_patterns(text, kept) if patterns else kept
+
+
+# --- productive name patterns: names the lexicon need not list --------------------------------
+# 1. an office + 正 / 師 is the head of that office (the guideline's longest name: 小臣 → 小臣師,
+#    僕人 → 僕人正, 司馬 → 司馬師); not after 主人 / 衆工 (主人正 "the host corrects").
+# 2. an agent role 「V X 者」: V one of 執奉舉沃羞獲媵贊 (釋 may precede 獲), X nothing or one or
+#    two characters naming what is handled (執爵者, 執皮者, 贊冠者, 羞膳者, 沃洗者, 獲者), and
+#    勝者 / 不勝者; not after 所 (所獲者 "what is got"), X never a function word.
+_AGENT_V = "執奉舉沃羞獲媵贊"
+_RE_AGENT = re.compile(r"(?:不)?勝者|(?:釋)?([執奉舉沃羞獲媵贊])([^之其所也而以於于不者卑古出免言執，。、；：「」『』]{0,2}?)者")
+_OFFICE_HEAD_NOT = frozenset(["主人", "衆工"])
+
+
+def name_patterns(text: str, spans: list[tuple[int, int, str]]) -> list[tuple[int, int, str]]:
+    """Spans after the productive name patterns (see above); overlapped spans give way."""
+    out = list(spans)
+    starts = {s for s, _, _ in out}
+    ext = []
+    for s, e, lab in out:
+        if (lab == "ROLE" and e - s >= 2 and e < len(text) and text[e] in "正師" and e not in starts
+                and text[s:e] not in _OFFICE_HEAD_NOT):
+            ext.append((s, e + 1, lab))
+        else:
+            ext.append((s, e, lab))
+    out = ext
+    for m in _RE_AGENT.finditer(text):
+        s, e = m.span()
+        if s > 0 and text[s - 1] == "所":
+            continue
+        if m.group(1) and m.group(1) in "執奉舉" and not m.group(2):  # 執者 / 舉者: too vague
+            continue
+        # the span must not cut a kept span in two
+        if any(a < s < b or a < e < b for a, b, _ in out):
+            continue
+        out = [x for x in out if not (s <= x[0] and x[1] <= e)] + [(s, e, "ROLE")]
+    return sorted(out)
 
 
 # --- building the lexicon from the corpus -----------------------------------------------------

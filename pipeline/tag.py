@@ -5,8 +5,9 @@
     tag_document(doc)                       # fills unit.entities of base + commentary units
 
 The model is a character CRF (pipeline/tagger_crf.py) trained on silver data (the lexicon of
-models/lexicon projected over juan 1–30 less the dev juan, pipeline/tagger_silver.py), with
-the lexicon as features. See docs/entities.md for the method, the comparison with a spaCy
+models/lexicon projected over juan 1–30 less the dev juan, with the productive name patterns,
+pipeline/tagger_silver.py), with the lexicon as features hidden per occurrence at random,
+distributional character classes (models/tagger/clusters.tsv) and partial labels. See docs/entities.md for the method, the comparison with a spaCy
 NER and the measured numbers. Training: `zhushu train tagger` (train()).
 """
 
@@ -24,6 +25,7 @@ from pipeline.model import Document, Entity
 TAGGER_DIR = REPO / "models" / "tagger"
 MODEL_FILE = "model.crfsuite"
 META_FILE = "meta.json"
+CLUSTERS_FILE = "clusters.tsv"
 
 
 def _sha(path: Path) -> str:
@@ -53,8 +55,17 @@ class Tagger:
 
             warnings.warn(f"{lex_path} changed since the tagger was trained; run `zhushu train tagger`", stacklevel=2)
         self.lexicon = load_lexicon(lex_path)
-        context_words = frozenset(self.meta.get("params", {}).get("context_words", ""))
-        self.model = CRFModel(model_path, self.lexicon, context_words=context_words)
+        params = self.meta.get("params", {})
+        context_words = frozenset(params.get("context_words", ""))
+        clusters = None
+        if params.get("clusters"):
+            from pipeline.tagger_clusters import read_clusters
+
+            cl_path = self.path / CLUSTERS_FILE
+            if not cl_path.exists():
+                raise InputError(str(cl_path), None, "the tagger's character classes are missing")
+            clusters = read_clusters(cl_path)
+        self.model = CRFModel(model_path, self.lexicon, clusters, context_words=context_words, agent=bool(params.get("agent")))
         self._lock = threading.Lock()  # a crfsuite Tagger is not thread-safe
 
     def __getstate__(self):  # a crfsuite handle cannot be pickled: reload from the folder
@@ -98,7 +109,7 @@ def train(
     out_dir: str | Path | None = None,
     *,
     max_iterations: int = 100,
-    lex_dropout: float = 0.3,
+    lex_dropout: float = 0.7,
     seed: int = 13,
     rebuild_lexicon: bool = True,
     log=print,
@@ -118,8 +129,17 @@ def train(
     n_chars = sum(len(i.text) for i in items)
     n_spans = sum(len(i.spans) for i in items)
     log(f"silver: {len(items)} units, {n_chars} chars, {n_spans} spans (dev juan excluded)")
+    from threadpoolctl import threadpool_limits
+
+    from pipeline.tagger_clusters import build_clusters, cluster_texts, write_clusters
+
+    with threadpool_limits(1):  # one thread: the same classes (and bytes) on every run
+        clusters = build_clusters(cluster_texts())
+    log(f"character classes: {len(clusters)} characters, {len(set(clusters.values()))} classes")
     with atomic.staged_dir(out) as stage:
-        params = train_crf(items, lexicon, stage / MODEL_FILE, lex_dropout=lex_dropout, max_iterations=max_iterations, seed=seed)
+        write_clusters(stage / CLUSTERS_FILE, clusters)
+        params = train_crf(items, lexicon, stage / MODEL_FILE, lex_dropout=lex_dropout, max_iterations=max_iterations,
+                           seed=seed, clusters=clusters, mask_in=0.3, per_span=True, partial=True, agent=True)
         meta = {
             "kind": "crf",
             "lexicon": str(LEXICON_PATH.relative_to(REPO)),

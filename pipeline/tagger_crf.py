@@ -6,11 +6,21 @@ match after the convention rules (`px=…`). During training each lexicon surfac
 text is hidden from the lexicon features with probability `lex_dropout`, so the model must
 learn to find and delimit names from the characters and their context alone; this is what
 lets it tag names that are not in the lexicon.
+
+The shipped configuration (docs/entities.md, "Generalisation beyond the lexicon") hides each
+lexicon *occurrence* independently (`per_span`, probability 0.7), hides the character's own
+identity inside a span now and then (`mask_in` 0.3), adds distributional character classes
+(pipeline/tagger_clusters.py) and agent-pattern cues (`agent`: a handling verb 1–3 characters
+before, 者 1–3 after), and trains with *partial labels* (`partial`): the characters of
+productive name patterns that the silver data leaves unlabelled (「執X者」, 司X, 小臣X, X人 /
+X正 / X師 …, `UNKNOWN_PATTERN`) are cut out of the training sequences (their features still
+see them as context), so a name the lexicon lacks is not learned as O.
 """
 
 from __future__ import annotations
 
 import random
+import re
 from pathlib import Path
 
 import pycrfsuite
@@ -19,6 +29,24 @@ from pipeline.lexicon import Lexicon, project
 from pipeline.tagger_silver import from_bio, to_bio
 
 BOS, EOS = "<s>", "</s>"
+AGENT_VERBS = frozenset("執奉舉取授受沃薦羞獲卜筮擯相")
+# spans whose O label in the silver data is doubtful (see unknown_positions)
+UNKNOWN_PATTERN = re.compile(r"[執奉舉沃羞獲卦筮][^者，。、；：]{1,3}者|司[^\s]|小臣[^\s]|[^\s]{1,2}[人正師祝史宰]")
+
+
+def unknown_positions(text: str, spans, lexicon: Lexicon) -> set[int]:
+    """Positions whose silver label is doubtful: matches of UNKNOWN_PATTERN that are neither a
+    silver span nor a lexicon surface (widened to cover the silver spans they overlap)."""
+    unk: set[int] = set()
+    for m in UNKNOWN_PATTERN.finditer(text):
+        s, e = m.span()
+        if any(s == a and e == b for a, b, _ in spans) or text[s:e] in lexicon:
+            continue
+        for a, b, _ in spans:
+            if a < e and s < b:
+                s, e = min(s, a), max(e, b)
+        unk.update(range(s, e))
+    return unk
 
 
 def _lex_tags(n: int, spans) -> list[str]:
@@ -32,14 +60,23 @@ def char_features(
     clusters: dict[str, int] | None = None,
     mask: set[int] | frozenset[int] = frozenset(),
     context_words: frozenset[str] = frozenset(),
+    drop: frozenset[tuple[int, int]] = frozenset(),
+    agent: bool = False,
 ) -> list[list[str]]:
-    """Feature strings per character; `mask`: positions whose own identity is hidden (training)."""
+    """Feature strings per character; `mask`: positions whose own identity is hidden (training);
+    `drop`: lexicon occurrences (start, end) hidden from both lexicon views (training)."""
     n = len(text)
     pad = [BOS, BOS] + list(text) + [EOS, EOS]
     if lexicon is not None:
-        lm = _lex_tags(n, lexicon.longest_matches(text, skip))
+        lms = lexicon.longest_matches(text, skip)
         # words read by use: the rule-decided view is withheld, the model decides from context
-        px = _lex_tags(n, project(text, lexicon, skip | context_words))
+        pxs = project(text, lexicon, skip | context_words)
+        if drop:
+            blank = {i for s, e in drop for i in range(s, e)}
+            lms = [x for x in lms if (x[0], x[1]) not in drop]
+            pxs = [x for x in pxs if not blank.intersection(range(x[0], x[1]))]
+        lm = _lex_tags(n, lms)
+        px = _lex_tags(n, pxs)
     else:
         lm = px = ["O"] * n
     if clusters is not None:
@@ -70,6 +107,14 @@ def char_features(
             f.append("ppx=" + px[i - 1])
         if i + 1 < n:
             f.append("npx=" + px[i + 1])
+        if agent:  # 「執X者」: a handling verb before, 者 after
+            for k in (1, 2, 3):
+                if i - k >= 0 and text[i - k] in AGENT_VERBS:
+                    f.append(f"av-{k}")
+                if i + k < n and text[i + k] == "者":
+                    f.append(f"zhe+{k}")
+            if c in AGENT_VERBS:
+                f.append("av0")
         feats.append(f)
     return feats
 
@@ -85,6 +130,9 @@ def train_crf(
     mask_out: float = 0.0,
     context_words: frozenset[str] = frozenset(),
     copies: int = 1,
+    per_span: bool = False,
+    partial: bool = False,
+    agent: bool = False,
     c1: float = 0.05,
     c2: float = 0.01,
     max_iterations: int = 150,
@@ -98,8 +146,14 @@ def train_crf(
         for it in items:
             if not it.text:
                 continue
-            present = sorted({it.text[s:e] for s, e, _ in lexicon.longest_matches(it.text)}) if lexicon else []
-            skip = frozenset(w for w in present if rng.random() < lex_dropout)
+            matches = lexicon.longest_matches(it.text) if lexicon else []
+            if per_span:  # each occurrence hidden on its own
+                skip = frozenset()
+                drop = frozenset((s, e) for s, e, _ in matches if rng.random() < lex_dropout)
+            else:  # every occurrence of a surface hidden together
+                present = sorted({it.text[s:e] for s, e, _ in matches})
+                skip = frozenset(w for w in present if rng.random() < lex_dropout)
+                drop = frozenset()
             tags = to_bio(len(it.text), it.spans)
             mask = set()
             if mask_in or mask_out:
@@ -107,7 +161,20 @@ def train_crf(
                     if rng.random() < mask_in:
                         mask.update(range(s, e))
                 mask.update(i for i, t in enumerate(tags) if t == "O" and rng.random() < mask_out)
-            trainer.append(char_features(it.text, lexicon, skip, clusters, mask, context_words), tags)
+            feats = char_features(it.text, lexicon, skip, clusters, mask, context_words, drop, agent)
+            if not partial:
+                trainer.append(feats, tags)
+                continue
+            # partial labels: doubtful positions are cut out; the pieces train as sequences
+            unk = unknown_positions(it.text, it.spans, lexicon)
+            piece: list[int] = []
+            for i in range(len(it.text) + 1):
+                if i == len(it.text) or i in unk:
+                    if piece:
+                        trainer.append([feats[k] for k in piece], [tags[k] for k in piece])
+                    piece = []
+                else:
+                    piece.append(i)
     params = {
         "c1": c1,
         "c2": c2,
@@ -119,7 +186,7 @@ def train_crf(
     trainer.train(str(model_path))
     return {**params, "lex_dropout": lex_dropout, "mask_in": mask_in, "mask_out": mask_out,
             "clusters": clusters is not None, "context_words": "".join(sorted(context_words)),
-            "copies": copies, "seed": seed}
+            "copies": copies, "per_span": per_span, "partial": partial, "agent": agent, "seed": seed}
 
 
 class CRFModel:
@@ -129,7 +196,9 @@ class CRFModel:
         lexicon: Lexicon | None,
         clusters: dict[str, int] | None = None,
         context_words: frozenset[str] = frozenset(),
+        agent: bool = False,
     ):
+        self.agent = agent
         self.tagger = pycrfsuite.Tagger()
         self.tagger.open(str(model_path))
         self.lexicon = lexicon
@@ -140,7 +209,7 @@ class CRFModel:
         """Spans (start, end, label, marginal probability of the span's first tag)."""
         if not text:
             return []
-        tags = self.tagger.tag(char_features(text, self.lexicon, clusters=self.clusters, context_words=self.context_words))
+        tags = self.tagger.tag(char_features(text, self.lexicon, clusters=self.clusters, context_words=self.context_words, agent=self.agent))
         out = []
         for s, e, lab in from_bio(tags):
             p = min(self.tagger.marginal(tags[i], i) for i in range(s, e))
@@ -150,4 +219,4 @@ class CRFModel:
     def predict_fast(self, text: str) -> list[tuple[int, int, str]]:
         if not text:
             return []
-        return from_bio(self.tagger.tag(char_features(text, self.lexicon, clusters=self.clusters, context_words=self.context_words)))
+        return from_bio(self.tagger.tag(char_features(text, self.lexicon, clusters=self.clusters, context_words=self.context_words, agent=self.agent)))
