@@ -56,6 +56,12 @@ def features(x: str, rest: str, base_count: int, first_sentence: bool) -> list[s
     ]
     if len(x) == 1:
         f.append(f"x={x}")
+    f += [
+        f"xn={x[-1]}{n1}",  # the bigram across the candidate mark
+        f"ye6={'也' in rest[:6]}",
+        f"r-1={rest[-1:]}",
+        f"x={x}" if len(x) == 2 else "x2=none",
+    ]
     return f
 
 
