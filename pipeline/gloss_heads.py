@@ -124,7 +124,7 @@ def train(out: Path = MODEL_PATH) -> dict:
         vec = DictVectorizer()
         X = vec.fit_transform([{f: 1 for f in feats} for feats, _y, _j in rows]).toarray()
         y = [y for _f, y, _j in rows]
-        clf = LogisticRegression(C=1.0, solver="liblinear", fit_intercept=False, max_iter=1000)
+        clf = LogisticRegression(C=1.0, solver="liblinear", fit_intercept=False, max_iter=1000, random_state=0)
         clf.fit(X, y)
         return {name: float(wt) for name, wt in zip(vec.get_feature_names_out(), clf.coef_[0]) if abs(wt) > 1e-6}
 
