@@ -34,13 +34,14 @@ class Tagger(nn.Module):
 
     def __init__(self, n_chars: int, n_bigrams: int, emb: int = 128, bemb: int = 64, kemb: int = 16,
                  hidden: int = 160, layers: int = 2, n_labels: int = len(LABELS), dropout: float = 0.3,
-                 enc: str = "lstm", dilations: tuple = (1, 2, 4, 8, 1, 1), kernel: int = 3):
+                 enc: str = "lstm", dilations: tuple = (1, 2, 4, 8, 1, 1), kernel: int = 3,
+                 ngram_slots: int = 1):
         super().__init__()
         self.enc = enc
         self.char = nn.Embedding(n_chars, emb, padding_idx=PAD)
         self.bigram = nn.Embedding(n_bigrams, bemb, padding_idx=PAD) if n_bigrams else None
         self.kind = nn.Embedding(len(set(KIND_OF.values())), kemb)
-        inp = emb + (bemb if n_bigrams else 0) + kemb
+        inp = emb + (bemb * ngram_slots if n_bigrams else 0) + kemb
         self.drop = nn.Dropout(dropout)
         if enc == "lstm":
             self.rnn = nn.LSTM(inp, hidden, num_layers=layers, bidirectional=True, batch_first=True,
@@ -55,7 +56,8 @@ class Tagger(nn.Module):
     def forward(self, chars, bigrams, kinds, lengths):
         x = [self.char(chars)]
         if self.bigram is not None:
-            x.append(self.bigram(bigrams))
+            b = self.bigram(bigrams)  # (B, T, d) or, with trigrams, (B, T, slots, d)
+            x.append(b.flatten(2) if b.dim() == 4 else b)
         x.append(self.kind(kinds).unsqueeze(1).expand(-1, chars.shape[1], -1))
         x = self.drop(torch.cat(x, dim=-1))
         if self.enc == "lstm":
@@ -71,30 +73,46 @@ class Tagger(nn.Module):
 
 
 class Vocab:
-    def __init__(self, chars: list[str], bigrams: list[str]):
+    def __init__(self, chars: list[str], bigrams: list[str], trigrams: list[str] | None = None):
         self.chars = chars
         self.bigrams = bigrams
+        self.trigrams = trigrams or []
         self.c2i = {c: i + 2 for i, c in enumerate(chars)}
-        self.b2i = {b: i + 2 for i, b in enumerate(bigrams)}
+        # one id space for bigrams and trigrams (keys of length 2 and 3 cannot collide)
+        self.b2i = {b: i + 2 for i, b in enumerate(bigrams + self.trigrams)}
 
-    def encode(self, text: str) -> tuple[list[int], list[int]]:
+    @property
+    def n_ngrams(self) -> int:
+        return len(self.bigrams) + len(self.trigrams) + 2 if self.bigrams else 0
+
+    def encode(self, text: str) -> tuple[list[int], list]:
         c2i, b2i = self.c2i, self.b2i
         cs = [c2i.get(c, UNK) for c in text]
         nxt = text[1:] + BOS_EOS
         bs = [b2i.get(a + b, UNK) for a, b in zip(text, nxt)] if b2i else [0] * len(text)
+        if self.trigrams:  # per char: (bigram, prev+cur+next, cur+next+next2)
+            padded = BOS_EOS + text + BOS_EOS + BOS_EOS
+            t1 = [b2i.get(padded[i:i + 3], UNK) for i in range(len(text))]
+            t2 = [b2i.get(padded[i + 1:i + 4], UNK) for i in range(len(text))]
+            bs = [list(x) for x in zip(bs, t1, t2)]
         return cs, bs
 
 
-def build_vocab(records: list[dict], min_char: int = 1, min_bigram: int = 2, use_bigrams: bool = True) -> Vocab:
-    cc, bc = Counter(), Counter()
+def build_vocab(records: list[dict], min_char: int = 1, min_bigram: int = 2, use_bigrams: bool = True,
+                use_trigrams: bool = False, min_trigram: int = 2) -> Vocab:
+    cc, bc, tc = Counter(), Counter(), Counter()
     for r in records:
         t = r["text"]
         cc.update(t)
         if use_bigrams:
             bc.update(a + b for a, b in zip(t, t[1:] + BOS_EOS))
+        if use_trigrams:
+            p = BOS_EOS + t + BOS_EOS + BOS_EOS
+            tc.update(p[i:i + 3] for i in range(len(t) + 1))
     chars = sorted(c for c, n in cc.items() if n >= min_char)
     bigrams = sorted(b for b, n in bc.items() if n >= min_bigram) if use_bigrams else []
-    return Vocab(chars, bigrams)
+    trigrams = sorted(b for b, n in tc.items() if n >= min_trigram) if use_trigrams and use_bigrams else []
+    return Vocab(chars, bigrams, trigrams)
 
 
 def _chunks(rec: dict, limit: int = 200) -> list[dict]:
@@ -118,7 +136,7 @@ def _batch(items, vocab: Vocab, unk_p: float = 0.0, rng: random.Random | None = 
     n = max(len(it["text"]) for it in items)
     B = len(items)
     chars = torch.zeros(B, n, dtype=torch.long)
-    bigs = torch.zeros(B, n, dtype=torch.long)
+    bigs = torch.zeros((B, n, 3) if vocab.trigrams else (B, n), dtype=torch.long)
     labels = torch.full((B, n), -100, dtype=torch.long)
     weights = torch.zeros(B, n)
     kinds = torch.tensor([KIND_OF[it["kind"]] for it in items])
@@ -127,7 +145,10 @@ def _batch(items, vocab: Vocab, unk_p: float = 0.0, rng: random.Random | None = 
         cs, bs = vocab.encode(it["text"])
         if unk_p and rng is not None:
             cs = [UNK if rng.random() < unk_p else c for c in cs]
-            bs = [UNK if rng.random() < unk_p else b for b in bs]
+            if vocab.trigrams:
+                bs = [[UNK if rng.random() < unk_p else x for x in b] for b in bs]
+            else:
+                bs = [UNK if rng.random() < unk_p else b for b in bs]
         L = len(cs)
         chars[i, :L] = torch.tensor(cs)
         bigs[i, :L] = torch.tensor(bs)
@@ -199,6 +220,8 @@ class NeuralSegmenter:
         folder = Path(folder)
         folder.mkdir(parents=True, exist_ok=True)
         cfg = dict(self.config, threshold=self.threshold, chars=self.vocab.chars, bigrams=self.vocab.bigrams)
+        if self.vocab.trigrams:
+            cfg["trigrams"] = self.vocab.trigrams
         (folder / "config.json").write_text(json.dumps(cfg, ensure_ascii=False), encoding="utf-8")
         sd = {k: v.detach().clone() for k, v in self.model.state_dict().items()}
         # store embeddings in half precision to keep the model small; cast back on load
@@ -211,14 +234,14 @@ class NeuralSegmenter:
     def load(cls, folder: str | Path, quantize: bool = True) -> "NeuralSegmenter":
         folder = Path(folder)
         cfg = json.loads((folder / "config.json").read_text(encoding="utf-8"))
-        vocab = Vocab(cfg["chars"], cfg["bigrams"])
-        model = Tagger(len(cfg["chars"]) + 2, len(cfg["bigrams"]) + 2 if cfg["bigrams"] else 0, **cfg["arch"])
+        vocab = Vocab(cfg["chars"], cfg["bigrams"], cfg.get("trigrams"))
+        model = Tagger(len(cfg["chars"]) + 2, vocab.n_ngrams, **cfg["arch"])
         sd = torch.load(folder / "weights.pt", map_location="cpu", weights_only=True)
         model.load_state_dict({k: v.float() for k, v in sd.items()})
         model.eval()
         if quantize and cfg.get("quantize", True):
             model = quantize_model(model)
-        small = {k: v for k, v in cfg.items() if k not in ("chars", "bigrams")}
+        small = {k: v for k, v in cfg.items() if k not in ("chars", "bigrams", "trigrams")}
         return cls(model, vocab, cfg["threshold"], small)
 
 
@@ -264,9 +287,12 @@ def train(train_recs: list[dict], tune_recs: list[dict], extra_recs: list[dict] 
     rng = random.Random(seed)
     arch = dict(arch or {})
     use_bigrams = arch.pop("use_bigrams", True)
+    use_trigrams = arch.pop("use_trigrams", False)
     extra_recs = extra_recs or []
-    vocab = build_vocab(train_recs + extra_recs, use_bigrams=use_bigrams)
-    model = Tagger(len(vocab.chars) + 2, len(vocab.bigrams) + 2 if use_bigrams else 0, **arch)
+    vocab = build_vocab(train_recs + extra_recs, use_bigrams=use_bigrams, use_trigrams=use_trigrams)
+    if vocab.trigrams:
+        arch["ngram_slots"] = 3
+    model = Tagger(len(vocab.chars) + 2, vocab.n_ngrams, **arch)
     items = [c for r in train_recs for c in _chunks(r)]
     items += [dict(c, weight=extra_weight) for r in extra_recs for c in _chunks(r)]
     opt = torch.optim.Adam(model.parameters(), lr=lr)

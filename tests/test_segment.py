@@ -189,7 +189,8 @@ def test_cli_eval_and_punctuate(tmp_path):
     assert any(line.startswith("司射適西階") for line in lines)
 
 
-def test_tiny_training_is_deterministic_and_round_trips(tmp_path):
+@pytest.mark.parametrize("trigrams", [False, True])
+def test_tiny_training_is_deterministic_and_round_trips(tmp_path, trigrams):
     """Smoke run of the trainer: two runs with one seed give the same weights and predictions."""
     import torch
 
@@ -199,7 +200,7 @@ def test_tiny_training_is_deterministic_and_round_trips(tmp_path):
     for r in _dev_records(60):  # a tiny slice only to exercise the code, not a real training set
         r = dict(r, marks={int(k): v for k, v in r["marks"].items()})
         recs.append(r)
-    arch = {"emb": 16, "bemb": 8, "kemb": 4, "hidden": 16, "layers": 1}
+    arch = {"emb": 16, "bemb": 8, "kemb": 4, "hidden": 16, "layers": 1, "use_trigrams": trigrams}
     old = torch.get_num_threads()
     torch.set_num_threads(1)
     try:
