@@ -227,6 +227,30 @@ def run_benchmarks(out_json: str | None = "benchmarks/results.json", *, copies: 
     return result
 
 
+def run_in_snapshot(out_json: str, args: list[str], log: Callable[[str], None] = print) -> dict:
+    """Run `zhushu bench` on a snapshot of the committed tree (git archive HEAD), so that
+    edits made by others while it runs (a shared working tree) cannot change the code or the
+    models between the runs it compares. The results name the commit."""
+    commit = subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=REPO, capture_output=True, text=True, check=True).stdout.strip()
+    snap = Path(tempfile.mkdtemp(prefix="zhushu-snapshot-"))
+    try:
+        archive = subprocess.run(["git", "archive", "--format=tar", "HEAD"], cwd=REPO, capture_output=True, check=True).stdout
+        subprocess.run(["tar", "-x", "-C", str(snap)], input=archive, check=True)
+        log(f"bench: snapshot of commit {commit} in {snap}")
+        env = dict(os.environ, PYTHONPATH=str(snap) + os.pathsep + os.environ.get("PYTHONPATH", ""))
+        inner = snap / "bench-results.json"
+        proc = subprocess.run([sys.executable, "-m", "pipeline.cli", "bench", "--no-snapshot", "--out", str(inner), *args], cwd=snap, env=env)
+        result = json.loads(inner.read_text(encoding="utf-8")) if inner.exists() else {"error": f"bench exited {proc.returncode}"}
+        result["commit"] = commit
+        if out_json:
+            from pipeline import atomic
+
+            atomic.write_text(out_json, json.dumps(result, ensure_ascii=False, indent=1, sort_keys=True) + "\n")
+        return result
+    finally:
+        shutil.rmtree(snap, ignore_errors=True)
+
+
 def markdown(result: dict) -> str:
     """The measures as a Markdown table (for docs/datasets.md)."""
     b, t = result["book"], result["targets"]
@@ -252,10 +276,13 @@ def markdown(result: dict) -> str:
     rows.append("")
     rows.append("| stage | seconds | chars/s |")
     rows.append("|---|---:|---:|")
-    for stage, r in b.get("per_stage", {}).items():
+    order = ["load", "ingest", "segment", "tag", "align", "export"]
+    for stage, r in sorted(b.get("per_stage", {}).items(), key=lambda kv: order.index(kv[0]) if kv[0] in order else 99):
         rows.append(f"| {stage} | {r['seconds']} | {r['chars_per_second']} |")
     rows.append(f"| assemble + write (driver) | {b.get('assemble_seconds')} | |")
     rows.append("")
     loads = [result.get("load_start", {}).get("load1"), b.get("load_after", {}).get("load1"), result.get("load_end", {}).get("load1")]
+    if result.get("commit"):
+        rows.append(f"Commit {result['commit']} (run on a snapshot of it).")
     rows.append(f"Load average (1 min) at start / after the book / at the end: {' / '.join(str(x) for x in loads)} on {result['machine']['cpus']} CPUs; code unchanged during the bench: {result.get('code_unchanged')}.")
     return "\n".join(rows)

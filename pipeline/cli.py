@@ -277,10 +277,18 @@ def run_cmd(inputs, out_dir, workers, scheduler, steps, state_in, state_out, for
 @click.option("--skip-dask", is_flag=True, help="Skip the 1 vs 2 Dask workers measure.")
 @click.option("--skip-udkanbun", is_flag=True, help="Skip the UD-Kanbun comparison.")
 @click.option("--repeats", default=1, show_default=True, help="Alternate 1 and 2 workers this many times, keep the fastest of each.")
-def bench_cmd(out_json, copies, skip_dask, skip_udkanbun, repeats):
+@click.option("--snapshot/--no-snapshot", default=True, show_default=True, help="Run on a snapshot of the committed tree (git archive HEAD), safe from concurrent edits.")
+def bench_cmd(out_json, copies, skip_dask, skip_udkanbun, repeats, snapshot):
     """Benchmarks: chars/s per stage, whole-book time and peak memory, UD-Kanbun, 1 vs 2 Dask workers."""
-    from pipeline.bench import run_benchmarks
+    from pipeline.bench import run_benchmarks, run_in_snapshot
 
+    if snapshot:
+        args = ["--copies", str(copies), "--repeats", str(repeats)] + (["--skip-dask"] if skip_dask else []) + (["--skip-udkanbun"] if skip_udkanbun else [])
+        result = run_in_snapshot(str(Path(out_json).resolve()), args, log=lambda m: click.echo(m, err=True))
+        click.echo(json.dumps(result, ensure_ascii=False, indent=1))
+        if not result.get("measures_ok", False):
+            sys.exit(1)
+        return
     result = run_benchmarks(out_json, copies=copies, dask=not skip_dask, udkanbun=not skip_udkanbun, repeats=repeats,
                             log=lambda m: click.echo(m, err=True))
     click.echo(json.dumps(result, ensure_ascii=False, indent=1))
