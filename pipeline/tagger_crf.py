@@ -31,16 +31,19 @@ from pipeline.tagger_silver import from_bio, to_bio
 BOS, EOS = "<s>", "</s>"
 AGENT_VERBS = frozenset("執奉舉取授受沃薦羞獲卜筮擯相")
 # spans whose O label in the silver data is doubtful (see unknown_positions)
-UNKNOWN_PATTERN = re.compile(r"[執奉舉沃羞獲卦筮][^者，。、；：]{1,3}者|司[^\s]|小臣[^\s]|[^\s]{1,2}[人正師祝史宰]")
+UNKNOWN_PATTERN = re.compile(r"[執奉舉沃羞獲卦筮][^者，。、；：]{1,3}者|司[^\s]|小臣[^\s]|[^\s]{1,2}[正師祝史宰]")
 
 
-def unknown_positions(text: str, spans, lexicon: Lexicon) -> set[int]:
+def unknown_positions(text: str, spans, lexicon: Lexicon, pattern: re.Pattern | None = None) -> set[int]:
     """Positions whose silver label is doubtful: matches of UNKNOWN_PATTERN that are neither a
-    silver span nor a lexicon surface (widened to cover the silver spans they overlap)."""
+    silver span nor a lexicon surface and do not start or end inside a silver span (有司 in
+    有司徹 stays known), widened to cover the silver spans they contain or extend (小臣 in 小臣X)."""
     unk: set[int] = set()
-    for m in UNKNOWN_PATTERN.finditer(text):
+    for m in (pattern or UNKNOWN_PATTERN).finditer(text):
         s, e = m.span()
         if any(s == a and e == b for a, b, _ in spans) or text[s:e] in lexicon:
+            continue
+        if any(a < s < b or a < e < b for a, b, _ in spans):
             continue
         for a, b, _ in spans:
             if a < e and s < b:
@@ -62,9 +65,12 @@ def char_features(
     context_words: frozenset[str] = frozenset(),
     drop: frozenset[tuple[int, int]] = frozenset(),
     agent: bool = False,
+    sub: tuple[tuple[int, int], ...] = (),
 ) -> list[list[str]]:
     """Feature strings per character; `mask`: positions whose own identity is hidden (training);
-    `drop`: lexicon occurrences (start, end) hidden from both lexicon views (training)."""
+    `drop`: lexicon occurrences (start, end) hidden from both lexicon views (training); `sub`:
+    dropped occurrences that show the shorter lexicon names inside them instead (小臣 in 小臣師),
+    so that the model learns that a name may extend a listed one."""
     n = len(text)
     pad = [BOS, BOS] + list(text) + [EOS, EOS]
     if lexicon is not None:
@@ -73,8 +79,10 @@ def char_features(
         pxs = project(text, lexicon, skip | context_words)
         if drop:
             blank = {i for s, e in drop for i in range(s, e)}
-            lms = [x for x in lms if (x[0], x[1]) not in drop]
-            pxs = [x for x in pxs if not blank.intersection(range(x[0], x[1]))]
+            subs = [(s + a, s + b, lab) for s, e in sub
+                    for a, b, lab in lexicon.longest_matches(text[s:e], frozenset([text[s:e]]))]
+            lms = [x for x in lms if (x[0], x[1]) not in drop] + subs
+            pxs = [x for x in pxs if not blank.intersection(range(x[0], x[1]))] + subs
         lm = _lex_tags(n, lms)
         px = _lex_tags(n, pxs)
     else:
@@ -131,6 +139,7 @@ def train_crf(
     context_words: frozenset[str] = frozenset(),
     copies: int = 1,
     per_span: bool = False,
+    sub_matches: float = 0.0,
     partial: bool = False,
     agent: bool = False,
     c1: float = 0.05,
@@ -150,10 +159,12 @@ def train_crf(
             if per_span:  # each occurrence hidden on its own
                 skip = frozenset()
                 drop = frozenset((s, e) for s, e, _ in matches if rng.random() < lex_dropout)
+                sub = tuple(x for x in sorted(drop) if sub_matches and x[1] - x[0] > 1 and rng.random() < sub_matches)
             else:  # every occurrence of a surface hidden together
                 present = sorted({it.text[s:e] for s, e, _ in matches})
                 skip = frozenset(w for w in present if rng.random() < lex_dropout)
                 drop = frozenset()
+                sub = ()
             tags = to_bio(len(it.text), it.spans)
             mask = set()
             if mask_in or mask_out:
@@ -161,7 +172,7 @@ def train_crf(
                     if rng.random() < mask_in:
                         mask.update(range(s, e))
                 mask.update(i for i, t in enumerate(tags) if t == "O" and rng.random() < mask_out)
-            feats = char_features(it.text, lexicon, skip, clusters, mask, context_words, drop, agent)
+            feats = char_features(it.text, lexicon, skip, clusters, mask, context_words, drop, agent, sub)
             if not partial:
                 trainer.append(feats, tags)
                 continue
@@ -186,7 +197,7 @@ def train_crf(
     trainer.train(str(model_path))
     return {**params, "lex_dropout": lex_dropout, "mask_in": mask_in, "mask_out": mask_out,
             "clusters": clusters is not None, "context_words": "".join(sorted(context_words)),
-            "copies": copies, "per_span": per_span, "partial": partial, "agent": agent, "seed": seed}
+            "copies": copies, "per_span": per_span, "sub_matches": sub_matches, "partial": partial, "agent": agent, "seed": seed}
 
 
 class CRFModel:

@@ -33,7 +33,7 @@ from pipeline.tagger_silver import build_silver, corpus_units, from_bio  # noqa:
 GOLD = REPO / "annotations" / "gold" / "entities.dev.KR1d0030_010.jsonl"
 
 
-SHIPPED = dict(lex_dropout=0.7, per_span=True, mask_in=0.3, partial=True, agent=True)  # + classes
+SHIPPED = dict(lex_dropout=0.7, per_span=True, sub_matches=0.0, mask_in=0.3, partial=True, agent=True)  # + classes
 
 
 def setup(rare: int):
@@ -96,6 +96,12 @@ def run_crf(rare: int, chars_only: bool, shipped: bool = False, config: dict | N
         path = Path(tmp) / "m.crfsuite"
         if shipped or config:
             cfg = dict(SHIPPED, **(config or {}))
+            if "unknown_pattern" in cfg:  # try another pattern of doubtful spans
+                import re
+
+                from pipeline import tagger_crf
+
+                tagger_crf.UNKNOWN_PATTERN = re.compile(cfg.pop("unknown_pattern"))
             clusters = build_clusters(cluster_texts()) if cfg.pop("clusters", True) else None
             train_crf(items, lex2, path, clusters=clusters, max_iterations=100, **cfg)
             model = CRFModel(path, lex2, clusters, agent=cfg["agent"])

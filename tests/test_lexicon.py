@@ -104,3 +104,16 @@ def test_more_words_by_use():
     assert ("中", "OBJECT") in spans("司射命釋獲者退中與算而俟")
     assert ("席", "OBJECT") in spans("卒觶授執爵者反就席大夫飲")
     assert spans("東面設薦俎")[-2:] == [("薦", "OBJECT"), ("俎", "OBJECT")]
+
+
+def test_productive_name_patterns():
+    # names the lexicon need not list: an office + 正 / 師, an agent 「V X 者」 (KR1d0030_021, _023)
+    lex = Lexicon([LexEntry("小臣", "ROLE", "review", "n"), LexEntry("爵", "OBJECT", "review", "n")])
+    assert project("小臣師執爵", lex) == [(0, 3, "ROLE"), (4, 5, "OBJECT")]
+    assert project("執爵者興", lex) == [(0, 3, "ROLE")]  # the vessel inside gives way
+    assert project("羞膳者從而入", lex) == [(0, 3, "ROLE")]
+    assert project("不勝者皆襲", lex) == [(0, 3, "ROLE")]
+    assert project("所獲者", lex) == []  # 所: "what is got", no agent
+    assert project("主人正立", Lexicon([LexEntry("主人", "ROLE", "review", "n")])) == [(0, 2, "ROLE")]
+    assert project("執之者", lex) == [] and project("執者", lex) == []
+    assert project("小臣師", lex, patterns=False) == [(0, 2, "ROLE")]

@@ -109,3 +109,32 @@ def test_tagger_pickles_by_path():
     tagger = load_tagger()
     clone = pickle.loads(pickle.dumps(tagger))
     assert [(e.start, e.end, e.label) for e in clone.tag(["司射適西階"])[0]] == [(0, 2, "ROLE"), (3, 5, "PLACE")]
+
+
+def test_partial_labels_and_classes_smoke(tmp_path):
+    # the shipped training options: per-occurrence dropout, classes, agent cues, partial labels
+    from pipeline.lexicon import project
+    from pipeline.tagger_crf import CRFModel, train_crf, unknown_positions
+
+    lex = load_lexicon()
+    text = "司射適西階西倚扑升自西階執弓者"
+    assert unknown_positions("執弓者", [(0, 3, "ROLE")], lex) == set()  # a silver span: known
+    assert unknown_positions("執弓者", [(1, 2, "OBJECT")], lex) == {0, 1, 2}  # the pattern widens
+    unk = unknown_positions("膳宰執筵者", [], lex)  # not in silver: doubtful, cut from training
+    assert {2, 3, 4} <= unk
+    items = [SilverItem(str(i), "base", t, project(t, lex)) for i, t in enumerate([text, "主人坐取爵于篚降洗"] * 3)]
+    classes = {ch: i % 7 for i, ch in enumerate(sorted(set("".join(i.text for i in items))))}
+    params = train_crf(items, lex, tmp_path / "m.crfsuite", max_iterations=5, lex_dropout=0.7, per_span=True,
+                       clusters=classes, mask_in=0.3, partial=True, agent=True)
+    assert params["partial"] and params["per_span"]
+    got = CRFModel(tmp_path / "m.crfsuite", lex, classes, agent=True).predict_fast("司射適西階")
+    assert (0, 2, "ROLE") in got
+
+
+def test_shipped_tagger_uses_classes_and_finds_unlisted_agents():
+    tagger = load_tagger()
+    assert tagger.meta["params"]["clusters"] and tagger.model.clusters
+    # 執皮者 is no lexicon entry; the name patterns and the model find it (KR1d0030_003 style)
+    assert "執皮者" not in load_lexicon()
+    (ents,) = tagger.tag(["賓之執皮者逆退適東壁"])
+    assert ("執皮者", "ROLE") in [(e.text, e.label) for e in ents]
