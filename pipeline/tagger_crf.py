@@ -12,8 +12,8 @@ lexicon *occurrence* independently (`per_span`, probability 0.7), hides the char
 identity inside a span now and then (`mask_in` 0.3), adds distributional character classes
 (pipeline/tagger_clusters.py) and agent-pattern cues (`agent`: a handling verb 1–3 characters
 before, 者 1–3 after), and trains with *partial labels* (`partial`): the characters of
-productive name patterns that the silver data leaves unlabelled (「執X者」, 司X, 小臣X, X人 /
-X正 / X師 …, `UNKNOWN_PATTERN`) are cut out of the training sequences (their features still
+productive name patterns that the silver data leaves unlabelled (「執X者」, 司X, 小臣X, X祝 /
+X史 / X宰, `UNKNOWN_PATTERN`) are cut out of the training sequences (their features still
 see them as context), so a name the lexicon lacks is not learned as O.
 """
 
@@ -31,7 +31,8 @@ from pipeline.tagger_silver import from_bio, to_bio
 BOS, EOS = "<s>", "</s>"
 AGENT_VERBS = frozenset("執奉舉取授受沃薦羞獲卜筮擯相")
 # spans whose O label in the silver data is doubtful (see unknown_positions)
-UNKNOWN_PATTERN = re.compile(r"[執奉舉沃羞獲卦筮][^者，。、；：]{1,3}者|司[^\s]|小臣[^\s]|[^\s]{1,2}[正師祝史宰]")
+# (X正 / X師 after a listed office are silver already: pipeline.lexicon.name_patterns)
+UNKNOWN_PATTERN = re.compile(r"[執奉舉沃羞獲卦筮][^者，。、；：]{1,3}者|司[^\s]|小臣[^\s]|[^\s]{1,2}[祝史宰]")
 
 
 def unknown_positions(text: str, spans, lexicon: Lexicon, pattern: re.Pattern | None = None) -> set[int]:
