@@ -50,6 +50,16 @@ def code_fingerprint() -> str:
     return h.hexdigest()[:16]
 
 
+def _cpu_seconds() -> float:
+    import resource
+
+    total = 0.0
+    for who in (resource.RUSAGE_SELF, resource.RUSAGE_CHILDREN):
+        u = resource.getrusage(who)
+        total += u.ru_utime + u.ru_stime
+    return total
+
+
 def _tree(folder: Path) -> dict[str, bytes]:
     return {str(p.relative_to(folder)): p.read_bytes() for p in sorted(folder.rglob("*")) if p.is_file()}
 
@@ -139,11 +149,16 @@ def dask_scaling(inputs: list[str], tmp: Path, workers: list[int], log, repeats:
     for rep in range(repeats):
         for n in workers:
             load_before = _load()
+            cpu0 = _cpu_seconds()
             t0 = time.perf_counter()
             summary = run(inputs, tmp / f"dask{n}", workers=n, progress=False)
             wall = time.perf_counter() - t0
+            cpu = _cpu_seconds() - cpu0
             entry = res.setdefault(str(n), {"runs": []})
-            entry["runs"].append({"wall_seconds": round(wall, 2), "assemble_seconds": round(summary.assemble_seconds, 2),
+            # cpu_seconds: this process and its (waited) children, i.e. the driver, nannies and
+            # workers; cpu / wall = how many CPUs the run actually got
+            entry["runs"].append({"wall_seconds": round(wall, 2), "cpu_seconds": round(cpu, 2), "cpus_used": round(cpu / wall, 2),
+                                  "assemble_seconds": round(summary.assemble_seconds, 2),
                                   "load_before": load_before, "load_after": _load()})
             entry["documents"] = summary.documents
             entry["wall_seconds"] = min(r["wall_seconds"] for r in entry["runs"])
@@ -271,6 +286,10 @@ def markdown(result: dict) -> str:
     sc = result.get("dask_scaling")
     if sc:
         rows.append(f"| 1 vs 2 Dask workers, {sc['copies']} copies of the book | ≥ {t['dask_speedup']}× | {sc['1']['wall_seconds']} s / {sc['2']['wall_seconds']} s = {sc['speedup_2_over_1']}× | {result['checks'].get('dask_speedup')} |")
+        for n in ("1", "2"):
+            for i, r in enumerate(sc[n].get("runs", [])):
+                used = f", {r['cpu_seconds']} s CPU = {r['cpus_used']} CPUs busy" if "cpu_seconds" in r else ""
+                rows.append(f"| … {n} worker(s), run {i + 1} | | {r['wall_seconds']} s{used}, load {r['load_before']['load1']} → {r['load_after']['load1']} | |")
     rows.append("")
     rows.append("Per stage (whole book, serial, seconds summed over documents):")
     rows.append("")
