@@ -19,7 +19,6 @@ not the coordinations; relational words (上, 下, 西 …) are never part of an
 
 from __future__ import annotations
 
-import csv
 import functools
 import json
 import re

@@ -12,6 +12,7 @@ import re
 from pathlib import Path
 
 from pipeline.errors import InputError
+from pipeline.evaluate.common import read_jsonl
 from pipeline.model import PUNCTUATION_MARKS
 
 MARKS = PUNCTUATION_MARKS  # "，、：；。？！"
@@ -32,23 +33,12 @@ def read_records(path: str | Path, split: str | None = None) -> list[dict]:
     the records whose "split" equals it (records without a split are kept only if split is None).
     """
     path = str(path)
-    try:
-        fh = open(path, encoding="utf-8")
-    except OSError as err:
-        raise InputError(path, None, f"cannot read: {err.strerror or err}") from None
     out = []
-    with fh:
-        for lineno, line in enumerate(fh, 1):
-            if not line.strip():
-                continue
-            try:
-                obj = json.loads(line)
-            except json.JSONDecodeError as err:
-                raise InputError(path, lineno, f"not valid JSON: {err.msg}") from None
-            rec = _check_record(obj, path, lineno)
-            if split is not None and rec.get("split") != split:
-                continue
-            out.append(rec)
+    for lineno, obj in read_jsonl(path):
+        rec = _check_record(obj, path, lineno)
+        if split is not None and rec.get("split") != split:
+            continue
+        out.append(rec)
     return out
 
 

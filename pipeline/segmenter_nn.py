@@ -13,7 +13,6 @@ Files in the model folder: config.json (sizes, threshold, vocab), weights.pt (st
 from __future__ import annotations
 
 import json
-import math
 import random
 import time
 from collections import Counter

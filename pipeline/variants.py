@@ -24,7 +24,6 @@ The key of a class is its smallest code point; characters not in any class map t
 from __future__ import annotations
 
 import functools
-import os
 import subprocess
 import sys
 import tempfile

@@ -9,11 +9,11 @@ PLACE together and per label (other labels the tagger may emit, ACT and MUSIC, a
 
 from __future__ import annotations
 
-import json
 import time
 from pathlib import Path
 
 from pipeline.errors import InputError
+from pipeline.evaluate.common import prf, read_jsonl
 
 SCORED = ("ROLE", "OBJECT", "PLACE")
 
@@ -21,48 +21,30 @@ SCORED = ("ROLE", "OBJECT", "PLACE")
 def read_gold(path: str | Path) -> list[dict]:
     """Gold records; any malformed line raises InputError naming the file and line."""
     path = str(path)
-    try:
-        fh = open(path, encoding="utf-8")
-    except OSError as err:
-        raise InputError(path, None, f"cannot read: {err.strerror}") from None
     records = []
-    with fh:
-        for lineno, line in enumerate(fh, 1):
-            if not line.strip():
-                continue
-            try:
-                rec = json.loads(line)
-            except json.JSONDecodeError as err:
-                raise InputError(path, lineno, f"bad JSON: {err.msg}") from None
-            if not isinstance(rec, dict) or not isinstance(rec.get("text"), str):
-                raise InputError(path, lineno, 'a record needs a "text" string')
-            spans = rec.get("spans")
-            if not isinstance(spans, list):
-                raise InputError(path, lineno, 'a record needs a "spans" list')
-            n = len(rec["text"])
-            clean = []
-            for sp in spans:
-                if not isinstance(sp, dict):
-                    raise InputError(path, lineno, "a span must be an object with start, end, label")
-                s, e, lab = sp.get("start"), sp.get("end"), sp.get("label")
-                if not (isinstance(s, int) and isinstance(e, int) and not isinstance(s, bool) and not isinstance(e, bool)):
-                    raise InputError(path, lineno, "span start/end must be integers")
-                if not (0 <= s < e <= n):
-                    raise InputError(path, lineno, f"span {s}..{e} outside the text (length {n})")
-                if not isinstance(lab, str) or not lab:
-                    raise InputError(path, lineno, "span label must be a non-empty string")
-                clean.append((s, e, lab))
-            records.append({"id": rec.get("id", f"line{lineno}"), "text": rec["text"], "spans": clean})
+    for lineno, rec in read_jsonl(path):
+        if not isinstance(rec.get("text"), str):
+            raise InputError(path, lineno, 'a record needs a "text" string')
+        spans = rec.get("spans")
+        if not isinstance(spans, list):
+            raise InputError(path, lineno, 'a record needs a "spans" list')
+        n = len(rec["text"])
+        clean = []
+        for sp in spans:
+            if not isinstance(sp, dict):
+                raise InputError(path, lineno, "a span must be an object with start, end, label")
+            s, e, lab = sp.get("start"), sp.get("end"), sp.get("label")
+            if not (isinstance(s, int) and isinstance(e, int) and not isinstance(s, bool) and not isinstance(e, bool)):
+                raise InputError(path, lineno, "span start/end must be integers")
+            if not (0 <= s < e <= n):
+                raise InputError(path, lineno, f"span {s}..{e} outside the text (length {n})")
+            if not isinstance(lab, str) or not lab:
+                raise InputError(path, lineno, "span label must be a non-empty string")
+            clean.append((s, e, lab))
+        records.append({"id": rec.get("id", f"line{lineno}"), "text": rec["text"], "spans": clean})
     if not records:
         raise InputError(path, None, "no records")
     return records
-
-
-def _prf(tp: int, n_pred: int, n_gold: int) -> dict:
-    p = tp / n_pred if n_pred else 0.0
-    r = tp / n_gold if n_gold else 0.0
-    f = 2 * p * r / (p + r) if p + r else 0.0
-    return {"p": round(p, 4), "r": round(r, 4), "f1": round(f, 4), "tp": tp, "pred": n_pred, "gold": n_gold}
 
 
 def score(records: list[dict], predictions: list[list[tuple[int, int, str]]], lexicon=None) -> dict:
@@ -91,9 +73,9 @@ def score(records: list[dict], predictions: list[list[tuple[int, int, str]]], le
     tp = sum(c[0] for c in counts.values())
     npred = sum(c[1] for c in counts.values())
     ngold = sum(c[2] for c in counts.values())
-    result = {"records": len(records), "micro": _prf(tp, npred, ngold)}
+    result = {"records": len(records), "micro": prf(tp, npred, ngold)}
     for lab in SCORED:
-        result[lab] = _prf(*counts[lab])
+        result[lab] = prf(*counts[lab])
     result["unseen_recall"] = round(unseen_tp / unseen_n, 4) if unseen_n else None
     result["unseen_spans"] = unseen_n
     result["errors"] = errors

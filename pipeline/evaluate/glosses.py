@@ -13,28 +13,22 @@ on a document: the project's segmenter restores the note's punctuation
 
 from __future__ import annotations
 
-import json
 import sys
 import time
 from pathlib import Path
 
 from pipeline.errors import InputError
+from pipeline.evaluate.common import prf, read_jsonl
 
 
 def read_gold(path: str | Path) -> list[dict]:
+    """Gold records; a malformed line raises InputError naming the file and line."""
     recs = []
-    with open(path, encoding="utf-8") as fh:
-        for i, line in enumerate(fh, 1):
-            if not line.strip():
-                continue
-            try:
-                rec = json.loads(line)
-                for key in ("id", "base", "note", "glosses"):
-                    if key not in rec:
-                        raise InputError(str(path), i, f"gold record lacks {key!r}")
-            except json.JSONDecodeError as err:
-                raise InputError(str(path), i, f"not JSON: {err.msg}") from None
-            recs.append(rec)
+    for lineno, rec in read_jsonl(path):
+        for key, typ in (("id", str), ("base", str), ("note", str), ("glosses", list)):
+            if not isinstance(rec.get(key), typ):
+                raise InputError(str(path), lineno, f"gold record needs {key!r} ({typ.__name__})")
+        recs.append(rec)
     return recs
 
 
@@ -93,12 +87,11 @@ def score(records: list[dict], system: list[list]) -> dict:
                 c[1] += 1
                 if sp in s:
                     c[0] += 1
-    p = tp / n_sys if n_sys else 0.0
-    r = tp / n_gold if n_gold else 0.0
-    f = 2 * p * r / (p + r) if p + r else 0.0
+    lemma = prf(tp, n_sys, n_gold)
+    lemma["system"] = lemma.pop("pred")  # named for what it counts: distinct system spans
     return {
         "records": len(records),
-        "lemma": {"p": round(p, 4), "r": round(r, 4), "f1": round(f, 4), "tp": tp, "system": n_sys, "gold": n_gold},
+        "lemma": lemma,
         "type_accuracy": round(type_ok / tp, 4) if tp else 0.0,
         "recall_by_gold_type": {t: round(c[0] / c[1], 4) for t, c in sorted(by_type.items())},
     }

@@ -14,16 +14,10 @@ from __future__ import annotations
 import time
 from pathlib import Path
 
+from pipeline.evaluate.common import prf
 from pipeline.model import SENTENCE_FINAL
 
 METRICS = ("seg", "punct", "sentence")
-
-
-def _prf(tp: int, n_pred: int, n_gold: int) -> dict:
-    p = tp / n_pred if n_pred else 0.0
-    r = tp / n_gold if n_gold else 0.0
-    f = 2 * p * r / (p + r) if p + r else 0.0
-    return {"p": round(p, 4), "r": round(r, 4), "f1": round(f, 4), "tp": tp, "pred": n_pred, "gold": n_gold}
 
 
 class _Counts:
@@ -47,7 +41,7 @@ class _Counts:
         c["sentence"][2] += len(gs)
 
     def result(self) -> dict:
-        return {m: _prf(*self.c[m]) for m in METRICS}
+        return {m: prf(*self.c[m]) for m in METRICS}
 
 
 def score(records: list[dict], predictions: list[dict[int, str]]) -> dict:
