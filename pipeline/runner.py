@@ -64,7 +64,7 @@ class DocResult:
     skipped: dict[str, str] = field(default_factory=dict)  # stage -> why it did not run on this document
     files: dict[str, bytes] = field(default_factory=dict)  # relative to the output folder
     jsonl: dict[str, bytes] = field(default_factory=dict)
-    records: dict[str, list[dict]] = field(default_factory=dict)
+    stats: dict = field(default_factory=dict)  # records.document_stats (the records stay in the worker)
     tables: dict = field(default_factory=dict)  # parquet: kind -> pyarrow.Table
     iob: str = ""
     docbin: object = None  # spacy.tokens.DocBin
@@ -246,7 +246,7 @@ def _export_document(doc, res: DocResult, opts: Options) -> None:
 
     fmts = set(opts.formats)
     records = rec.document_records(doc, res.split, [s for s in res.stages if s != "export"])
-    res.records = records
+    res.stats = rec.document_stats(records)
     if "jsonl" in fmts:
         from pipeline.export import jsonl
 
@@ -287,9 +287,7 @@ def assemble(results: list[DocResult], opts: Options, stage_status: dict[str, st
     files: dict[str, bytes] = {}
     for r in results:
         files.update(r.files)
-    from pipeline.export.records import RECORD_KINDS
-
-    records = {kind: [x for r in results for x in r.records.get(kind, [])] for kind in RECORD_KINDS}
+    stats = [r.stats for r in results if r.stats]
     if "jsonl" in fmts:
         from pipeline.export import jsonl
 
@@ -316,11 +314,11 @@ def assemble(results: list[DocResult], opts: Options, stage_status: dict[str, st
     if "html" in fmts:
         from pipeline.export import html
 
-        files.update(html.files_for_index(records, note))
+        files.update(html.files_for_index(stats, note))
     if "card" in fmts:
         from pipeline.export import card
 
-        files["README.md"] = card.render(records, stage_status, sorted(files)).encode("utf-8")
+        files["README.md"] = card.render(stats, stage_status, sorted(files)).encode("utf-8")
     return dict(sorted(files.items()))
 
 
@@ -444,8 +442,8 @@ def run(
     for r in good:
         for k, v in r.seconds.items():
             summary.seconds[k] = summary.seconds.get(k, 0.0) + v
-        for kind, recs in r.records.items():
-            summary.counts[kind] = summary.counts.get(kind, 0) + len(recs)
+        for kind, n in r.stats.get("counts", {}).items():
+            summary.counts[kind] = summary.counts.get(kind, 0) + n
     t_asm = time.perf_counter()
     if state_out is not None:
         write_outputs(state_out, {f"{r.doc_id}.json": r.state for r in good if r.state is not None})

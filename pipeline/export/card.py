@@ -1,5 +1,6 @@
 """README.md at the top of an output folder: the dataset card (sources, licence, stages that
-ran, the schema of every file, counts). Generated from the records, so it is always in step."""
+ran, the schema of every file, counts). Generated from the per-document stats of the records
+(records.document_stats), so it is always in step."""
 
 from __future__ import annotations
 
@@ -8,10 +9,16 @@ from collections import Counter
 from pipeline.export.records import RECORD_KINDS, SCHEMAS
 
 
-def render(records: dict[str, list[dict]], stages: dict[str, str], files: list[str]) -> str:
-    docs = records.get("documents", [])
-    ents = records.get("entities", [])
-    glosses = records.get("glosses", [])
+def render(stats: list[dict], stages: dict[str, str], files: list[str]) -> str:
+    docs = [st["document"] for st in stats]
+    counts: Counter = Counter()
+    labels: Counter = Counter()
+    types: Counter = Counter()
+    for st in stats:
+        counts.update(st["counts"])
+        labels.update(st["entity_labels"])
+        types.update(st["gloss_types"])
+    anchored = sum(st["glosses_anchored"] for st in stats)
     splits = Counter(d["split"] for d in docs)
     books = sorted({(d.get("title") or "?", (d.get("properties") or {}).get("ID", "?")) for d in docs})
     out = []
@@ -50,14 +57,14 @@ def render(records: dict[str, list[dict]], stages: dict[str, str], files: list[s
     out.append("|---|---:|")
     out.append(f"| documents (juan) | {len(docs)} ({', '.join(f'{k} {v}' for k, v in sorted(splits.items()))}) |")
     for kind in RECORD_KINDS[1:]:
-        out.append(f"| {kind} | {len(records.get(kind, []))} |")
+        out.append(f"| {kind} | {counts[kind]} |")
     out.append(f"| characters of unit text | {sum(d['chars'] for d in docs)} |")
-    for label, n in sorted(Counter(e["label"] for e in ents).items()):
+    for label, n in sorted(labels.items()):
         out.append(f"| entities {label} | {n} |")
-    for typ, n in sorted(Counter(g["type"] for g in glosses).items()):
+    for typ, n in sorted(types.items()):
         out.append(f"| glosses {typ} | {n} |")
-    if glosses:
-        out.append(f"| glosses anchored to a lemma | {sum(1 for g in glosses if g['lemma_start'] is not None)} |")
+    if counts["glosses"]:
+        out.append(f"| glosses anchored to a lemma | {anchored} |")
     out.append("")
     out.append("## Conventions")
     out.append("")

@@ -200,19 +200,18 @@ def _bar_chart(title: str, categories: list[str], series: dict[str, list[float]]
     return "\n".join(out)
 
 
-def render_index(records: dict[str, list[dict]], stages_note: str) -> str:
-    docs = records.get("documents", [])
-    units = records.get("units", [])
-    ents = records.get("entities", [])
-    glosses = records.get("glosses", [])
+def render_index(stats: list[dict], stages_note: str) -> str:
+    """The index page from the per-document stats (records.document_stats), in id order."""
+    docs = [st["document"] for st in stats]
     ids = [d["doc"] for d in docs]
-    chars = {(d, k): 0 for d in ids for k in ("base", "commentary", "other")}
-    for u in units:
-        k = u["kind"] if u["kind"] in ("base", "commentary") else "other"
-        chars[(u["doc"], k)] += u["chars"]
-    ent_counts = Counter((e["doc"], e["label"]) for e in ents)
-    gloss_counts = Counter(g["type"] for g in glosses)
-    anchored = sum(1 for g in glosses if g["lemma_start"] is not None)
+    chars = {(st["document"]["doc"], k): st["chars"].get(k, 0) for st in stats for k in ("base", "commentary", "other")}
+    ent_counts = Counter({(st["document"]["doc"], lab): n for st in stats for lab, n in st["entity_labels"].items()})
+    gloss_counts: Counter = Counter()
+    for st in stats:
+        gloss_counts.update(st["gloss_types"])
+    n_glosses = sum(gloss_counts.values())
+    anchored = sum(st["glosses_anchored"] for st in stats)
+    ents = any(st["entity_labels"] for st in stats)
 
     rows = []
     for d in docs:
@@ -231,7 +230,7 @@ def render_index(records: dict[str, list[dict]], stages_note: str) -> str:
         f"<td>{sum(d['sentences'] for d in docs)}</td>",
     ]
     total += [f"<td>{sum(ent_counts[(i, lab)] for i in ids)}</td>" for lab in ENTITY_LABELS]
-    total.append(f"<td>{len(glosses)}</td><td>{sum(d['collation'] for d in docs)}</td>")
+    total.append(f"<td>{n_glosses}</td><td>{sum(d['collation'] for d in docs)}</td>")
     head = "".join(
         f"<th{' class=l' if h in ('document', 'juan', 'split') else ''}>{h}</th>"
         for h in ["document", "juan", "split", "units", "chars", "sentences", *ENTITY_LABELS, "glosses", "collation"]
@@ -251,13 +250,15 @@ def render_index(records: dict[str, list[dict]], stages_note: str) -> str:
         charts.append(
             _bar_chart("Entities per juan, by label", ids, {lab: [ent_counts[(i, lab)] for i in ids] for lab in ENTITY_LABELS}, COLOURS)
         )
-    if glosses:
+    if n_glosses:
         types = [t for t in GLOSS_TYPES if gloss_counts[t]] + sorted(t for t in gloss_counts if t not in GLOSS_TYPES)
         charts.append(_bar_chart("Glosses by type", types, {"glosses": [gloss_counts[t] for t in types]}, {"glosses": "#8a6d3b"}))
 
     top_rows = []
     for lab in ENTITY_LABELS:
-        c = Counter(e["text"] for e in ents if e["label"] == lab)
+        c: Counter = Counter()
+        for st in stats:
+            c.update(st["entity_texts"].get(lab, {}))
         if c:
             top = sorted(c.items(), key=lambda kv: (-kv[1], kv[0]))[:15]
             top_rows.append(
@@ -267,7 +268,7 @@ def render_index(records: dict[str, list[dict]], stages_note: str) -> str:
             )
     top_table = ("<h2>Most frequent entities</h2>\n<table>\n" + "\n".join(top_rows) + "\n</table>") if top_rows else ""
     gloss_line = (
-        f"<p>{len(glosses)} glosses, {anchored} anchored to a lemma in the base text.</p>" if glosses else ""
+        f"<p>{n_glosses} glosses, {anchored} anchored to a lemma in the base text.</p>" if n_glosses else ""
     )
     body = (
         "<h1>zhushu datasets: counts</h1>\n"
@@ -282,8 +283,8 @@ def render_index(records: dict[str, list[dict]], stages_note: str) -> str:
     return _page("zhushu datasets: counts", body)
 
 
-def files_for_index(records: dict[str, list[dict]], stages_note: str) -> dict[str, bytes]:
+def files_for_index(stats: list[dict], stages_note: str) -> dict[str, bytes]:
     return {
-        "html/index.html": render_index(records, stages_note).encode("utf-8"),
+        "html/index.html": render_index(stats, stages_note).encode("utf-8"),
         "html/style.css": CSS.encode("utf-8"),
     }

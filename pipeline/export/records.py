@@ -254,3 +254,30 @@ def document_records(doc: Document, split: str, stages: list[str]) -> dict[str, 
 def _source_prov(doc: Document, index: int) -> dict[str, object]:
     page = doc.page_of(index)
     return {"pb": page.pb if page else None, "line": page.line if page else None}
+
+
+def document_stats(records: dict[str, list[dict]]) -> dict:
+    """What the corpus-level summaries (dataset card, html index, run summary) need of one
+    document, small enough to ship from a worker (the records themselves stay there)."""
+    doc = records["documents"][0]
+    chars = {"base": 0, "commentary": 0, "other": 0}
+    for u in records["units"]:
+        chars[u["kind"] if u["kind"] in ("base", "commentary") else "other"] += u["chars"]
+    labels: dict[str, int] = {}
+    texts: dict[str, dict[str, int]] = {}
+    for e in records["entities"]:
+        labels[e["label"]] = labels.get(e["label"], 0) + 1
+        by = texts.setdefault(e["label"], {})
+        by[e["text"]] = by.get(e["text"], 0) + 1
+    types: dict[str, int] = {}
+    for g in records["glosses"]:
+        types[g["type"]] = types.get(g["type"], 0) + 1
+    return {
+        "document": doc,
+        "counts": {kind: len(records.get(kind, [])) for kind in RECORD_KINDS},
+        "chars": chars,
+        "entity_labels": labels,
+        "entity_texts": texts,
+        "gloss_types": types,
+        "glosses_anchored": sum(1 for g in records["glosses"] if g["lemma_start"] is not None),
+    }
