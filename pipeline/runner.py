@@ -475,31 +475,41 @@ def stage_status(results: list[DocResult], steps: tuple[str, ...]) -> dict[str, 
     return status
 
 
-def _run_dask(items: list[str], opts: Options, workers: int, scheduler: str | None, done) -> None:
+WORKER_ENVIRON = {"OMP_NUM_THREADS": 1, "MKL_NUM_THREADS": 1, "OPENBLAS_NUM_THREADS": 1, "MALLOC_ARENA_MAX": 1}
+
+
+def local_cluster(workers: int):
+    """A LocalCluster of `workers` processes, one thread each.
+
+    Worker environment: one BLAS/OpenMP thread, and glibc malloc as in a plain process. Dask's
+    default sets MALLOC_TRIM_THRESHOLD_=65536, which switches off glibc's dynamic mmap
+    threshold: every tensor of the segmenter is then mmap'ed and faulted in afresh (the segment
+    stage ran 2x slower in a worker, measured); tasks also run in a non-main thread, whose
+    malloc arena trims eagerly, hence MALLOC_ARENA_MAX=1.
+    """
     import logging
 
-    from dask.distributed import Client, LocalCluster, as_completed
-
     import dask
+    from dask.distributed import LocalCluster
+
+    with dask.config.set({"distributed.nanny.pre-spawn-environ": dict(WORKER_ENVIRON)}):
+        return LocalCluster(
+            n_workers=workers,
+            threads_per_worker=1,
+            processes=True,
+            dashboard_address=None,
+            silence_logs=logging.ERROR,
+        )
+
+
+def _run_dask(items: list[str], opts: Options, workers: int, scheduler: str | None, done) -> None:
+    from dask.distributed import Client, as_completed
 
     cluster = None
     if scheduler:
         client = Client(scheduler)
     else:
-        # Worker environment: one BLAS/OpenMP thread, and glibc malloc as in a plain process.
-        # Dask's default sets MALLOC_TRIM_THRESHOLD_=65536, which switches off glibc's dynamic
-        # mmap threshold: every tensor of the segmenter is then mmap'ed and faulted in afresh
-        # (2x slower segment stage, measured); tasks also run in a non-main thread, whose malloc
-        # arena trims eagerly, hence MALLOC_ARENA_MAX=1.
-        environ = {"OMP_NUM_THREADS": 1, "MKL_NUM_THREADS": 1, "OPENBLAS_NUM_THREADS": 1, "MALLOC_ARENA_MAX": 1}
-        with dask.config.set({"distributed.nanny.pre-spawn-environ": environ}):
-            cluster = LocalCluster(
-                n_workers=workers,
-                threads_per_worker=1,
-                processes=True,
-                dashboard_address=None,
-                silence_logs=logging.ERROR,
-            )
+        cluster = local_cluster(workers)
         client = Client(cluster)
     try:
         futures = client.map(process_item, items, opts=opts, pure=False)

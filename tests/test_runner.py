@@ -116,3 +116,15 @@ def test_a_rerun_on_fewer_documents_leaves_no_stale_files(inputs, tmp_path):
     assert sorted(p.name for p in (out / "tei").iterdir()) == ["KR1d0030_010.xml"]
     assert "KR1d0030_001" not in (out / "jsonl" / "units.jsonl").read_text(encoding="utf-8")
     assert (out / "notes.txt").read_text(encoding="utf-8") == "kept"
+
+
+def test_local_cluster_workers_get_plain_malloc_and_one_blas_thread():
+    import os
+
+    from dask.distributed import Client
+
+    from pipeline.runner import local_cluster
+
+    with local_cluster(1) as cluster, Client(cluster) as client:
+        env = client.submit(lambda: {k: os.environ.get(k) for k in ("MALLOC_TRIM_THRESHOLD_", "MALLOC_ARENA_MAX", "OMP_NUM_THREADS")}).result()
+    assert env == {"MALLOC_TRIM_THRESHOLD_": None, "MALLOC_ARENA_MAX": "1", "OMP_NUM_THREADS": "1"}
