@@ -18,6 +18,7 @@ from pipeline.cli import main
 ROOT = Path(__file__).resolve().parent.parent
 DVC = yaml.safe_load((ROOT / "dvc.yaml").read_text(encoding="utf-8"))
 PARAMS = yaml.safe_load((ROOT / "params.yaml").read_text(encoding="utf-8"))
+TRAIN_STAGES = ["train_segmenter", "train_tagger"]
 STAGES = ["ingest", "segment", "tag", "align", "export", "evaluate"]
 
 
@@ -32,8 +33,13 @@ def interpolate(text: str) -> str:
     return re.sub(r"\$\{([^}]+)\}", lambda m: str(param(m.group(1))), text)
 
 
+def out_path(out) -> str:
+    """An `outs` entry is a path, or {path: {options}} (e.g. cache: false)."""
+    return interpolate(next(iter(out)) if isinstance(out, dict) else out)
+
+
 def test_stages_in_order_and_chained():
-    assert list(DVC["stages"]) == STAGES
+    assert list(DVC["stages"]) == TRAIN_STAGES + STAGES
     outs = {}
     for name in STAGES:
         stage = DVC["stages"][name]
@@ -42,12 +48,20 @@ def test_stages_in_order_and_chained():
         if name != "ingest":
             assert any(d in outs.values() for d in deps), name
         for out in stage.get("outs", []):
-            outs[name] = interpolate(out)
+            outs[name] = out_path(out)
     assert outs["export"] == PARAMS["out"]
 
 
+def test_training_stages_rebuild_the_models_the_pipeline_uses():
+    outs = {name: [out_path(o) for o in DVC["stages"][name]["outs"]] for name in TRAIN_STAGES}
+    assert outs == {"train_segmenter": [param("segment.model")], "train_tagger": [param("tag.model")]}
+    segment_deps = [interpolate(d) for d in DVC["stages"]["segment"]["deps"]]
+    tag_deps = [interpolate(d) for d in DVC["stages"]["tag"]["deps"]]
+    assert param("segment.model") in segment_deps and param("tag.model") in tag_deps
+
+
 def test_dependencies_and_params_resolve():
-    generated = {interpolate(o) for s in DVC["stages"].values() for o in s.get("outs", [])}
+    generated = {out_path(o) for s in DVC["stages"].values() for o in s.get("outs", [])}
     models_trained_later = {param("segment.model")}
     for name, stage in DVC["stages"].items():
         for dep in stage["deps"]:
