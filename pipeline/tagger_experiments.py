@@ -28,7 +28,7 @@ os.environ.setdefault("OMP_NUM_THREADS", "1")
 
 from pipeline.evaluate.entities import read_gold, score  # noqa: E402
 from pipeline.lexicon import BY_USE, REPO, Lexicon, load_lexicon, project  # noqa: E402
-from pipeline.tagger_silver import build_silver, corpus_units, from_bio  # noqa: E402
+from pipeline.tagger_silver import build_silver, corpus_units  # noqa: E402
 
 GOLD = REPO / "annotations" / "gold" / "entities.dev.KR1d0030_010.jsonl"
 

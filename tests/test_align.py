@@ -123,7 +123,6 @@ def test_gloss_note_spans_cover_their_text():
 
 def test_align_document_on_a_real_juan_is_fast_and_consistent():
     from pipeline.ingest import read_document
-    from pipeline.variants import fold
 
     doc = read_document(str(ROOT / "data/corpus/KR1d0030/KR1d0030_003.txt"))
     t = time.perf_counter()

@@ -8,7 +8,7 @@ Every record carries `doc`, `unit` (except documents) and page provenance (`pb`,
 
 from __future__ import annotations
 
-from pipeline.export.common import book_title, note_id, provenance, sentences_of, unit_id
+from pipeline.export.common import book_title, note_id, provenance, unit_id
 from pipeline.model import Document
 from pipeline.pua import encode_entities
 

@@ -22,7 +22,7 @@ from __future__ import annotations
 from bisect import bisect_left
 from xml.sax.saxutils import escape, quoteattr
 
-from pipeline.export.common import Markup, book_title, non_overlapping_entities, note_id, render, unit_id
+from pipeline.export.common import Markup, book_title, non_overlapping_entities, note_id, render
 from pipeline.model import Document, Unit
 from pipeline.pua import entity_number
 
