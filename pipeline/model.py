@@ -7,6 +7,7 @@ entity is one character (U+F0000+nnnn) in `Unit.text`.
 
 from __future__ import annotations
 
+from bisect import bisect_right
 from dataclasses import dataclass, field
 from typing import Literal
 
@@ -88,10 +89,6 @@ class Unit:
     entities: list[Entity] = field(default_factory=list)
     glosses: list[Gloss] = field(default_factory=list)
 
-    @property
-    def uid(self) -> str:
-        return f"#{self.seq}"
-
     def punctuated(self) -> str:
         """The unit text with its restored marks inserted."""
         out = []
@@ -129,8 +126,6 @@ class Document:
 
     def page_of(self, source_index: int) -> Page | None:
         """The printed page and line holding a source index (None before the first page)."""
-        from bisect import bisect_right
-
         i = bisect_right(self.lines, (source_index, "\U0010ffff", 1 << 30)) - 1
         if i < 0:
             return None
