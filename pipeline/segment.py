@@ -8,8 +8,9 @@
 Requires: units with clean text (ingest). Provides: Unit.marks, Unit.sentences, Unit.clauses
 for base and commentary units; header and title units are left untouched.
 
-The model folder holds config.json whose "type" says which backend reads it: "bilstm"
-(pipeline/segmenter_nn.py, the default) or "crf" (pipeline/segmenter_crf.py, the baseline).
+The model folder holds config.json whose "type" says which backend reads it: "ensemble"
+(pipeline/segmenter_ensemble.py: BiLSTMs averaged, the default), "bilstm"
+(pipeline/segmenter_nn.py, one BiLSTM) or "crf" (pipeline/segmenter_crf.py, the baseline).
 Output is deterministic: inference runs in eval mode, one thread by default.
 """
 
@@ -66,7 +67,7 @@ class Segmenter:
         if len(texts) != len(kinds):
             raise ValueError("texts and kinds differ in length")
         kinds = [_norm_kind(k) for k in kinds]
-        with _torch_threads(self.threads if self.type == "bilstm" else None):
+        with _torch_threads(self.threads if self.type in ("bilstm", "ensemble") else None):
             return self.backend.predict(list(texts), kinds)
 
 
@@ -83,6 +84,11 @@ def _load(path: str, threads: int | None) -> Segmenter:
 
         with _torch_threads(threads):
             backend = NeuralSegmenter.load(folder)
+    elif kind == "ensemble":
+        from pipeline.segmenter_ensemble import EnsembleSegmenter
+
+        with _torch_threads(threads):
+            backend = EnsembleSegmenter.load(folder)
     elif kind == "crf":
         from pipeline.segmenter_crf import CRFSegmenter
 

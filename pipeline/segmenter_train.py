@@ -21,6 +21,7 @@ MIN_ALIGNED = 0.75  # below: dropped (measured: keeping 0.75-0.9 with weight = a
 DEFAULTS = {
     "epochs": 10,
     "seed": 13,
+    "seeds": (13, 14, 15),  # ensemble members (--type ensemble)
     "lr": 2e-3,
     "batch_chars": 3000,
     "extra_weight": 1.0,
@@ -29,13 +30,14 @@ DEFAULTS = {
 }
 
 
-def training_data(punct_file: str | Path = PUNCT_FILE, use_extra: bool = True, min_aligned: float = MIN_ALIGNED):
+def training_data(punct_file: str | Path = PUNCT_FILE, use_extra: bool = True, min_aligned: float = MIN_ALIGNED,
+                  tune_juan: tuple[str, ...] = TUNE_JUAN):
     """(train, tune, extra) records. Train records with min_aligned <= aligned < 0.9 get
     weight = aligned; the tune records are those of TUNE_JUAN with aligned >= 0.9."""
     recs = read_records(punct_file)
     train = [r for r in recs if r.get("split") == "train" and r.get("aligned", 1.0) >= min_aligned and r["text"]]
-    tune = [r for r in train if r["id"].split("#")[0] in TUNE_JUAN and r.get("aligned", 1.0) >= CLEAN_ALIGNED]
-    train = [r for r in train if r["id"].split("#")[0] not in TUNE_JUAN]
+    tune = [r for r in train if r["id"].split("#")[0] in tune_juan and r.get("aligned", 1.0) >= CLEAN_ALIGNED]
+    train = [r for r in train if r["id"].split("#")[0] not in tune_juan]
     for r in train:
         a = r.get("aligned", 1.0)
         r["weight"] = 1.0 if a >= CLEAN_ALIGNED else round(a, 3)
@@ -47,7 +49,8 @@ def train_segmenter(out_dir: str | Path, model_type: str = "bilstm", punct_file:
                     use_extra: bool = True, log=print, **overrides) -> dict:
     """Train and write a model folder; returns its config (with train_seconds)."""
     out_dir = Path(out_dir)
-    train, tune, extra = training_data(punct_file, use_extra)
+    tune_juan = tuple(overrides.pop("tune_juan", TUNE_JUAN))
+    train, tune, extra = training_data(punct_file, use_extra, tune_juan=tune_juan)
     if model_type == "crf":  # crfsuite has no per-sequence weights: keep the clean records only
         train = [r for r in train if r["weight"] == 1.0]
     log(f"train {len(train)} records, tune {len(tune)}, extra {len(extra)}")
@@ -62,17 +65,36 @@ def train_segmenter(out_dir: str | Path, model_type: str = "bilstm", punct_file:
         return cfg
     import torch
 
+    from pipeline.segmenter_nn import NeuralSegmenter
     from pipeline.segmenter_nn import train as train_nn
 
     torch.set_num_threads(1)
     torch.use_deterministic_algorithms(True)
     params = {**DEFAULTS, **overrides}
     params["arch"] = {**DEFAULTS["arch"], **overrides.get("arch", {})}
+    data = {"punct": str(Path(punct_file).name), "min_aligned": MIN_ALIGNED,
+            "clean_aligned": CLEAN_ALIGNED, "tune_juan": list(tune_juan), "extra": use_extra}
+    seeds = params.pop("seeds")
     t0 = time.time()
+    if model_type == "ensemble":  # one member per seed, each a complete BiLSTM folder; the ensemble threshold on tune
+        from pipeline.segmenter_ensemble import tune_ensemble
+
+        members, names = [], []
+        for seed in seeds:
+            log(f"member seed {seed}")
+            seg = train_nn(train, tune, extra, log=log, **{**params, "seed": seed})
+            seg.config.update(type="bilstm", data=data)
+            names.append(f"seed{seed}")
+            seg.save(out_dir / names[-1])
+            members.append(NeuralSegmenter.load(out_dir / names[-1]))  # as used: int8
+        ens = tune_ensemble(members, tune)
+        ens.config = {"seeds": list(seeds), "train_seconds": round(time.time() - t0, 1), "data": data}
+        ens.save(out_dir, names)
+        log(f"ensemble threshold {ens.threshold}")
+        return {**ens.config, "type": "ensemble", "members": names, "threshold": ens.threshold}
     seg = train_nn(train, tune, extra, log=log, **params)
     seg.config["type"] = "bilstm"
     seg.config["train_seconds"] = round(time.time() - t0, 1)
-    seg.config["data"] = {"punct": str(Path(punct_file).name), "min_aligned": MIN_ALIGNED,
-                          "clean_aligned": CLEAN_ALIGNED, "tune_juan": list(TUNE_JUAN), "extra": use_extra}
+    seg.config["data"] = data
     seg.save(out_dir)
     return seg.config

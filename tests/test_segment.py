@@ -228,3 +228,40 @@ def test_crf_baseline_trains_and_loads_through_load_segmenter(tmp_path):
     out = seg.predict([r["text"] for r in recs[:5]] + [""], [r["kind"] for r in recs[:5]] + ["commentary"])
     assert out[-1] == {}
     assert all(max(m) == len(r["text"]) and set(m.values()) <= set("，、：；。？！") for m, r in zip(out[:5], recs))
+
+
+def test_ensemble_averages_its_members_and_loads_through_load_segmenter(tmp_path):
+    """Two tiny seed-varied members: the ensemble's distribution is their mean, its folder
+    loads as type "ensemble", and its output is deterministic."""
+    import numpy as np
+    import torch
+
+    from pipeline.segment import load_segmenter
+    from pipeline.segmenter_ensemble import EnsembleSegmenter, tune_ensemble
+    from pipeline.segmenter_nn import NeuralSegmenter, train
+
+    recs = [dict(r, marks={int(k): v for k, v in r["marks"].items()}) for r in _dev_records(60)]
+    arch = {"emb": 16, "bemb": 8, "kemb": 4, "hidden": 16, "layers": 1}
+    old = torch.get_num_threads()
+    torch.set_num_threads(1)
+    try:
+        names = []
+        for seed in (1, 2):
+            seg = train(recs[:50], recs[50:], epochs=1, seed=seed, arch=dict(arch), log=lambda m: None)
+            names.append(f"seed{seed}")
+            seg.save(tmp_path / names[-1])
+        members = [NeuralSegmenter.load(tmp_path / n) for n in names]
+        ens = tune_ensemble(members, recs[50:])
+        ens.save(tmp_path, names)
+        texts, kinds = [r["text"] for r in recs[:10]], [r["kind"] for r in recs[:10]]
+        p_ens = ens.probs(texts, kinds)
+        p_a, p_b = members[0].probs(texts, kinds), members[1].probs(texts, kinds)
+        assert all(np.allclose(e, (a + b) / 2) for e, a, b in zip(p_ens, p_a, p_b))
+        loaded = load_segmenter(tmp_path)
+        assert loaded.type == "ensemble" and isinstance(loaded.backend, EnsembleSegmenter)
+        assert loaded.backend.threshold == ens.threshold
+        out = loaded.predict(texts, kinds)
+        assert out == ens.predict(texts, kinds) == loaded.predict(texts, kinds)
+        assert all(max(m) == len(t) for m, t in zip(out, texts))
+    finally:
+        torch.set_num_threads(old)
