@@ -8,9 +8,10 @@
 Requires: units with clean text (ingest). Provides: Unit.marks, Unit.sentences, Unit.clauses
 for base and commentary units; header and title units are left untouched.
 
-The model folder holds config.json whose "type" says which backend reads it: "ensemble"
-(pipeline/segmenter_ensemble.py: BiLSTMs averaged, the default), "bilstm"
-(pipeline/segmenter_nn.py, one BiLSTM) or "crf" (pipeline/segmenter_crf.py, the baseline).
+The model folder holds config.json whose "type" says which backend reads it: "bilstm"
+(pipeline/segmenter_nn.py, one BiLSTM: the shipped default), "ensemble"
+(pipeline/segmenter_ensemble.py: seed-varied BiLSTMs averaged, more accurate, a third of the
+speed) or "crf" (pipeline/segmenter_crf.py, the baseline).
 Output is deterministic: inference runs in eval mode, one thread by default.
 """
 
