@@ -33,9 +33,11 @@ class EnsembleSegmenter:
     def predict(self, texts: list[str], kinds: list[str]) -> list[dict[int, str]]:
         return [decode(p, len(t), self.threshold) for p, t in zip(self.probs(texts, kinds), texts)]
 
-    def save(self, folder: str | Path, member_names: list[str]) -> None:
+    def save(self, folder: str | Path, member_names: list[str]) -> dict:
+        """Write config.json (the member folders are written by their own save); return it."""
         cfg = dict(self.config, type="ensemble", members=member_names, threshold=self.threshold)
         (Path(folder) / "config.json").write_text(json.dumps(cfg, ensure_ascii=False, indent=1), encoding="utf-8")
+        return cfg
 
     @classmethod
     def load(cls, folder: str | Path) -> "EnsembleSegmenter":

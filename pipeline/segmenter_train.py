@@ -89,9 +89,8 @@ def train_segmenter(out_dir: str | Path, model_type: str = "bilstm", punct_file:
             members.append(NeuralSegmenter.load(out_dir / names[-1]))  # as used: int8
         ens = tune_ensemble(members, tune)
         ens.config = {"seeds": list(seeds), "train_seconds": round(time.time() - t0, 1), "data": data}
-        ens.save(out_dir, names)
         log(f"ensemble threshold {ens.threshold}")
-        return {**ens.config, "type": "ensemble", "members": names, "threshold": ens.threshold}
+        return ens.save(out_dir, names)
     seg = train_nn(train, tune, extra, log=log, **params)
     seg.config["type"] = "bilstm"
     seg.config["train_seconds"] = round(time.time() - t0, 1)
