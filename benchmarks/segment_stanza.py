@@ -21,14 +21,11 @@ from __future__ import annotations
 import argparse
 import json
 import logging
-import sys
 import time
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-
-from pipeline.evaluate.segment import score  # noqa: E402
-from pipeline.segmenter_data import PUNCT_FILE, read_records  # noqa: E402
+from seg_bench import print_table, scored_records, summary_row, timed_score, zhushu_predict  # noqa: E402
+from pipeline.segmenter_data import PUNCT_FILE  # noqa: E402
 from pipeline.segmenter_train import training_data  # noqa: E402
 
 SENTENCE_FINAL = set("。？！")
@@ -70,26 +67,31 @@ def train(work: Path, steps: int, seed: int, extra_args: list[str]) -> tuple[Pat
     return work / "tokenizer.pt", time.perf_counter() - t0
 
 
-def predict_marks(model: Path, texts: list[str]) -> list[dict[int, str]]:
-    """Per-character labels from Stanza's own prediction loop, one paragraph a unit."""
+def stanza_predict(model: Path):
+    """A predict(texts, kinds) over the trained tokenizer, loaded once: per-character labels from
+    Stanza's own prediction loop, one paragraph a unit (kinds are not used: Stanza has no such input)."""
     from stanza.models.tokenization.data import TokenizationDataset
     from stanza.models.tokenization.trainer import Trainer
     from stanza.models.tokenization.utils import predict
 
     trainer = Trainer(model_file=str(model), device="cpu")
     args = dict(trainer.args)
-    batches = TokenizationDataset(args, input_text="\n\n".join(texts), vocab=trainer.vocab,
-                                  evaluation=True, dictionary=trainer.dictionary)
-    all_preds, _ = predict(trainer, batches, args["batch_size"], max(1000, args["max_seqlen"]),
-                           use_regex_tokens=False, num_workers=0)
-    if len(all_preds) != len(texts):
-        raise RuntimeError(f"stanza returned {len(all_preds)} paragraphs for {len(texts)} units")
-    out = []
-    for text, preds in zip(texts, all_preds):
-        if len(preds) != len(text):
-            raise RuntimeError(f"stanza returned {len(preds)} labels for a unit of {len(text)} characters")
-        out.append({i + 1: LABEL_MARK[int(p) if int(p) in LABEL_MARK else 1] for i, p in enumerate(preds) if int(p) > 0})
-    return out
+
+    def predict_marks(texts: list[str], kinds: list[str]) -> list[dict[int, str]]:
+        batches = TokenizationDataset(args, input_text="\n\n".join(texts), vocab=trainer.vocab,
+                                      evaluation=True, dictionary=trainer.dictionary)
+        all_preds, _ = predict(trainer, batches, args["batch_size"], max(1000, args["max_seqlen"]),
+                               use_regex_tokens=False, num_workers=0)
+        if len(all_preds) != len(texts):
+            raise RuntimeError(f"stanza returned {len(all_preds)} paragraphs for {len(texts)} units")
+        out = []
+        for text, preds in zip(texts, all_preds):
+            if len(preds) != len(text):
+                raise RuntimeError(f"stanza returned {len(preds)} labels for a unit of {len(text)} characters")
+            out.append({i + 1: LABEL_MARK.get(int(p), "，") for i, p in enumerate(preds) if int(p) > 0})
+        return out
+
+    return predict_marks
 
 
 def main(argv=None) -> dict:
@@ -115,39 +117,20 @@ def main(argv=None) -> dict:
     if model is None:
         model, train_s = train(work, args.steps, args.seed, args.stanza_args.split())
 
-    records = [r for r in read_records(args.gold, split=args.split or None) if r["text"]]
-    texts, kinds = [r["text"] for r in records], [r["kind"] for r in records]
-    results = {}
-    from pipeline.segment import load_segmenter
-
-    seg = load_segmenter(threads=1)
-    seg.predict(texts[:8], kinds[:8])  # warm-up
-    t0 = time.perf_counter()
-    pred = seg.predict(texts, kinds)
-    results["zhushu"] = dict(score(records, pred), chars_per_second=round(sum(map(len, texts)) / (time.perf_counter() - t0), 1))
-
-    predict_marks(model, texts[:8])  # warm-up
-    t0 = time.perf_counter()
-    pred = predict_marks(model, texts)
-    results["stanza"] = dict(score(records, pred), chars_per_second=round(sum(map(len, texts)) / (time.perf_counter() - t0), 1))
-
-    summary = {"records": len(records), "chars": sum(map(len, texts)), "split": args.split,
+    records = scored_records(args.gold, args.split)
+    results = {"zhushu": timed_score(records, zhushu_predict()),
+               "stanza": timed_score(records, stanza_predict(model))}
+    summary = {"records": len(records), "chars": sum(len(r["text"]) for r in records), "split": args.split,
                "stanza_train_seconds": None if train_s is None else round(train_s),
                "stanza_model_mb": round(model.stat().st_size / 2**20, 1)}
-    for name, r in results.items():
-        summary[name] = {"seg_f1": r["seg"]["f1"], "punct_f1": r["punct"]["f1"], "sentence_f1": r["sentence"]["f1"],
-                         "seg_f1_base": r["by_kind"]["base"]["seg"]["f1"], "seg_f1_note": r["by_kind"]["note"]["seg"]["f1"],
-                         "chars_per_second": r["chars_per_second"]}
+    summary.update({name: summary_row(r) for name, r in results.items()})
     if args.json:
         print(json.dumps(summary, ensure_ascii=False))
     else:
         print(f"{summary['records']} records, {summary['chars']} chars (split {args.split}); "
-              f"stanza trained {summary['stanza_train_seconds']} s, {summary['stanza_model_mb']} MB")
-        print(f"{'system':10s} {'seg F1':>7s} {'base':>7s} {'note':>7s} {'punct':>7s} {'sent':>7s} {'chars/s':>10s}")
-        for name in ("zhushu", "stanza"):
-            s = summary[name]
-            print(f"{name:10s} {s['seg_f1']:7.4f} {s['seg_f1_base']:7.4f} {s['seg_f1_note']:7.4f} "
-                  f"{s['punct_f1']:7.4f} {s['sentence_f1']:7.4f} {s['chars_per_second']:10.0f}")
+              f"stanza model {summary['stanza_model_mb']} MB"
+              + ("" if train_s is None else f", trained in {summary['stanza_train_seconds']} s"))
+        print_table(summary, ["zhushu", "stanza"])
     return summary
 
 

@@ -14,14 +14,9 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import sys
-import time
-from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-
-from pipeline.evaluate.segment import score  # noqa: E402
-from pipeline.segmenter_data import PUNCT_FILE, read_records  # noqa: E402
+from seg_bench import print_table, scored_records, summary_row, timed_score, zhushu_predict  # noqa: E402
+from pipeline.segmenter_data import PUNCT_FILE  # noqa: E402
 
 
 def udkanbun_pipeline():
@@ -56,39 +51,19 @@ def main(argv=None) -> dict:
     ap.add_argument("--json", action="store_true")
     args = ap.parse_args(argv)
 
-    records = [r for r in read_records(args.gold, split=args.split or None) if r["text"]]
-    texts, kinds = [r["text"] for r in records], [r["kind"] for r in records]
-    results = {}
-
-    from pipeline.segment import load_segmenter
-
-    seg = load_segmenter(threads=1)
-    seg.predict(texts[:8], kinds[:8])  # warm-up
-    t0 = time.perf_counter()
-    pred = seg.predict(texts, kinds)
-    dt = time.perf_counter() - t0
-    results["zhushu"] = dict(score(records, pred), chars_per_second=round(sum(map(len, texts)) / dt, 1))
-
+    records = scored_records(args.gold, args.split)
+    results = {"zhushu": timed_score(records, zhushu_predict())}
     try:
         pipe, _ = udkanbun_pipeline()
     except Exception as err:  # noqa: BLE001 - report, do not fail the zhushu half
         results["udkanbun"] = {"error": f"udkanbun unavailable: {err}"}
     else:
-        t0 = time.perf_counter()
-        pred = [udkanbun_marks(pipe, t) for t in texts]
-        dt = time.perf_counter() - t0
-        results["udkanbun"] = dict(score(records, pred), chars_per_second=round(sum(map(len, texts)) / dt, 1))
+        results["udkanbun"] = timed_score(records, lambda texts, kinds: [udkanbun_marks(pipe, t) for t in texts],
+                                          warm_up=False)
 
     z, u = results["zhushu"], results["udkanbun"]
-    summary = {"records": len(records), "chars": sum(map(len, texts)), "split": args.split}
-    for name, r in results.items():
-        if "error" in r:
-            summary[name] = r
-            continue
-        summary[name] = {"seg_f1": r["seg"]["f1"], "punct_f1": r["punct"]["f1"], "sentence_f1": r["sentence"]["f1"],
-                         "seg_f1_base": r["by_kind"].get("base", {}).get("seg", {}).get("f1"),
-                         "seg_f1_note": r["by_kind"].get("note", {}).get("seg", {}).get("f1"),
-                         "chars_per_second": r["chars_per_second"]}
+    summary = {"records": len(records), "chars": sum(len(r["text"]) for r in records), "split": args.split}
+    summary.update({name: summary_row(r) for name, r in results.items()})
     if "error" not in u:
         summary["ratio"] = {"seg_f1": round(z["seg"]["f1"] / max(u["seg"]["f1"], 1e-9), 2),
                             "chars_per_second": round(z["chars_per_second"] / max(u["chars_per_second"], 1e-9), 2)}
@@ -96,14 +71,7 @@ def main(argv=None) -> dict:
         print(json.dumps(summary, ensure_ascii=False))
     else:
         print(f"{summary['records']} records, {summary['chars']} chars (split {args.split})")
-        print(f"{'system':10s} {'seg F1':>7s} {'base':>7s} {'note':>7s} {'punct':>7s} {'sent':>7s} {'chars/s':>10s}")
-        for name in ("zhushu", "udkanbun"):
-            s = summary[name]
-            if "error" in s:
-                print(f"{name:10s} {s['error']}")
-                continue
-            print(f"{name:10s} {s['seg_f1']:7.4f} {s['seg_f1_base']:7.4f} {s['seg_f1_note']:7.4f} "
-                  f"{s['punct_f1']:7.4f} {s['sentence_f1']:7.4f} {s['chars_per_second']:10.0f}")
+        print_table(summary, ["zhushu", "udkanbun"])
         if "ratio" in summary:
             print(f"ratio zhushu/udkanbun: seg F1 x{summary['ratio']['seg_f1']}, speed x{summary['ratio']['chars_per_second']}")
     return summary
