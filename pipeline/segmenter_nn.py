@@ -159,9 +159,16 @@ def _batch(items, vocab: Vocab, unk_p: float = 0.0, rng: random.Random | None = 
     return chars, bigs, kinds, lengths, labels, weights
 
 
+# The mark at the unit end (k = n). The network never learns it (that position is masked in
+# training: it is never scored, and the text after it is not in the unit), so its guess there was
+# right only 48 % of the time; in the punctuated edition a unit ends with 。 in 97 % of the train
+# split and 99 % of dev (base units end where the commentary is inserted, mostly at a sentence end).
+UNIT_END_MARK = "。"
+
+
 def decode(probs: np.ndarray, n: int, threshold: float, final: bool = True) -> dict[int, str]:
     """probs: (n, n_labels) for one unit. A break after char i where P(none) < threshold;
-    with `final`, the unit end (k = n, never scored) gets the most probable mark."""
+    with `final`, the unit end (k = n, never scored) gets UNIT_END_MARK."""
     out = {}
     if n == 0:
         return out
@@ -172,7 +179,7 @@ def decode(probs: np.ndarray, n: int, threshold: float, final: bool = True) -> d
         for i, lab in zip(idx.tolist(), best.tolist()):
             out[i + 1] = LABELS[lab]
     if final:
-        out[n] = LABELS[int(probs[n - 1, 1:].argmax()) + 1]
+        out[n] = UNIT_END_MARK
     return out
 
 

@@ -144,6 +144,18 @@ def test_model_scores_well_on_a_slice_of_dev():
 
 
 @has_model
+def test_unit_end_mark_agrees_with_the_edition():
+    """The unit end is not scored, but `zhushu punctuate` prints it and sentences end there:
+    on the first 80 dev units the edition marks the unit end, and nearly always with 。."""
+    from pipeline.segment import load_segmenter
+
+    recs = [r for r in _dev_records(80) if str(len(r["text"])) in r["marks"]]
+    pred = load_segmenter().predict([r["text"] for r in recs], [r["kind"] for r in recs])
+    agree = sum(p[len(r["text"])] == r["marks"][str(len(r["text"]))] for r, p in zip(recs, pred))
+    assert len(recs) > 50 and agree / len(recs) > 0.9
+
+
+@has_model
 def test_segment_document_fills_base_and_commentary_only():
     from pipeline.ingest import read_document
     from pipeline.segment import punctuated_lines, segment_document
