@@ -15,8 +15,9 @@ import argparse
 import json
 import os
 
-from seg_bench import print_table, scored_records, summary_row, timed_score, zhushu_predict  # noqa: E402
-from pipeline.segmenter_data import PUNCT_FILE  # noqa: E402
+# seg_bench first: it puts the repository root on sys.path for the pipeline imports
+from seg_bench import print_table, scored_records, summary_row, timed_score, zhushu_predict  # isort: skip
+from pipeline.segmenter_data import PUNCT_FILE
 
 
 def udkanbun_pipeline():
