@@ -11,7 +11,9 @@ for base and commentary units; header and title units are left untouched.
 The model folder holds config.json whose "type" says which backend reads it: "bilstm"
 (pipeline/segmenter_nn.py, one BiLSTM: the shipped default), "ensemble"
 (pipeline/segmenter_ensemble.py: seed-varied BiLSTMs averaged, more accurate, a third of the
-speed) or "crf" (pipeline/segmenter_crf.py, the baseline).
+speed), "hybrid" (pipeline/segmenter_hybrid.py: the BiLSTM and a Stanza tokenizer voting, the
+most accurate, a quarter of the speed, needs `stanza`) or "crf" (pipeline/segmenter_crf.py, the
+baseline).
 Output is deterministic: inference runs in eval mode, one thread by default.
 """
 
@@ -69,7 +71,7 @@ class Segmenter:
         if len(texts) != len(kinds):
             raise ValueError("texts and kinds differ in length")
         kinds = [_norm_kind(k) for k in kinds]
-        with _torch_threads(self.threads if self.type in ("bilstm", "ensemble") else None):
+        with _torch_threads(self.threads if self.type in ("bilstm", "ensemble", "hybrid") else None):
             return self.backend.predict(list(texts), kinds)
 
 
@@ -91,6 +93,11 @@ def _load(path: str, threads: int | None) -> Segmenter:
 
         with _torch_threads(threads):
             backend = EnsembleSegmenter.load(folder)
+    elif kind == "hybrid":
+        from pipeline.segmenter_hybrid import HybridSegmenter
+
+        with _torch_threads(threads):
+            backend = HybridSegmenter.load(folder)
     elif kind == "crf":
         from pipeline.segmenter_crf import CRFSegmenter
 

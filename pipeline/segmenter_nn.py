@@ -264,20 +264,25 @@ def quantize_model(model: Tagger) -> nn.Module:
             return model
 
 
+def break_f1(p_none: list[np.ndarray], records: list[dict], threshold: float) -> float:
+    """Seg F1 over positions 1..n-1 when a break goes where P(no mark) < threshold."""
+    tp = npred = ngold = 0
+    for p, r in zip(p_none, records):
+        n = len(r["text"])
+        pred = set((np.nonzero(p[: n - 1] < threshold)[0] + 1).tolist())
+        gold = {k for k in map(int, r["marks"]) if 0 < k < n}
+        tp += len(pred & gold)
+        npred += len(pred)
+        ngold += len(gold)
+    return 2 * tp / (npred + ngold) if npred + ngold else 0.0
+
+
 def tune_threshold(seg: NeuralSegmenter, records: list[dict]) -> float:
     """The P(none) threshold maximising seg F1 on records (a held-out slice of train)."""
-    probs = seg.probs([r["text"] for r in records], [r["kind"] for r in records])
+    p_none = [p[:, 0] for p in seg.probs([r["text"] for r in records], [r["kind"] for r in records])]
     best, best_f = 0.5, -1.0
     for t in np.arange(0.2, 0.81, 0.025):
-        tp = npred = ngold = 0
-        for p, r in zip(probs, records):
-            n = len(r["text"])
-            pred = set((np.nonzero(p[: n - 1, 0] < t)[0] + 1).tolist())
-            gold = {k for k in r["marks"] if 0 < k < n}
-            tp += len(pred & gold)
-            npred += len(pred)
-            ngold += len(gold)
-        f = 2 * tp / (npred + ngold) if npred + ngold else 0.0
+        f = break_f1(p_none, records, t)
         if f > best_f + 1e-9:
             best, best_f = float(t), f
     return round(best, 3)

@@ -10,6 +10,7 @@ out of the gradient steps and used to pick the decision threshold (never the dev
 from __future__ import annotations
 
 import json
+import os
 import time
 from pathlib import Path
 
@@ -91,9 +92,37 @@ def train_segmenter(out_dir: str | Path, model_type: str = "bilstm", punct_file:
         ens.config = {"seeds": list(seeds), "train_seconds": round(time.time() - t0, 1), "data": data}
         log(f"ensemble threshold {ens.threshold}")
         return ens.save(out_dir, names)
+    if model_type == "hybrid":  # the BiLSTM (trained, or copied from bilstm_from) + a Stanza tokenizer
+        return _train_hybrid(out_dir, train, tune, extra, params, data, t0, log)
     seg = train_nn(train, tune, extra, log=log, **params)
     seg.config["type"] = "bilstm"
     seg.config["train_seconds"] = round(time.time() - t0, 1)
     seg.config["data"] = data
     seg.save(out_dir)
     return seg.config
+
+
+def _train_hybrid(out_dir: Path, train: list[dict], tune: list[dict], extra: list[dict], params: dict,
+                  data: dict, t0: float, log) -> dict:
+    from pipeline.segmenter_hybrid import tune_hybrid
+    from pipeline.segmenter_nn import NeuralSegmenter
+    from pipeline.segmenter_nn import train as train_nn
+    from pipeline.segmenter_stanza import StanzaBreaker, train_stanza
+
+    out_dir.mkdir(parents=True, exist_ok=True)
+    bilstm_from = params.pop("bilstm_from", None)
+    if bilstm_from:  # a trained BiLSTM folder (e.g. models/segmenter), referred to, not copied
+        bilstm_dir = os.path.relpath(bilstm_from, out_dir)
+        log(f"bilstm: {bilstm_from}")
+    else:
+        bilstm_dir = "bilstm"
+        seg = train_nn(train, tune, extra, log=log, **params)
+        seg.config.update(type="bilstm", data=data)
+        seg.save(out_dir / bilstm_dir)
+    log("stanza tokenizer")
+    train_stanza(train + extra, tune, out_dir / "stanza.pt")
+    hybrid = tune_hybrid(NeuralSegmenter.load(out_dir / bilstm_dir), StanzaBreaker(out_dir / "stanza.pt"), tune)
+    hybrid.config = {"train_seconds": round(time.time() - t0, 1), "data": data}
+    log(f"hybrid weight {hybrid.weight}, threshold {hybrid.threshold}")
+    return hybrid.save(out_dir, bilstm_dir, "stanza.pt")
+

@@ -277,3 +277,49 @@ def test_ensemble_averages_its_members_and_loads_through_load_segmenter(tmp_path
         assert all(max(m) == len(t) for m, t in zip(out, texts))
     finally:
         torch.set_num_threads(old)
+
+
+def test_hybrid_votes_with_a_stanza_tokenizer_and_loads_through_load_segmenter(tmp_path):
+    """A tiny BiLSTM and a tiny Stanza tokenizer (a few steps, only to exercise the code): Stanza's
+    per-character distribution is a proper one, training it twice writes the same bytes, the hybrid's
+    P(no mark) is the weighted mean of both, and the folder loads as type "hybrid"."""
+    import numpy as np
+    import torch
+
+    from pipeline.segment import load_segmenter
+    from pipeline.segmenter_hybrid import HybridSegmenter, tune_hybrid
+    from pipeline.segmenter_nn import NeuralSegmenter, train
+    from pipeline.segmenter_stanza import StanzaBreaker, stanza_labels, train_stanza
+
+    recs = [dict(r, marks={int(k): v for k, v in r["marks"].items()}) for r in _dev_records(60)]
+    assert stanza_labels("司射適西階西倚扑", {6: "，", 8: "。"}) == "00000102"
+    old = torch.get_num_threads()
+    torch.set_num_threads(1)
+    try:
+        seg = train(recs[:50], recs[50:], epochs=1, seed=1, arch={"emb": 16, "bemb": 8, "kemb": 4, "hidden": 16,
+                                                                   "layers": 1}, log=lambda m: None)
+        seg.save(tmp_path / "bilstm")
+        for path in (tmp_path / "stanza.pt", tmp_path / "again" / "stanza.pt"):
+            train_stanza(recs[:50], recs[50:], path, steps=20, hidden_dim=8, emb_dim=8)
+        assert (tmp_path / "stanza.pt").read_bytes() == (tmp_path / "again" / "stanza.pt").read_bytes()
+        texts, kinds = [r["text"] for r in recs[:10]] + [""], [r["kind"] for r in recs[:10]] + ["base"]
+        stanza = StanzaBreaker(tmp_path / "stanza.pt")
+        p_stanza = stanza.probs(texts)
+        assert [len(p) for p in p_stanza] == [len(t) for t in texts]
+        assert all(np.allclose(p.sum(axis=1), 1, atol=1e-5) for p in p_stanza[:-1])
+
+        hybrid = tune_hybrid(NeuralSegmenter.load(tmp_path / "bilstm"), stanza, recs[50:])
+        assert 0.3 <= hybrid.weight <= 0.9
+        hybrid.save(tmp_path, "bilstm", "stanza.pt")
+        p_hyb, p_ours = hybrid.probs(texts[:-1], kinds[:-1]), hybrid.bilstm.probs(texts[:-1], kinds[:-1])
+        for h, a, b in zip(p_hyb, p_ours, p_stanza):
+            assert np.allclose(h[:, 0], hybrid.weight * a[:, 0] + (1 - hybrid.weight) * b[:, 0])
+            assert np.allclose(h.sum(axis=1), 1, atol=1e-5)
+        loaded = load_segmenter(tmp_path)
+        assert loaded.type == "hybrid" and isinstance(loaded.backend, HybridSegmenter)
+        out = loaded.predict(texts, kinds)
+    finally:
+        torch.set_num_threads(old)
+    assert out[-1] == {}
+    assert all(max(m) == len(t) and set(m.values()) <= set("，、：；。？！") for m, t in zip(out[:-1], texts))
+    assert out == loaded.predict(texts, kinds)
