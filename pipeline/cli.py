@@ -103,7 +103,7 @@ def eval_segment(gold, split, model_dir, as_json):
 @click.option("--type", "model_type", type=click.Choice(["bilstm", "ensemble", "hybrid", "crf"]), default="bilstm",
               show_default=True,
               help="bilstm: the shipped model; ensemble: seed-varied BiLSTMs averaged (more accurate, slower); "
-                   "hybrid: the BiLSTM + a Stanza tokenizer (most accurate, a quarter of the speed; needs stanza).")
+                   "hybrid: the BiLSTM + a Stanza tokenizer (most accurate, about a third of the speed; needs stanza).")
 @click.option("--no-extra", is_flag=True, help="Train without the TLS 禮記/周禮 text in data/extra.")
 @click.option("--epochs", type=int, default=None, help="Override the number of epochs (bilstm, ensemble).")
 @click.option("--seeds", default=None, help="Comma-separated member seeds (ensemble; default 13,14,15).")

@@ -12,7 +12,7 @@ The model folder holds config.json whose "type" says which backend reads it: "bi
 (pipeline/segmenter_nn.py, one BiLSTM: the shipped default), "ensemble"
 (pipeline/segmenter_ensemble.py: seed-varied BiLSTMs averaged, more accurate, a third of the
 speed), "hybrid" (pipeline/segmenter_hybrid.py: the BiLSTM and a Stanza tokenizer voting, the
-most accurate, a quarter of the speed, needs `stanza`) or "crf" (pipeline/segmenter_crf.py, the
+most accurate, about a third of the speed, needs `stanza`) or "crf" (pipeline/segmenter_crf.py, the
 baseline).
 Output is deterministic: inference runs in eval mode, one thread by default.
 """

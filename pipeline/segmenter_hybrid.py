@@ -7,7 +7,7 @@ clause end from a sentence end only). Weight and threshold are tuned on the tune
 
 Why two families: seed-varied BiLSTMs make correlated errors (their average gains 0.5 points of
 dev seg F1), while Stanza's tokenizer errs elsewhere — averaged with it the BiLSTM gains 2.6
-(docs/segmentation.md). It is the most accurate configuration found, at about a quarter of the
+(docs/segmentation.md). It is the most accurate configuration found, at about a third of the
 BiLSTM's speed, so it is an option (`zhushu train segmenter --type hybrid`), not the default.
 
 Folder layout: config.json {"type": "hybrid", "bilstm": "bilstm", "stanza": "stanza.pt",
