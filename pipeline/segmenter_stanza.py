@@ -87,7 +87,10 @@ class StanzaBreaker:
     name = "stanza"
 
     def __init__(self, model_file: str | Path):
-        from stanza.models.tokenization.trainer import Trainer
+        try:
+            from stanza.models.tokenization.trainer import Trainer
+        except ImportError as err:  # an optional dependency: say how to get it
+            raise ImportError(f"{model_file} is a Stanza model: pip install -e \".[stanza]\"") from err
 
         self.trainer = Trainer(model_file=str(model_file), device="cpu")
         self.args = dict(self.trainer.args)

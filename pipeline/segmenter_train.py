@@ -92,7 +92,7 @@ def train_segmenter(out_dir: str | Path, model_type: str = "bilstm", punct_file:
         ens.config = {"seeds": list(seeds), "train_seconds": round(time.time() - t0, 1), "data": data}
         log(f"ensemble threshold {ens.threshold}")
         return ens.save(out_dir, names)
-    if model_type == "hybrid":  # the BiLSTM (trained, or copied from bilstm_from) + a Stanza tokenizer
+    if model_type == "hybrid":  # the BiLSTM (trained here, or the folder bilstm_from) + a Stanza tokenizer
         return _train_hybrid(out_dir, train, tune, extra, params, data, t0, log)
     seg = train_nn(train, tune, extra, log=log, **params)
     seg.config["type"] = "bilstm"
