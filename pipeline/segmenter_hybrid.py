@@ -26,11 +26,16 @@ from pipeline.segmenter_nn import NeuralSegmenter, break_f1, decode
 from pipeline.segmenter_stanza import StanzaBreaker
 
 
+def mixed_none(bilstm: np.ndarray, stanza: np.ndarray, weight: float) -> np.ndarray:
+    """P(no mark) per position: the weighted mean of both models'."""
+    return weight * bilstm[:, 0] + (1 - weight) * stanza[:, 0]
+
+
 def combine(bilstm: np.ndarray, stanza: np.ndarray, weight: float) -> np.ndarray:
-    """The BiLSTM's (n, labels) distribution with P(no mark) replaced by the weighted mean of both
-    models' and the marks rescaled to fill the rest."""
+    """The BiLSTM's (n, labels) distribution with P(no mark) replaced by mixed_none and the marks
+    rescaled to fill the rest."""
     out = bilstm.copy()
-    p_none = weight * bilstm[:, 0] + (1 - weight) * stanza[:, 0]
+    p_none = mixed_none(bilstm, stanza, weight)
     scale = (1 - p_none) / np.maximum(1 - bilstm[:, 0], 1e-9)
     out[:, 1:] = bilstm[:, 1:] * scale[:, None]
     out[:, 0] = p_none
@@ -80,7 +85,7 @@ def tune_hybrid(bilstm: NeuralSegmenter, stanza: StanzaBreaker, tune_recs: list[
     ours, theirs = hybrid.member_probs(texts, kinds)
     best = (-1.0, 0.5, 0.5)
     for weight in np.arange(0.3, 0.91, 0.1):
-        p_none = [weight * a[:, 0] + (1 - weight) * b[:, 0] for a, b in zip(ours, theirs)]
+        p_none = [mixed_none(a, b, weight) for a, b in zip(ours, theirs)]
         for threshold in np.arange(0.3, 0.76, 0.025):
             f1 = break_f1(p_none, tune_recs, threshold)
             if f1 > best[0] + 1e-9:
