@@ -11,7 +11,7 @@ from typing import Callable
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from pipeline.evaluate.segment import score  # noqa: E402
-from pipeline.segmenter_data import read_records  # noqa: E402
+from pipeline.segment.data import read_records  # noqa: E402
 
 Predict = Callable[[list[str], list[str]], list[dict[int, str]]]
 

@@ -17,7 +17,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from pipeline.evaluate.segment import score  # noqa: E402
-from pipeline.segmenter_data import PUNCT_FILE, read_records  # noqa: E402
+from pipeline.segment.data import PUNCT_FILE, read_records  # noqa: E402
 
 
 def folder_size(folder: Path) -> int:

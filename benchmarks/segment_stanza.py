@@ -3,7 +3,7 @@
     pip install -e ".[stanza]"
     python benchmarks/segment_stanza.py --work /tmp/stanza-seg [--steps 8000] [--stanza-args "..."] [--json]
 
-The Stanza member of the hybrid segmenter on its own (`pipeline/segmenter_stanza.py`: labels,
+The Stanza member of the hybrid segmenter on its own (`pipeline/segment/stanza.py`: labels,
 training, prediction). Prediction 1 (clause end) becomes "，" and 2 (sentence end) "。": Stanza
 cannot name the other five marks, so its seg F1 is the comparable figure and its punct F1 a
 lower bound. Same data as `zhushu train segmenter`: the train split (aligned ≥ 0.75) less the
@@ -21,9 +21,10 @@ from pathlib import Path
 
 # seg_bench first: it puts the repository root on sys.path for the pipeline imports
 from seg_bench import print_table, scored_records, summary_row, timed_score, zhushu_predict  # isort: skip
-from pipeline.segmenter_data import PUNCT_FILE
-from pipeline.segmenter_stanza import STANZA_ARGS, StanzaBreaker, train_stanza
-from pipeline.segmenter_train import training_data
+from pipeline.segment.data import PUNCT_FILE
+from pipeline.segment.stanza import StanzaBreaker
+from pipeline.train.segment.stanza import STANZA_ARGS, train_stanza
+from pipeline.train.segment import training_data
 
 
 def main(argv=None) -> dict:

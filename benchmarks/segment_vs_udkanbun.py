@@ -17,7 +17,7 @@ import os
 
 # seg_bench first: it puts the repository root on sys.path for the pipeline imports
 from seg_bench import print_table, scored_records, summary_row, timed_score, zhushu_predict  # isort: skip
-from pipeline.segmenter_data import PUNCT_FILE
+from pipeline.segment.data import PUNCT_FILE
 
 
 def udkanbun_pipeline():

@@ -14,16 +14,18 @@ from pathlib import Path
 import click
 
 from pipeline.errors import InputError
+from pipeline.stage import StageLoadError
 
 
 def reports_input_errors(fn):
-    """Turn InputError into one clear line on stderr and exit code 2, without a traceback."""
+    """Turn InputError (bad input) and StageLoadError (a model that cannot be loaded) into one
+    clear line on stderr and exit code 2, without a traceback."""
 
     @functools.wraps(fn)
     def wrapper(*args, **kwargs):
         try:
             return fn(*args, **kwargs)
-        except InputError as err:
+        except (InputError, StageLoadError) as err:
             click.echo(f"zhushu: error: {err}", err=True)
             sys.exit(2)
 
@@ -113,7 +115,7 @@ def eval_segment(gold, split, model_dir, as_json):
 def train_segmenter_cmd(out_dir, model_type, no_extra, epochs, seeds, bilstm_from):
     """Rebuild the segmenter from data/punct (train split) and data/extra; fixed seeds."""
     from pipeline.segment import DEFAULT_MODEL
-    from pipeline.segmenter_train import train_segmenter
+    from pipeline.train.segment import train_segmenter
 
     overrides = {"epochs": epochs} if epochs else {}
     if seeds:
@@ -142,7 +144,7 @@ def punctuate(file, layout, encoding, model_dir):
 
     seg = load_segmenter(model_dir)
     if file.endswith(".jsonl"):
-        from pipeline.segmenter_data import read_records
+        from pipeline.segment.data import read_records
 
         recs = [r for r in read_records(file) if r["text"]]
         preds = seg.predict([r["text"] for r in recs], [r["kind"] for r in recs])
@@ -188,7 +190,7 @@ def eval_glosses(gold, as_json, no_segmenter, details):
 @reports_input_errors
 def glosses_report(corpus, sample, seed, no_segmenter, as_json):
     """Align every commentary block of a book; counts by type and kind, unanchored sample."""
-    from pipeline.gloss_report import report, to_markdown
+    from pipeline.evaluate.gloss_report import report, to_markdown
 
     res = report(corpus, sample=sample, seed=seed, use_segmenter=not no_segmenter)
     click.echo(json.dumps(res, ensure_ascii=False, indent=1) if as_json else to_markdown(res))
@@ -226,7 +228,7 @@ def eval_entities(gold, model_dir, as_json, show_errors):
 @reports_input_errors
 def train_tagger_cmd(out_dir, max_iterations, lex_dropout, seed, keep_lexicon):
     """Rebuild the lexicon, project it over juan 1-30 (less dev juan 10), train the tagger."""
-    from pipeline.tag import train
+    from pipeline.train.tag import train
 
     train(out_dir, max_iterations=max_iterations, lex_dropout=lex_dropout, seed=seed,
           rebuild_lexicon=not keep_lexicon, log=click.echo)
@@ -241,6 +243,7 @@ def train_tagger_cmd(out_dir, max_iterations, lex_dropout, seed, keep_lexicon):
 @click.option("--workers", type=int, default=0, show_default=True, help="Run documents on a Dask LocalCluster of N worker processes (0: serial).")
 @click.option("--scheduler", default=None, help="Address of an existing Dask scheduler (tcp://host:8786); workers must see the input paths.")
 @click.option("--steps", default="ingest,segment,tag,align,export", show_default=True, help="Stages to run, comma-separated.")
+@click.option("--skip", "skip", default="", help="Stages not to run, comma-separated (the dataset card says they were skipped).")
 @click.option("--state", "state_in", default=None, type=click.Path(file_okay=False), help="Read saved documents (<doc>.json) from here instead of ingesting.")
 @click.option("--save-state", "state_out", default=None, type=click.Path(file_okay=False), help="Save the annotated documents (<doc>.json) here.")
 @click.option("--formats", default=",".join(["jsonl", "parquet", "conllu", "spacy", "iob", "tei", "html", "card"]), show_default=True, help="Export formats, comma-separated.")
@@ -250,25 +253,28 @@ def train_tagger_cmd(out_dir, max_iterations, lex_dropout, seed, keep_lexicon):
 @click.option("--tag-model", default=None, type=click.Path(file_okay=False), help="Tagger folder (default models/tagger).")
 @click.option("--progress/--no-progress", default=True, show_default=True, help="Show a progress bar.")
 @reports_input_errors
-def run_cmd(inputs, out_dir, workers, scheduler, steps, state_in, state_out, formats, dev_docs, summary_json, segment_model, tag_model, progress):
+def run_cmd(inputs, out_dir, workers, scheduler, steps, skip, state_in, state_out, formats, dev_docs, summary_json, segment_model, tag_model, progress):
     """Run every stage over INPUT files/folders (default: the embedded 儀禮集釋) and write the datasets.
 
-    Stages that are not available are skipped (the summary says so); a bad input file is
-    reported and the others are still processed; the exit code is then 2.
+    A stage whose model cannot be loaded stops the run (exit 2) unless it is named in --skip;
+    a bad input file is reported and the others are still processed; the exit code is then 2.
     """
     from pipeline import atomic
     from pipeline.runner import STAGE_ORDER, print_summary, run
 
     step_list = [s.strip() for s in steps.split(",") if s.strip()]
-    unknown = [s for s in step_list if s not in STAGE_ORDER]
-    if unknown:
-        raise click.BadParameter(f"unknown step(s) {', '.join(unknown)}; choose from {', '.join(STAGE_ORDER)}", param_hint="--steps")
+    skip_list = [s.strip() for s in skip.split(",") if s.strip()]
+    for option, names in (("--steps", step_list), ("--skip", skip_list)):
+        unknown = [s for s in names if s not in STAGE_ORDER]
+        if unknown:
+            raise click.BadParameter(f"unknown stage(s) {', '.join(unknown)}; choose from {', '.join(STAGE_ORDER)}", param_hint=option)
     summary = run(
         list(inputs) or None,
         out_dir if "export" in step_list else None,
         workers=workers,
         scheduler=scheduler,
         steps=step_list,
+        skip=skip_list,
         formats=[f.strip() for f in formats.split(",") if f.strip()],
         dev_docs=[d.strip() for d in dev_docs.split(",") if d.strip()],
         state_in=state_in,
@@ -292,7 +298,7 @@ def run_cmd(inputs, out_dir, workers, scheduler, steps, state_in, state_out, for
 @click.option("--snapshot/--no-snapshot", default=True, show_default=True, help="Run on a snapshot of the committed tree (git archive HEAD), safe from concurrent edits.")
 def bench_cmd(out_json, copies, skip_dask, skip_udkanbun, repeats, snapshot):
     """Benchmarks: chars/s per stage, whole-book time and peak memory, UD-Kanbun, 1 vs 2 Dask workers."""
-    from pipeline.bench import run_benchmarks, run_in_snapshot
+    from pipeline.runner.bench import run_benchmarks, run_in_snapshot
 
     if snapshot:
         args = ["--copies", str(copies), "--repeats", str(repeats)] + (["--skip-dask"] if skip_dask else []) + (["--skip-udkanbun"] if skip_udkanbun else [])
@@ -306,6 +312,23 @@ def bench_cmd(out_json, copies, skip_dask, skip_udkanbun, repeats, snapshot):
     click.echo(json.dumps(result, ensure_ascii=False, indent=1))
     if not result.get("measures_ok", True):
         sys.exit(1)
+
+
+@train_group.command("gloss-heads")
+def train_gloss_heads_cmd():
+    """Rebuild models/gloss_heads/weights.json (the align stage's head classifier) from data/punct."""
+    from pipeline.train.gloss_heads import train
+
+    info = train()
+    click.echo(json.dumps({k: v for k, v in info.items() if k != "weights"}, ensure_ascii=False))
+
+
+@train_group.command("variants")
+def train_variants_cmd():
+    """Rebuild models/variants/fold.tsv (variant folding for the align stage) from OpenCC's dictionaries."""
+    from pipeline.train.variants import TABLE_PATH, write_table
+
+    click.echo(f"wrote {write_table()} entries to {TABLE_PATH}")
 
 
 if __name__ == "__main__":  # pragma: no cover

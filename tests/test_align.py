@@ -179,7 +179,7 @@ def test_cli_eval_glosses_json():
 
 
 def test_head_classifier_is_installed_and_separates_heads_from_subjects():
-    from pipeline.gloss_heads import head_probability, load_weights
+    from pipeline.align.heads import head_probability, load_weights
 
     assert load_weights(), "models/gloss_heads/weights.json missing"
     # KR1d0030_001 style definitions vs narrative subjects (cut from training juan)
@@ -193,7 +193,7 @@ def test_head_classifier_is_installed_and_separates_heads_from_subjects():
 def test_gloss_report_counts_and_fixed_seed_sample(tmp_path):
     import shutil
 
-    from pipeline.gloss_report import report, to_markdown
+    from pipeline.evaluate.gloss_report import report, to_markdown
 
     for name in ("KR1d0030_003.txt", "KR1d0030_019.txt"):
         shutil.copy(ROOT / "data/corpus/KR1d0030" / name, tmp_path / name)

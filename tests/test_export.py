@@ -16,7 +16,7 @@ from pipeline.export import card, conllu, html, iob, jsonl, parquet, records, sp
 from pipeline.ingest import read_document
 from pipeline.model import Entity, Gloss, spans_from_marks
 from pipeline.pua import decode_entities
-from pipeline.runner import FORMATS, DocResult, Options, assemble
+from pipeline.export import FORMATS, assemble, bundle
 
 ROOT = Path(__file__).resolve().parent.parent
 FIX = ROOT / "tests" / "fixtures" / "export"
@@ -61,18 +61,12 @@ def docs():
 
 def _export_all(docs, reverse: bool = False):
     """Export each document as a worker would, then assemble (optionally in reverse order)."""
-    from pipeline.runner import _export_document
-
-    opts = Options(formats=FORMATS)
-    results = []
-    for doc in docs:
-        res = DocResult(doc_id=doc.id, path=doc.path, split="dev" if doc.id == "KR1d0030_010" else "train")
-        res.stages = ["ingest", "segment", "tag", "align"]
-        _export_document(doc, res, opts)
-        results.append(res)
+    formats = list(FORMATS.values())
+    exports = [bundle(doc, "dev" if doc.id == "KR1d0030_010" else "train", ["ingest", "segment", "tag", "align"], formats)
+               for doc in docs]
     if reverse:
-        results.reverse()
-    return assemble(results, opts, {"ingest": "ran", "segment": "ran (hand-set in this test)"})
+        exports.reverse()
+    return assemble(exports, formats, {"ingest": "ran", "segment": "ran (hand-set in this test)"})
 
 
 @pytest.fixture(scope="module")

@@ -3,7 +3,8 @@
 import pytest
 
 from pipeline.errors import InputError
-from pipeline.lexicon import LEXICON_PATH, Lexicon, LexEntry, load_lexicon, project, read_tsv, shigong_heads
+from pipeline.tag.lexicon import LEXICON_PATH, LexEntry, Lexicon, load_lexicon, project, read_tsv
+from pipeline.train.tag.lexicon import shigong_heads
 
 SOURCES = ("guideline", "review", "shigong:", "zheng:")
 

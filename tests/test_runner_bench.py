@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from pipeline.bench import _same_tree, copies_corpus, stage_rates
+from pipeline.runner.bench import _same_tree, copies_corpus, stage_rates
 
 FIX = Path(__file__).resolve().parent / "fixtures" / "export"
 

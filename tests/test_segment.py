@@ -10,7 +10,8 @@ from click.testing import CliRunner
 
 from pipeline.errors import InputError
 from pipeline.evaluate.segment import evaluate_segment, score
-from pipeline.segmenter_data import labels_of, parse_tls, read_records
+from pipeline.segment.data import labels_of, read_records
+from pipeline.train.segment.data import parse_tls
 
 ROOT = Path(__file__).resolve().parent.parent
 PUNCT = ROOT / "data" / "punct" / "KR1d0030.punct.jsonl"
@@ -206,7 +207,9 @@ def test_tiny_training_is_deterministic_and_round_trips(tmp_path, trigrams):
     """Smoke run of the trainer: two runs with one seed give the same weights and predictions."""
     import torch
 
-    from pipeline.segmenter_nn import NeuralSegmenter, train
+    from pipeline.segment.bilstm import NeuralSegmenter
+
+    from pipeline.train.segment.bilstm import train
 
     recs = []
     for r in _dev_records(60):  # a tiny slice only to exercise the code, not a real training set
@@ -230,7 +233,7 @@ def test_tiny_training_is_deterministic_and_round_trips(tmp_path, trigrams):
 
 def test_crf_baseline_trains_and_loads_through_load_segmenter(tmp_path):
     from pipeline.segment import load_segmenter
-    from pipeline.segmenter_crf import train_crf
+    from pipeline.train.segment.crf import train_crf
 
     recs = [dict(r, marks={int(k): v for k, v in r["marks"].items()}) for r in _dev_records(30)]
     train_crf(recs, tmp_path / "crf.model", max_iterations=5, log=lambda m: None)
@@ -249,8 +252,10 @@ def test_ensemble_averages_its_members_and_loads_through_load_segmenter(tmp_path
     import torch
 
     from pipeline.segment import load_segmenter
-    from pipeline.segmenter_ensemble import EnsembleSegmenter, tune_ensemble
-    from pipeline.segmenter_nn import NeuralSegmenter, train
+    from pipeline.segment.ensemble import EnsembleSegmenter
+    from pipeline.train.segment.ensemble import tune_ensemble
+    from pipeline.segment.bilstm import NeuralSegmenter
+    from pipeline.train.segment.bilstm import train
 
     recs = [dict(r, marks={int(k): v for k, v in r["marks"].items()}) for r in _dev_records(60)]
     arch = {"emb": 16, "bemb": 8, "kemb": 4, "hidden": 16, "layers": 1}
@@ -287,9 +292,12 @@ def test_hybrid_votes_with_a_stanza_tokenizer_and_loads_through_load_segmenter(t
     import torch
 
     from pipeline.segment import load_segmenter
-    from pipeline.segmenter_hybrid import HybridSegmenter, tune_hybrid
-    from pipeline.segmenter_nn import NeuralSegmenter, train
-    from pipeline.segmenter_stanza import StanzaBreaker, stanza_labels, train_stanza
+    from pipeline.segment.hybrid import HybridSegmenter
+    from pipeline.train.segment.hybrid import tune_hybrid
+    from pipeline.segment.bilstm import NeuralSegmenter
+    from pipeline.train.segment.bilstm import train
+    from pipeline.segment.stanza import StanzaBreaker
+    from pipeline.train.segment.stanza import stanza_labels, train_stanza
 
     recs = [dict(r, marks={int(k): v for k, v in r["marks"].items()}) for r in _dev_records(60)]
     assert stanza_labels("司射適西階西倚扑", {6: "，", 8: "。"}) == "00000102"

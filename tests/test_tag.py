@@ -10,9 +10,10 @@ from pipeline.cli import main
 from pipeline.errors import InputError
 from pipeline.evaluate.entities import read_gold, score
 from pipeline.ingest import read_document
-from pipeline.lexicon import load_lexicon
+from pipeline.tag.lexicon import load_lexicon
 from pipeline.tag import load_tagger, tag_document
-from pipeline.tagger_silver import SilverItem, from_bio, to_bio
+from pipeline.tag.crf import from_bio, to_bio
+from pipeline.train.tag.silver import SilverItem
 
 GOLD = "annotations/gold/entities.dev.KR1d0030_010.jsonl"
 
@@ -89,12 +90,13 @@ def test_cli_eval_entities_json():
 
 
 def test_train_smoke(tmp_path):
-    from pipeline.tagger_crf import CRFModel, train_crf
+    from pipeline.tag.crf import CRFModel
+    from pipeline.train.tag.crf import train_crf
 
     lex = load_lexicon()
     texts = ["司射適西階西倚扑升自西階", "主人坐取爵于篚降洗", "設洗于阼階東南"] * 3
     items = [SilverItem(str(i), "base", t, []) for i, t in enumerate(texts)]
-    from pipeline.lexicon import project
+    from pipeline.tag.lexicon import project
 
     for it in items:
         it.spans = project(it.text, lex)
@@ -113,8 +115,9 @@ def test_tagger_pickles_by_path():
 
 def test_partial_labels_and_classes_smoke(tmp_path):
     # the shipped training options: per-occurrence dropout, classes, agent cues, partial labels
-    from pipeline.lexicon import project
-    from pipeline.tagger_crf import CRFModel, train_crf, unknown_positions
+    from pipeline.tag.lexicon import project
+    from pipeline.tag.crf import CRFModel
+    from pipeline.train.tag.crf import train_crf, unknown_positions
 
     lex = load_lexicon()
     text = "司射適西階西倚扑升自西階執弓者"

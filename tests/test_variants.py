@@ -1,12 +1,12 @@
-"""Variant folding (pipeline/variants.py): a view built from OpenCC's dictionaries + a reviewed supplement."""
+"""Variant folding (pipeline/align/variants.py): a view built (pipeline/train/variants.py) from OpenCC's dictionaries + a reviewed supplement."""
 
 import shutil
 from pathlib import Path
 
 import pytest
 
-from pipeline import variants
-from pipeline.variants import TABLE_PATH, fold, same
+from pipeline.align.variants import TABLE_PATH, fold, load_table, same
+from pipeline.train import variants as builder
 
 
 @pytest.mark.parametrize(
@@ -36,19 +36,19 @@ def test_table_names_its_provenance():
     head = TABLE_PATH.read_text(encoding="utf-8").splitlines()[:2]
     assert "OpenCC" in head[1] and "TSCharacters" in head[1] and "SUPPLEMENT" in head[1]
     # every supplement entry says where it comes from
-    assert all(len(ev) > 10 for _v, _s, ev in variants.SUPPLEMENT)
+    assert all(len(ev) > 10 for _v, _s, ev in builder.SUPPLEMENT)
 
 
 def test_committed_table_matches_a_rebuild_from_opencc():
     try:
-        tool = variants._opencc_dir().parent.parent / "bin" / "opencc_dict"
+        tool = builder._opencc_dir().parent.parent / "bin" / "opencc_dict"
     except ImportError:  # pragma: no cover
         pytest.skip("opencc not installed")
     if not Path(tool).exists() and not shutil.which("opencc_dict"):
         pytest.skip("opencc_dict tool not shipped")
     head = TABLE_PATH.read_text(encoding="utf-8").splitlines()[1]
-    if f"OpenCC {variants._opencc_version()} " not in head:
+    if f"OpenCC {builder._opencc_version()} " not in head:
         pytest.skip("the table was built from another OpenCC release")
-    rebuilt = variants.build_table()
-    committed = {chr(k): v for k, v in variants.load_table().items()}
+    rebuilt = builder.build_table()
+    committed = {chr(k): v for k, v in load_table().items()}
     assert rebuilt == committed

@@ -13,7 +13,8 @@ import time
 from pathlib import Path
 
 from pipeline.errors import InputError
-from pipeline.evaluate.common import prf, read_jsonl
+from pipeline.evaluate.common import prf
+from pipeline.jsonlines import read_jsonl
 
 SCORED = ("ROLE", "OBJECT", "PLACE")
 
@@ -84,7 +85,7 @@ def score(records: list[dict], predictions: list[list[tuple[int, int, str]]], le
 
 def evaluate(gold_path: str | Path, tagger=None, lexicon=None) -> dict:
     """Run the project's tagger (or `tagger`) over the gold texts and score it."""
-    from pipeline.lexicon import load_lexicon
+    from pipeline.tag.lexicon import load_lexicon
     from pipeline.tag import load_tagger
 
     records = read_gold(gold_path)

@@ -18,7 +18,8 @@ import time
 from pathlib import Path
 
 from pipeline.errors import InputError
-from pipeline.evaluate.common import prf, read_jsonl
+from pipeline.evaluate.common import prf
+from pipeline.jsonlines import read_jsonl
 
 
 def read_gold(path: str | Path) -> list[dict]:

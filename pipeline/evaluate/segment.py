@@ -68,7 +68,7 @@ def evaluate_segment(gold_path: str | Path, segmenter=None, split: str | None = 
     empty text are skipped. chars_per_second = characters of the scored records / predict time.
     """
     from pipeline.segment import load_segmenter
-    from pipeline.segmenter_data import read_records
+    from pipeline.segment.data import read_records
 
     records = [r for r in read_records(gold_path, split=split) if r["text"]]
     seg = segmenter if segmenter is not None else load_segmenter()

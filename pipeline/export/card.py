@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from collections import Counter
 
+from pipeline.export.bundle import Format
 from pipeline.export.records import RECORD_KINDS, SCHEMAS
 
 
@@ -110,3 +111,6 @@ def render(stats: list[dict], stages: dict[str, str], files: list[str]) -> str:
         out.append("Every column may be null where a stage did not run or does not apply.")
     out.append("")
     return "\n".join(out)
+
+
+FORMAT = Format("card", None, lambda _parts, info: {"README.md": render(info.stats, info.stages, sorted(info.files)).encode("utf-8")})

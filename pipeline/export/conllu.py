@@ -10,7 +10,16 @@ Sentence comments: newdoc id, newpar id (= unit id), sent_id, text (punctuated),
 
 from __future__ import annotations
 
-from pipeline.export.common import entity_tags, gloss_id, provenance, sentences_of, text_units, token_form, unit_id
+from pipeline.export.bundle import Format, merge_files
+from pipeline.export.common import (
+    entity_tags,
+    gloss_id,
+    provenance,
+    sentences_of,
+    text_units,
+    token_form,
+    unit_id,
+)
 from pipeline.model import Document
 
 
@@ -75,3 +84,6 @@ def render(doc: Document) -> str:
                 out.append(f"{j}\t{form}\t_\t{upos}\t_\t_\t_\t_\t_\t{'|'.join(misc)}")
             out.append("")
     return "\n".join(out) + ("\n" if out else "")
+
+
+FORMAT = Format("conllu", lambda b: {f"conllu/{b.doc.id}.conllu": render(b.doc).encode("utf-8")}, merge_files)

@@ -12,7 +12,14 @@ from __future__ import annotations
 from collections import Counter
 from html import escape
 
-from pipeline.export.common import ENTITY_LABELS, Markup, doc_title, non_overlapping_entities, render
+from pipeline.export.bundle import CorpusInfo, Format, merge_files
+from pipeline.export.common import (
+    ENTITY_LABELS,
+    Markup,
+    doc_title,
+    non_overlapping_entities,
+    render,
+)
 from pipeline.model import Document
 from pipeline.pua import encode_entities, entity_number
 
@@ -288,3 +295,11 @@ def files_for_index(stats: list[dict], stages_note: str) -> dict[str, bytes]:
         "html/index.html": render_index(stats, stages_note).encode("utf-8"),
         "html/style.css": CSS.encode("utf-8"),
     }
+
+
+def _corpus(parts: list[tuple[str, object]], info: CorpusInfo) -> dict[str, bytes]:
+    note = "Stages: " + "; ".join(f"{k}: {v}" for k, v in info.stages.items())
+    return {**merge_files(parts), **files_for_index(info.stats, note)}
+
+
+FORMAT = Format("html", lambda b: {f"html/{b.doc.id}.html": render_doc(b.doc).encode("utf-8")}, _corpus)

@@ -4,6 +4,7 @@ The same sentences and tags as spacy/*.spacy."""
 
 from __future__ import annotations
 
+from pipeline.export.bundle import Format, by_split
 from pipeline.export.common import entity_tags, sentences_of, text_units, token_form
 from pipeline.model import Document
 
@@ -28,3 +29,6 @@ def render(doc: Document) -> str:
 
 def files(per_split: dict[str, list[str]]) -> dict[str, bytes]:
     return {f"iob/{split}.iob": "".join(parts).encode("utf-8") for split, parts in sorted(per_split.items())}
+
+
+FORMAT = Format("iob", lambda b: render(b.doc), lambda parts, _info: files(by_split(parts)))

@@ -3,6 +3,7 @@ one JSON object a line, documents in id order, keys sorted."""
 
 from __future__ import annotations
 
+from pipeline.export.bundle import Format
 from pipeline.export.common import dumps
 from pipeline.export.records import RECORD_KINDS
 
@@ -15,3 +16,6 @@ def render_lines(records: dict[str, list[dict]]) -> dict[str, bytes]:
 def files(per_doc: list[dict[str, bytes]]) -> dict[str, bytes]:
     """jsonl/<kind>.jsonl from the per-document pieces, in the order given."""
     return {f"jsonl/{kind}.jsonl": b"".join(piece.get(kind, b"") for piece in per_doc) for kind in RECORD_KINDS}
+
+
+FORMAT = Format("jsonl", lambda b: render_lines(b.records), lambda parts, _info: files([p for _s, p in parts]))

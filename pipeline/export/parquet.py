@@ -6,6 +6,7 @@ from __future__ import annotations
 import io
 import json
 
+from pipeline.export.bundle import Format
 from pipeline.export.records import RECORD_KINDS, SCHEMAS
 
 
@@ -59,3 +60,6 @@ def files(per_doc: list[dict]) -> dict[str, bytes]:
         tbl = pa.concat_tables(parts).combine_chunks() if parts else table(kind, [])
         out[f"parquet/{kind}.parquet"] = to_bytes(tbl)
     return out
+
+
+FORMAT = Format("parquet", lambda b: tables(b.records), lambda parts, _info: files([p for _s, p in parts]))

@@ -6,6 +6,7 @@ dev = the dev documents (juan 10 by default), train = every other document."""
 from __future__ import annotations
 
 from pipeline.export import iob
+from pipeline.export.bundle import Format, by_split
 from pipeline.model import Document
 
 ATTRS = ["ORTH", "ENT_IOB", "ENT_TYPE"]
@@ -35,3 +36,6 @@ def merge(parts: list) -> bytes:
 
 def files(per_split: dict[str, list]) -> dict[str, bytes]:
     return {f"spacy/{split}.spacy": merge(parts) for split, parts in sorted(per_split.items())}
+
+
+FORMAT = Format("spacy", lambda b: docbin(b.doc), lambda parts, _info: files(by_split(parts)))

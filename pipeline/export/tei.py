@@ -22,7 +22,14 @@ from __future__ import annotations
 from bisect import bisect_left
 from xml.sax.saxutils import escape, quoteattr
 
-from pipeline.export.common import Markup, book_title, non_overlapping_entities, note_id, render
+from pipeline.export.bundle import Format, merge_files
+from pipeline.export.common import (
+    Markup,
+    book_title,
+    non_overlapping_entities,
+    note_id,
+    render,
+)
 from pipeline.model import Document, Unit
 from pipeline.pua import entity_number
 
@@ -215,3 +222,6 @@ def _plain(s: str) -> str:
     from pipeline.pua import encode_entities
 
     return encode_entities(s)
+
+
+FORMAT = Format("tei", lambda b: {f"tei/{b.doc.id}.xml": render_doc(b.doc).encode("utf-8")}, merge_files)

@@ -107,7 +107,7 @@ def split_lines(path: str, text: str) -> list[SourceLine]:
                 section = m.group(1)
             lines.append(SourceLine(number, start, stop, "meta", pb, section=section))
             continue
-        m = PB_RE.fullmatch(content.strip())
+        m = PB_RE.fullmatch(content.strip(INDENT_CHARS))  # only layout blanks: str.strip() would also eat U+2028 …
         if m:
             pb, printed = m.group(1), 0
             lines.append(SourceLine(number, start, stop, "pb", pb))

@@ -1,0 +1,263 @@
+"""The align stage: the glosses of each commentary unit, each linked to its lemma in the base unit.
+
+    align_block(base, note, note_marks) -> list[Gloss]
+    align_document(doc) -> doc        (fills unit.glosses of every commentary unit)
+
+Requires: segment (unit.marks of commentary units; without marks the formula grammar still cuts
+at 也 / 古文 / 今文, with lower recall). Provides: Unit.glosses.
+
+How: grammar.py reads the note into statements (type + lemma as the note writes
+it); here each lemma is anchored in the base text through the variant-folded view
+(variants.py), so 于/於, 荅/答, 毎/每 ... compare equal:
+
+1. verbatim (folded) occurrence; when the lemma repeats in the passage, the first occurrence at
+   or after the previous gloss's lemma (else the first one);
+2. a note that quotes the passage with a word changed (卻手自弓下取矢 for 卻手自弓下取一个):
+   the longest stretch of the base the note repeats verbatim, if it covers >= 70% of the quote
+   and >= 2 characters;
+3. 古文曰Q / 今文曰Q: the base window of Q's length sharing most characters with Q (ties: more
+   characters in the same position); 「…無X」: X, nearest to the quoted context;
+4. otherwise the gloss stays unanchored (lemma_start None) with a reason.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from pipeline.align import heads, variants
+from pipeline.align.grammar import Candidate, read_note
+from pipeline.align.variants import fold
+from pipeline.model import Document, Gloss
+from pipeline.stage import Stage
+
+FUZZY_MIN_SHARE = 0.7
+# one-character "lemmas" that are pronouns or particles of the note itself (不言之者, 其…者)
+FUNCTION_WORDS = frozenset("之其此也者所焉乎矣哉是彼")
+
+
+
+def _occurrences(fb: str, fx: str) -> list[int]:
+    out, i = [], fb.find(fx)
+    while i != -1:
+        out.append(i)
+        i = fb.find(fx, i + 1)
+    return out
+
+
+def _choose(occ: list[int], prev: tuple[int, int] | None) -> int:
+    if prev is not None:
+        for i in occ:
+            if i >= prev[1]:
+                return i
+        for i in occ:
+            if i >= prev[0]:
+                return i
+    return occ[0]
+
+
+def _longest_common(fx: str, fb: str) -> tuple[int, list[int], int]:
+    """Longest common substring of fx and fb: (length, starts in fb, start in fx)."""
+    best, starts, xs = 0, [], 0
+    n = len(fx)
+    for i in range(n):
+        for j in range(n, i + best, -1):
+            sub = fx[i:j]
+            if sub in fb:
+                if j - i > best:
+                    best, starts, xs = j - i, _occurrences(fb, sub), i
+                break
+    return best, starts, xs
+
+
+class _Anchor:
+    __slots__ = ("start", "end", "factor", "reason")
+
+    def __init__(self, start=None, end=None, factor=1.0, reason=None):
+        self.start, self.end, self.factor, self.reason = start, end, factor, reason
+
+
+def anchor_lemma(base: str, fb: str, lemma: str, prev, exact_only: bool = False,
+                 particles_ok: bool = False) -> _Anchor:
+    """Find a lemma (as the note writes it) in the base passage."""
+    if not base:
+        return _Anchor(reason="no base passage before this commentary")
+    if not lemma:
+        return _Anchor(reason="empty lemma")
+    if lemma in FUNCTION_WORDS and not particles_ok:
+        return _Anchor(reason=f"lemma 「{lemma}」 is a function word (a pronoun or particle, not a word of the passage)")
+    fx = fold(lemma)
+    occ = _occurrences(fb, fx)
+    if occ:
+        i = _choose(occ, prev)
+        return _Anchor(i, i + len(lemma), 1.0 if base[i : i + len(lemma)] == lemma else 0.95)
+    # 此X / 凡X / 其X: a demonstrative before the lemma
+    if len(lemma) >= 2 and lemma[0] in "此凡其":
+        occ = _occurrences(fb, fx[1:])
+        if occ:
+            i = _choose(occ, prev)
+            return _Anchor(i, i + len(lemma) - 1, 0.85)
+    if exact_only or len(lemma) < 3:
+        return _Anchor(reason=f"lemma 「{lemma}」 not in base passage")
+    n, starts, _xs = _longest_common(fx, fb)
+    if n >= 2 and n >= FUZZY_MIN_SHARE * len(lemma):
+        i = _choose(starts, prev)
+        return _Anchor(i, i + n, 0.7)
+    return _Anchor(reason=f"lemma 「{lemma}」 not in base passage (longest verbatim stretch {n} of {len(lemma)} chars)")
+
+
+def anchor_quote(base: str, fb: str, quote: str, prev) -> tuple[_Anchor, str | None]:
+    """古文曰Q / 今文曰Q: the base stretch the other edition words as Q."""
+    if not base:
+        return _Anchor(reason="no base passage before this commentary"), None
+    fq = fold(quote)
+    if "無" in quote:  # 今文曰阼階下無適: the other edition lacks X
+        k = quote.index("無")
+        ctx, lacks = fq[:k], fq[k + 1 :]
+        # the longest prefix of what follows 無 that stands in the base
+        best = ""
+        for j in range(len(lacks), 0, -1):
+            if lacks[:j] in fb:
+                best = lacks[:j]
+                break
+        if best:
+            occ = _occurrences(fb, best)
+            cpos = fb.find(ctx) if ctx else -1
+            i = min(occ, key=lambda o: abs(o - cpos)) if cpos >= 0 else _choose(occ, prev)
+            return _Anchor(i, i + len(best), 0.8), base[i : i + len(best)]
+        return _Anchor(reason=f"word 「{lacks}」 said to be lacking is not in base passage"), None
+    occ = _occurrences(fb, fq)
+    if occ:
+        i = _choose(occ, prev)
+        return _Anchor(i, i + len(quote), 0.6), base[i : i + len(quote)]
+    L = len(fq)
+    if L == 0 or L > len(fb):
+        return _Anchor(reason=f"quoted wording 「{quote}」 longer than the passage"), None
+    best_key, best_i = (0, 0), None
+    for i in range(len(fb) - L + 1):
+        w = fb[i : i + L]
+        pos = sum(1 for a, b in zip(w, fq) if a == b)
+        rest = list(w)
+        shared = 0
+        for ch in fq:
+            if ch in rest:
+                rest.remove(ch)
+                shared += 1
+        key = (shared, pos)
+        if key > best_key:
+            best_key, best_i = key, i
+    if best_i is not None and best_key[0] * 2 >= L:
+        return _Anchor(best_i, best_i + L, 0.6), base[best_i : best_i + L]
+    return _Anchor(reason=f"quoted wording 「{quote}」 shares under half its characters with any stretch of the passage"), None
+
+
+def align_block(base: str, note: str, note_marks: dict[int, str] | None = None) -> list[Gloss]:
+    """The glosses of one commentary block (note) on its base passage."""
+    base = base or ""
+    fb = fold(base)
+    cache: dict[str, bool] = {}
+
+    def in_base(s: str) -> bool:
+        r = cache.get(s)
+        if r is None:
+            r = cache[s] = bool(s) and fold(s) in fb
+        return r
+
+    cands: list[Candidate] = read_note(note, note_marks or {}, in_base, lambda x: fb.count(fold(x)))
+    glosses: list[Gloss] = []
+    prev: tuple[int, int] | None = None
+    for c in cands:
+        lemma = c.lemma
+        if c.same_as_prev:
+            if glosses and glosses[-1].lemma_start is not None:
+                a = _Anchor(glosses[-1].lemma_start, glosses[-1].lemma_end, 0.8)
+                lemma = glosses[-1].lemma
+            else:
+                a = _Anchor(reason="variant without a lemma, and no glossed word before it")
+        elif c.quote is not None:
+            a, lem = anchor_quote(base, fb, c.quote, prev)
+            if lem:
+                lemma = lem
+        else:
+            # a variant may well concern a particle (今文無也); other glosses of one are spurious
+            a = anchor_lemma(base, fb, c.lemma, prev, exact_only=c.exact_only,
+                             particles_ok=c.type == "variant")
+            if a.start is not None:
+                lemma = base[a.start : a.end]
+        anchored = a.start is not None
+        if c.optional and not anchored:
+            continue
+        if not anchored and c.type != "variant" and lemma in FUNCTION_WORDS:
+            continue  # 「其，士也」: a pronoun heading a sentence is no lemma
+        glosses.append(
+            Gloss(
+                note_start=c.start,
+                note_end=c.end,
+                text=note[c.start : c.end],
+                type=c.type,
+                lemma=lemma,
+                base_seq=None,
+                lemma_start=a.start,
+                lemma_end=a.end,
+                confidence=round(c.confidence * a.factor, 3) if anchored else round(c.confidence * 0.5, 3),
+                reason=None if anchored else (f"{a.reason}: {c.why}" if c.why else a.reason),
+            )
+        )
+        if anchored:
+            prev = (a.start, a.end)
+    return glosses
+
+
+class AlignStage(Stage):
+    """Its models are two small files: the variant table and the gloss-head weights."""
+
+    name = "align"
+    requires = ("units", "marks")
+    provides = ("glosses",)
+
+    @classmethod
+    def load_model(cls, path: Path | None) -> None:
+        variants.load_table()  # raises when models/variants/fold.tsv is missing
+        if not heads.MODEL_PATH.exists():
+            raise FileNotFoundError(f"no gloss-head weights at {heads.MODEL_PATH} (rebuild: `zhushu train gloss-heads`)")
+        heads.load_weights()
+
+    def __call__(self, doc: Document) -> Document:
+        return align_document(doc)
+
+
+def align_document(doc: Document) -> Document:
+    """Fill unit.glosses of every commentary unit (base unit = doc.base_before(unit))."""
+    bases = [u for u in doc.units if u.kind == "base"]
+    index = {u.seq: i for i, u in enumerate(bases)}
+    for unit in doc.units:
+        if unit.kind != "commentary":
+            continue
+        base = doc.base_before(unit)
+        glosses = align_block(base.text if base else "", unit.text, unit.marks)
+        for g in glosses:
+            g.base_seq = base.seq if base else None
+            if g.lemma_start is None and g.lemma and base is not None:
+                g.reason = (g.reason or "unanchored") + (
+                    _in_commentary(g.lemma, doc, base, unit) or _elsewhere(g.lemma, bases, index[base.seq]))
+        unit.glosses = glosses
+    return doc
+
+
+def _in_commentary(lemma: str, doc: Document, base, unit) -> str:
+    """釋曰 often glosses a word of the 鄭注 block before it rather than of the base text."""
+    fl = fold(lemma)
+    for prev in doc.units[base.seq + 1 : unit.seq]:
+        if prev.kind == "commentary" and fl in fold(prev.text):
+            return f"; it stands in the {prev.marker or 'commentary'} block before (#{prev.seq})"
+    return ""
+
+
+def _elsewhere(lemma: str, bases, i: int) -> str:
+    """Say where else an unanchored lemma stands (the contract anchors in the base just before)."""
+    fl = fold(lemma)
+    for j, where in ((i - 1, "previous"), (i + 1, "next")):
+        if 0 <= j < len(bases) and fl in fold(bases[j].text):
+            return f"; it stands in the {where} base passage (#{bases[j].seq})"
+    if any(fl in fold(b.text) for b in bases):
+        return "; it stands elsewhere in this juan's base text"
+    return ""

@@ -1,0 +1,56 @@
+"""Variant-character folding for lemma matching (a *view*: texts are never rewritten).
+
+`fold(s)` maps every character to a class key so that the corpus's variant and
+Japanese/Taiwanese/simplified forms of one character compare equal (于/於, 毎/每, 乗/乘, 爲/為,
+荅/答, 𫝊/傳, 㝛/宿 ...). Folding is one character to one character, so offsets in a folded
+string are offsets in the original.
+
+Provenance of the table (models/variants/fold.tsv, committed; rebuilt by
+`zhushu train variants` (pipeline/train/variants.py)):
+
+- OpenCC's dictionaries as shipped in the `opencc` wheel (site-packages/opencc/clib/share/opencc/*.ocd2,
+  dumped to text with the wheel's own `opencc_dict` tool): TSCharacters, TSCharactersExt
+  (traditional -> simplified, first candidate only), JPShinjitaiCharacters (shinjitai ->
+  kyūjitai), TWVariants, HKVariants (standard -> regional form), CJK_Compatibility_Ideographs.
+  Each line "A<TAB>B [C ...]" gives the edge A—B (first candidate); the classes are the
+  connected components of these edges.
+- SUPPLEMENT (pipeline/train/variants.py): a small hand-reviewed list for Siku Quanshu forms OpenCC lacks; each entry
+  names its evidence (the standard form printed at the same place in the SBCK edition
+  KR1d0026 of the same text, or the Unihan variant relation).
+
+The key of a class is its smallest code point; characters not in any class map to themselves.
+"""
+
+from __future__ import annotations
+
+import functools
+from pathlib import Path
+
+from pipeline import paths
+
+TABLE_PATH = paths.VARIANTS_TABLE
+
+
+@functools.lru_cache(maxsize=1)
+def load_table(path: str | None = None) -> dict[int, str]:
+    """char code -> key, for str.translate."""
+    p = Path(path) if path else TABLE_PATH
+    table: dict[str, str] = {}
+    if p.exists():
+        for line in p.read_text(encoding="utf-8").splitlines():
+            if not line or line.startswith("#"):
+                continue
+            c, k = line.split("\t")
+            table[c] = k
+    else:
+        raise FileNotFoundError(f"no variant table at {p} (rebuild it: `zhushu train variants`)")
+    return {ord(c): k for c, k in table.items()}
+
+
+def fold(text: str) -> str:
+    """The folded view of a text: same length, variants replaced by their class key."""
+    return text.translate(load_table())
+
+
+def same(a: str, b: str) -> bool:
+    return fold(a) == fold(b)

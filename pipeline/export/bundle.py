@@ -1,0 +1,111 @@
+"""The types the export stage works in, and the three steps it takes:
+
+    bundle(doc, split, stages, formats)  -> DocumentExport   where the document was processed
+    assemble(exports, formats, stages)   -> {path: bytes}    in the driver, document-id order
+    write(out, files, prune)                                  atomically, into the output folder
+
+A format (one module each, registered in pipeline/export/__init__.py) supplies the two ends:
+`document(DocumentBundle) -> part` (small and picklable: it may travel from a Dask worker) and
+`corpus(list[(split, part)], CorpusInfo) -> {path: bytes}`.
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Callable, Iterable
+
+from pipeline.model import Document
+
+
+@dataclass(frozen=True)
+class DocumentBundle:
+    """What every format sees of one annotated document."""
+
+    doc: Document
+    split: str  # "train" | "dev"
+    stages: list[str]  # the stages that ran on it (export excluded)
+    records: dict[str, list[dict]]  # records.document_records
+
+
+@dataclass(frozen=True)
+class CorpusInfo:
+    """What the corpus-level end of a format sees besides the parts."""
+
+    stats: list[dict]  # records.document_stats of each document, in document-id order
+    stages: dict[str, str]  # stage -> what happened to it ("ran", "skipped …")
+    files: dict[str, bytes]  # the files of the formats assembled before this one
+
+
+@dataclass(frozen=True)
+class Format:
+    name: str
+    document: Callable[[DocumentBundle], object] | None
+    corpus: Callable[[list[tuple[str, object]], CorpusInfo], dict[str, bytes]]
+
+
+@dataclass
+class DocumentExport:
+    """One document's share of the dataset: its stats and one part per format."""
+
+    doc_id: str
+    split: str
+    stats: dict
+    parts: dict[str, object] = field(default_factory=dict)
+
+
+def bundle(doc: Document, split: str, stages: list[str], formats: Iterable[Format]) -> DocumentExport:
+    from pipeline.export import records as rec
+
+    records = rec.document_records(doc, split, stages)
+    b = DocumentBundle(doc, split, stages, records)
+    out = DocumentExport(doc.id, split, rec.document_stats(records))
+    for fmt in formats:
+        if fmt.document is not None:
+            out.parts[fmt.name] = fmt.document(b)
+    return out
+
+
+def assemble(exports: list[DocumentExport], formats: Iterable[Format], stages: dict[str, str]) -> dict[str, bytes]:
+    """All output files, from the documents' exports (any order in, document-id order out);
+    formats are assembled in the order given, each seeing the files of those before it."""
+    exports = sorted(exports, key=lambda e: e.doc_id)
+    stats = [e.stats for e in exports if e.stats]
+    files: dict[str, bytes] = {}
+    for fmt in formats:
+        parts = [(e.split, e.parts.get(fmt.name)) for e in exports]
+        files.update(fmt.corpus(parts, CorpusInfo(stats, stages, dict(files))))
+    return dict(sorted(files.items()))
+
+
+def merge_files(parts: list[tuple[str, object]], _info: CorpusInfo | None = None) -> dict[str, bytes]:
+    """The corpus end of a format whose documents each give their own files ({path: bytes})."""
+    out: dict[str, bytes] = {}
+    for _split, part in parts:
+        out.update(part or {})
+    return out
+
+
+def by_split(parts: list[tuple[str, object]]) -> dict[str, list]:
+    """Parts grouped by split, train and dev always present (empty files are still written)."""
+    out: dict[str, list] = {"train": [], "dev": []}
+    for split, part in parts:
+        out.setdefault(split, []).append(part)
+    return out
+
+
+def write(out: str | os.PathLike, files: dict[str, bytes], prune: Iterable[str] = ()) -> None:
+    """Write all files atomically (a staged folder moved in at the end); then remove the files
+    of an earlier run left in the `prune` folders (e.g. tei/ of a document not in this run),
+    so that the folders hold one coherent dataset. Other files in `out` are left alone."""
+    from pipeline import atomic
+
+    with atomic.staged_dir(out) as stage:
+        for rel, data in files.items():
+            atomic.write_bytes(stage / rel, data)
+    root = Path(out)
+    for folder in prune:
+        for old in sorted((root / folder).rglob("*")) if (root / folder).is_dir() else []:
+            if old.is_file() and str(old.relative_to(root)) not in files:
+                old.unlink()

@@ -1,0 +1,218 @@
+"""Run the pipeline over many documents, serially or on Dask, and write the datasets.
+
+    read_document -> the annotation stages (runner/stages.py, in requires/provides order) -> export
+
+Each document is processed by `process_item` (runner/document.py: a pure function of the input
+file and the options), in this process or on a Dask worker (runner/dask.py); the export stage
+then assembles the corpus-level files from the per-document exports in document-id order and
+writes everything atomically. So the serial and the Dask outputs are the same bytes, whatever
+order the workers finish in.
+
+Every requested stage is loaded before any document is read: a model that cannot be loaded
+raises StageLoadError (the CLI exits 2 naming the stage and the path) unless the stage was
+skipped on purpose (`skip`), which the dataset card then says. A bad input file
+(pipeline.errors.InputError) is reported and the other files are still processed.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import os
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Callable, Iterable
+
+from pipeline import paths
+from pipeline.errors import InputError
+from pipeline.runner.dask import local_cluster, run_dask
+from pipeline.runner.document import DEFAULT_FORMATS, DocResult, Options, load_stage, process_item
+from pipeline.runner.report import ProgressBar, print_summary
+from pipeline.runner.stages import ANNOTATORS, STAGE_ORDER
+
+FORMATS = DEFAULT_FORMATS
+DEFAULT_DEV = paths.DEV_DOCS
+
+__all__ = ["FORMATS", "STAGE_ORDER", "DocResult", "Options", "RunSummary", "check_stages", "default_inputs",
+           "expand_inputs", "local_cluster", "print_summary", "process_item", "run", "stage_status"]
+
+
+@dataclass
+class RunSummary:
+    mode: str
+    documents: int = 0
+    failed: list[tuple[str, str]] = field(default_factory=list)
+    stages: dict[str, str] = field(default_factory=dict)
+    counts: dict[str, int] = field(default_factory=dict)
+    chars: int = 0
+    seconds: dict[str, float] = field(default_factory=dict)  # summed over documents
+    assemble_seconds: float = 0.0
+    wall_seconds: float = 0.0
+    out: str | None = None
+    files: int = 0
+
+    @property
+    def ok(self) -> bool:
+        return not self.failed
+
+    def to_json(self) -> dict:
+        d = dataclasses.asdict(self)
+        d["failed"] = [{"path": p, "error": e} for p, e in self.failed]
+        return d
+
+
+def check_stages(steps: Iterable[str], models: tuple[tuple[str, str], ...] = (),
+                 skip: Iterable[str] = ()) -> tuple[tuple[str, ...], dict[str, str]]:
+    """The annotation stages that will run, each loaded once here (StageLoadError if it cannot
+    be), and the status of every requested stage."""
+    steps, skip = set(steps), set(skip)
+    ready, status = [], {}
+    for stage in STAGE_ORDER:
+        if stage in skip:
+            status[stage] = "skipped (--skip)"
+            continue
+        if stage not in steps:
+            continue
+        if stage in ANNOTATORS:
+            load_stage(stage, models)
+            ready.append(stage)
+        status[stage] = "ran"
+    return tuple(ready), status
+
+
+def expand_inputs(inputs: Iterable[str], pattern: str = "*.txt") -> list[str]:
+    """Files as given; folders become their sorted *.txt (or *.json) files; relative paths kept."""
+    items: list[str] = []
+    for raw in inputs:
+        p = Path(raw)
+        if p.is_dir():
+            items.extend(str(x) for x in sorted(p.glob(pattern)))
+        else:
+            items.append(str(p))
+    return items
+
+
+def default_inputs() -> list[str]:
+    corpus = paths.CORPUS
+    try:
+        rel = os.path.relpath(corpus)
+    except ValueError:
+        rel = str(corpus)
+    return expand_inputs([rel if not rel.startswith("..") else str(corpus)])
+
+
+def run(
+    inputs: list[str] | None = None,
+    out: str | os.PathLike | None = "out",
+    *,
+    workers: int = 0,
+    scheduler: str | None = None,
+    steps: Iterable[str] = STAGE_ORDER,
+    skip: Iterable[str] = (),
+    formats: Iterable[str] = FORMATS,
+    dev_docs: Iterable[str] = DEFAULT_DEV,
+    state_in: str | None = None,
+    state_out: str | None = None,
+    models: dict[str, str] | None = None,
+    progress: bool = True,
+    on_result: Callable[[DocResult], None] | None = None,
+) -> RunSummary:
+    t_start = time.perf_counter()
+    skip = tuple(skip)
+    steps = tuple(s for s in STAGE_ORDER if s in set(steps) and s not in skip)
+    from_state = "ingest" not in steps
+    if from_state:
+        if not state_in:
+            raise InputError(str(inputs or ""), None, "without the ingest step, --state DIR must give the saved documents")
+        items = expand_inputs([state_in], "*.json")
+    else:
+        items = expand_inputs(inputs) if inputs else default_inputs()
+    model_paths = tuple(sorted((k, str(v)) for k, v in (models or {}).items() if v))
+    annotators, status = check_stages(steps, model_paths, skip)
+    opts = Options(
+        steps=steps,
+        annotators=annotators,
+        not_run=tuple((k, v) for k, v in status.items() if v != "ran"),
+        models=model_paths,
+        formats=tuple(f for f in FORMATS if f in set(formats)),
+        dev_docs=tuple(dev_docs),
+        save_state=state_out is not None,
+        from_state=from_state,
+    )
+    if scheduler:
+        mode = f"dask scheduler {scheduler}"
+    elif workers and workers > 0:
+        mode = f"dask LocalCluster, {workers} worker process(es)"
+    else:
+        mode = "serial"
+    summary = RunSummary(mode=mode, stages=status, out=str(out) if out is not None else None)
+    results: list[DocResult] = []
+
+    with ProgressBar(progress, len(items), mode) as advance:
+
+        def done(res: DocResult) -> None:
+            results.append(res)
+            if on_result:
+                on_result(res)
+            advance(res.doc_id)
+
+        if mode == "serial":
+            for item in items:
+                done(process_item(item, opts))
+        else:
+            run_dask(items, opts, workers, scheduler, done)
+
+    # duplicate ids: keep the first (in input order), report the rest
+    seen: dict[str, str] = {}
+    order = {item: i for i, item in enumerate(items)}
+    for r in sorted(results, key=lambda r: order.get(r.path, 0)):
+        if r.error is None:
+            if r.doc_id in seen:
+                r.error = f"{r.path}: duplicate document id {r.doc_id} (also {seen[r.doc_id]})"
+            else:
+                seen[r.doc_id] = r.path
+    status = stage_status(results, steps)
+    summary.stages = status
+    summary.failed = sorted((r.path, r.error) for r in results if r.error is not None)
+    good = [r for r in results if r.error is None]
+    summary.documents = len(good)
+    summary.chars = sum(r.chars for r in good)
+    for r in good:
+        for k, v in r.seconds.items():
+            summary.seconds[k] = summary.seconds.get(k, 0.0) + v
+        for kind, n in r.stats.get("counts", {}).items():
+            summary.counts[kind] = summary.counts.get(kind, 0) + n
+    t_asm = time.perf_counter()
+    if state_out is not None:
+        from pipeline.export import write
+
+        write(state_out, {f"{r.doc_id}.json": r.state for r in good if r.state is not None})
+    if "export" in steps and out is not None:
+        from pipeline.export import FORMATS as REGISTRY
+        from pipeline.export import assemble, write
+
+        files = assemble([r.export for r in good], [REGISTRY[f] for f in opts.formats], status)
+        write(out, files, prune=sorted({rel.split("/", 1)[0] for rel in files if "/" in rel}))
+        summary.files = len(files)
+    summary.assemble_seconds = time.perf_counter() - t_asm
+    summary.wall_seconds = time.perf_counter() - t_start
+    return summary
+
+
+def stage_status(results: list[DocResult], steps: tuple[str, ...]) -> dict[str, str]:
+    """What happened to each stage over the documents (from their histories, so that a run
+    from saved states reports the stages of the earlier steps too)."""
+    good = sorted((r for r in results if r.error is None), key=lambda r: r.doc_id)
+    status: dict[str, str] = {}
+    for stage in STAGE_ORDER:
+        if stage == "export":
+            if "export" in steps:
+                status[stage] = "ran"
+            continue
+        ran = [r for r in good if stage in r.stages]
+        if good and len(ran) == len(good):
+            status[stage] = "ran"
+            continue
+        why = next((r.skipped[stage] for r in good if stage in r.skipped), "not run")
+        status[stage] = why if not ran else f"ran on {len(ran)} of {len(good)} documents; {why}"
+    return status

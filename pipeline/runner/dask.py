@@ -1,0 +1,60 @@
+"""Running documents on Dask: a LocalCluster of one-thread worker processes, or a given scheduler."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from pipeline.runner.document import DocResult, Options, process_item
+
+WORKER_ENVIRON = {"OMP_NUM_THREADS": 1, "MKL_NUM_THREADS": 1, "OPENBLAS_NUM_THREADS": 1, "MALLOC_ARENA_MAX": 1}
+
+
+def local_cluster(workers: int):
+    """A LocalCluster of `workers` processes, one thread each.
+
+    Worker environment: one BLAS/OpenMP thread, and glibc malloc as in a plain process. Dask's
+    default sets MALLOC_TRIM_THRESHOLD_=65536, which switches off glibc's dynamic mmap
+    threshold: every tensor of the segmenter is then mmap'ed and faulted in afresh (the segment
+    stage ran 2x slower in a worker, measured); tasks also run in a non-main thread, whose
+    malloc arena trims eagerly, hence MALLOC_ARENA_MAX=1.
+    """
+    import logging
+
+    import dask
+    from dask.distributed import LocalCluster
+
+    with dask.config.set({"distributed.nanny.pre-spawn-environ": dict(WORKER_ENVIRON)}):
+        return LocalCluster(
+            n_workers=workers,
+            threads_per_worker=1,
+            processes=True,
+            dashboard_address=None,
+            silence_logs=logging.ERROR,
+        )
+
+
+def run_dask(items: list[str], opts: Options, workers: int, scheduler: str | None, done) -> None:
+    """Process `items` on Dask; `done(DocResult)` for each as it finishes (a crashed task gives
+    a failed DocResult)."""
+    from dask.distributed import Client, as_completed
+
+    cluster = None
+    if scheduler:
+        client = Client(scheduler)
+    else:
+        cluster = local_cluster(workers)
+        client = Client(cluster)
+    try:
+        futures = client.map(process_item, items, opts=opts, pure=False)
+        for fut in as_completed(futures):
+            try:
+                res = fut.result()
+            except Exception as err:  # a worker crashed on this document
+                key_item = items[futures.index(fut)]
+                res = DocResult(doc_id=Path(key_item).stem, path=key_item, error=f"{key_item}: worker error: {type(err).__name__}: {err}")
+            done(res)
+            fut.release()
+    finally:
+        client.close()
+        if cluster is not None:
+            cluster.close()

@@ -1,0 +1,41 @@
+"""Saved documents (`--save-state` / `--state`): one JSON file per annotated document, so that
+stages can run one at a time (the DVC stages) and pick up where the last one stopped."""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+
+STATE_VERSION = 1
+
+
+def document_to_json(doc, stages: list[str], skipped: dict[str, str] | None = None) -> bytes:
+    payload = {"version": STATE_VERSION, "stages": stages, "skipped": skipped or {}, "document": dataclasses.asdict(doc)}
+    return (json.dumps(payload, ensure_ascii=False, sort_keys=True, separators=(",", ":")) + "\n").encode("utf-8")
+
+
+def document_from_json(data: bytes | str):
+    from pipeline import model
+
+    payload = json.loads(data)
+    d = payload["document"]
+
+    def build(cls, values: dict):
+        names = {f.name for f in dataclasses.fields(cls)}
+        return cls(**{k: v for k, v in values.items() if k in names})
+
+    units = []
+    for u in d.get("units", []):
+        unit = build(model.Unit, u)
+        unit.marks = {int(k): v for k, v in (u.get("marks") or {}).items()}
+        unit.sentences = [build(model.Sentence, s) for s in u.get("sentences", [])]
+        unit.clauses = [build(model.Sentence, s) for s in u.get("clauses", [])]
+        unit.entities = [build(model.Entity, e) for e in u.get("entities", [])]
+        unit.glosses = [build(model.Gloss, g) for g in u.get("glosses", [])]
+        units.append(unit)
+    doc = build(model.Document, d)
+    doc.units = units
+    doc.notes = [build(model.CollationNote, n) for n in d.get("notes", [])]
+    doc.pages = [tuple(p) for p in d.get("pages", [])]
+    doc.lines = [tuple(x) for x in d.get("lines", [])]
+    return doc, list(payload.get("stages", [])), dict(payload.get("skipped", {}))

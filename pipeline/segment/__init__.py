@@ -1,0 +1,152 @@
+"""The segment stage: restore punctuation (，、：；。？！) in base text and commentary.
+
+    seg = load_segmenter()                       # models/segmenter, loaded once per process
+    seg.predict(["司射適西階西倚扑升自西階東面請射于公"], ["base"])
+    # -> [{6: "，", 8: "，", 12: "，", 18: "。"}]   (k -> mark after the k-th character)
+    segment_document(doc)                        # fills unit.marks / sentences / clauses
+
+Requires: units with clean text (ingest). Provides: Unit.marks, Unit.sentences, Unit.clauses
+for base and commentary units; header and title units are left untouched.
+
+The model folder holds config.json whose "type" says which backend reads it: "bilstm"
+(bilstm.py, one BiLSTM: the shipped default), "ensemble" (ensemble.py: seed-varied BiLSTMs
+averaged, more accurate, a third of the speed), "hybrid" (hybrid.py: the BiLSTM and a Stanza
+tokenizer voting, the most accurate, about a third of the speed, needs `stanza`) or "crf"
+(crf.py, the baseline). Training lives in pipeline/train/segment.py.
+Output is deterministic: inference runs in eval mode, one thread by default.
+"""
+
+from __future__ import annotations
+
+import json
+from contextlib import contextmanager
+from pathlib import Path
+
+from pipeline import paths
+from pipeline.model import Document, spans_from_marks
+from pipeline.stage import Stage
+
+DEFAULT_MODEL = paths.SEGMENTER_MODEL
+
+
+def _norm_kind(kind: str) -> str:
+    return "note" if kind in ("note", "commentary") else "base"
+
+
+@contextmanager
+def _torch_threads(n: int | None):
+    if n is None:
+        yield
+        return
+    import torch
+
+    old = torch.get_num_threads()
+    if old != n:
+        torch.set_num_threads(n)
+    try:
+        yield
+    finally:
+        if old != n:
+            torch.set_num_threads(old)
+
+
+class Segmenter:
+    """A loaded segmentation model. `predict(texts, kinds)` -> one {k: mark} dict per text.
+
+    The dicts cover positions 1..n: the unit end (k = n) gets a mark too, so a punctuated unit
+    ends with one (the BiLSTM backends put 。 there, the edition's mark at 97 % of unit ends;
+    the CRF learned that position); scoring ignores it.
+    """
+
+    def __init__(self, backend, path: Path, kind: str, threads: int | None = 1):
+        self.backend = backend
+        self.path = path
+        self.type = kind
+        self.name = f"{kind}:{path.name}"
+        self.threads = threads
+
+    def predict(self, texts: list[str], kinds: list[str]) -> list[dict[int, str]]:
+        if len(texts) != len(kinds):
+            raise ValueError("texts and kinds differ in length")
+        kinds = [_norm_kind(k) for k in kinds]
+        with _torch_threads(self.threads if self.type in ("bilstm", "ensemble", "hybrid") else None):
+            return self.backend.predict(list(texts), kinds)
+
+
+def read_segmenter(folder: Path, threads: int | None = 1) -> Segmenter:
+    """Read the segmenter in `folder` (uncached: `load_segmenter` is the cached entry point)."""
+    cfg_file = folder / "config.json"
+    if not cfg_file.exists():
+        raise FileNotFoundError(f"no segmenter model in {folder} (run `zhushu train segmenter`)")
+    cfg = json.loads(cfg_file.read_text(encoding="utf-8"))
+    kind = cfg.get("type", "bilstm")
+    if kind == "bilstm":
+        from pipeline.segment.bilstm import NeuralSegmenter
+
+        with _torch_threads(threads):
+            backend = NeuralSegmenter.load(folder)
+    elif kind == "ensemble":
+        from pipeline.segment.ensemble import EnsembleSegmenter
+
+        with _torch_threads(threads):
+            backend = EnsembleSegmenter.load(folder)
+    elif kind == "hybrid":
+        from pipeline.segment.hybrid import HybridSegmenter
+
+        with _torch_threads(threads):
+            backend = HybridSegmenter.load(folder)
+    elif kind == "crf":
+        from pipeline.segment.crf import CRFSegmenter
+
+        backend = CRFSegmenter(folder / cfg.get("file", "crf.model"))
+    else:
+        raise ValueError(f"unknown segmenter type {kind!r} in {cfg_file}")
+    return Segmenter(backend, folder, kind, threads)
+
+
+def load_segmenter(path: str | Path | None = None, threads: int | None = 1) -> Segmenter:
+    """The segmenter in `path` (default models/segmenter), loaded once per process and path
+    (through the stage cache); another thread count than 1 gives an uncached copy."""
+    if threads != 1:
+        return read_segmenter(Path(path) if path else DEFAULT_MODEL, threads)
+    return SegmentStage.load(path).model
+
+
+class SegmentStage(Stage):
+    name = "segment"
+    requires = ("units",)
+    provides = ("marks", "sentences", "clauses")
+    default_model = DEFAULT_MODEL
+
+    @classmethod
+    def load_model(cls, path: Path | None) -> Segmenter:
+        return read_segmenter(path)
+
+    def __call__(self, doc: Document) -> Document:
+        return segment_document(doc, self.model)
+
+
+def segment_document(doc: Document, segmenter: Segmenter | None = None) -> Document:
+    """Fill marks, sentences and clauses of the base and commentary units of a document."""
+    seg = segmenter or load_segmenter()
+    units = [u for u in doc.units if u.kind in ("base", "commentary") and u.text]
+    preds = seg.predict([u.text for u in units], ["note" if u.kind == "commentary" else "base" for u in units])
+    for u, marks in zip(units, preds):
+        u.marks = dict(sorted(marks.items()))
+        u.sentences = spans_from_marks(len(u.text), u.marks, final_only=True)
+        u.clauses = spans_from_marks(len(u.text), u.marks, final_only=False)
+    return doc
+
+
+def punctuated_lines(doc: Document, indent: str = "　") -> list[str]:
+    """The document as text: base units flush, commentary indented with its marker, as in
+    the source; header/title units as they are."""
+    out = []
+    for u in doc.units:
+        if u.kind == "commentary":
+            out.append(f"{indent}{u.marker or ''}{u.punctuated()}")
+        elif u.kind == "base":
+            out.append(u.punctuated())
+        else:
+            out.append(u.text)
+    return out

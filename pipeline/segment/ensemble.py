@@ -1,0 +1,49 @@
+"""An ensemble of BiLSTM segmenters: the mean of their per-character mark distributions.
+
+Members differ only in their random seed. Averaging cancels part of each model's idiosyncratic
+errors, which matters here: the dev juan (大射) uses archery vocabulary that no training text
+has, so single models disagree a lot there (docs/segmentation.md has the numbers).
+
+Folder layout: config.json {"type": "ensemble", "members": ["seed13", …], "threshold": t} and
+one BiLSTM model folder per member. The threshold is tuned for the averaged distribution.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import numpy as np
+
+from pipeline.segment.bilstm import NeuralSegmenter, decode
+
+
+class EnsembleSegmenter:
+    name = "ensemble"
+
+    def __init__(self, members: list[NeuralSegmenter], threshold: float = 0.5, config: dict | None = None):
+        self.members = members
+        self.threshold = threshold
+        self.config = config or {}
+
+    def probs(self, texts: list[str], kinds: list[str]) -> list[np.ndarray]:
+        per_member = [m.probs(texts, kinds) for m in self.members]
+        return [np.mean([p[i] for p in per_member], axis=0) for i in range(len(texts))]
+
+    def predict(self, texts: list[str], kinds: list[str]) -> list[dict[int, str]]:
+        return [decode(p, len(t), self.threshold) for p, t in zip(self.probs(texts, kinds), texts)]
+
+    def save(self, folder: str | Path, member_names: list[str]) -> dict:
+        """Write config.json (the member folders are written by their own save); return it."""
+        cfg = dict(self.config, type="ensemble", members=member_names, threshold=self.threshold)
+        (Path(folder) / "config.json").write_text(json.dumps(cfg, ensure_ascii=False, indent=1), encoding="utf-8")
+        return cfg
+
+    @classmethod
+    def load(cls, folder: str | Path) -> "EnsembleSegmenter":
+        folder = Path(folder)
+        cfg = json.loads((folder / "config.json").read_text(encoding="utf-8"))
+        members = [NeuralSegmenter.load(folder / name) for name in cfg["members"]]
+        return cls(members, cfg["threshold"], cfg)
+
+

@@ -1,0 +1,115 @@
+"""The `tag` stage: ROLE / OBJECT / PLACE spans in base and commentary units.
+
+    tagger = load_tagger()                 # models/tagger, loaded once per process
+    tagger.tag(["司射適西階西倚扑"])         # -> [[Entity(0, 2, "ROLE", "司射", "model"), …]]
+    tag_document(doc)                       # fills unit.entities of base + commentary units
+
+The model is a character CRF (crf.py) trained on silver data (the lexicon of
+models/lexicon projected over juan 1–30 less the dev juan, with the productive name patterns,
+pipeline/train/tag/silver.py), with the lexicon as features hidden per occurrence at random,
+distributional character classes (models/tagger/clusters.tsv) and partial labels. See docs/entities.md for the method, the comparison with a spaCy
+NER and the measured numbers. Training: `zhushu train tagger` (pipeline/train/tag/).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import threading
+from pathlib import Path
+
+from pipeline import paths
+from pipeline.errors import InputError
+from pipeline.model import Document, Entity
+from pipeline.stage import Stage
+from pipeline.tag.lexicon import LEXICON_PATH, load_lexicon
+
+TAGGER_DIR = paths.TAGGER_MODEL
+MODEL_FILE = "model.crfsuite"
+META_FILE = "meta.json"
+CLUSTERS_FILE = "clusters.tsv"
+
+
+def file_sha(path: Path) -> str:
+    return hashlib.sha256(Path(path).read_bytes()).hexdigest()[:16]
+
+
+class Tagger:
+    """A loaded tagger: `tag(texts)` -> one list of Entity per text."""
+
+    def __init__(self, path: str | Path | None = None):
+        from pipeline.tag.crf import CRFModel
+
+        self.path = Path(path) if path else TAGGER_DIR
+        meta_path = self.path / META_FILE
+        model_path = self.path / MODEL_FILE
+        if not model_path.exists():
+            raise InputError(str(model_path), None, "no tagger model here; run `zhushu train tagger`")
+        try:
+            self.meta = json.loads(meta_path.read_text(encoding="utf-8")) if meta_path.exists() else {}
+        except json.JSONDecodeError as err:
+            raise InputError(str(meta_path), err.lineno, f"bad JSON: {err.msg}") from None
+        lex_path = paths.REPO / self.meta["lexicon"] if self.meta.get("lexicon") else LEXICON_PATH
+        if not lex_path.exists():
+            raise InputError(str(lex_path), None, "the tagger's lexicon is missing")
+        if self.meta.get("lexicon_sha256") and file_sha(lex_path) != self.meta["lexicon_sha256"]:
+            import warnings
+
+            warnings.warn(f"{lex_path} changed since the tagger was trained; run `zhushu train tagger`", stacklevel=2)
+        self.lexicon = load_lexicon(lex_path)
+        params = self.meta.get("params", {})
+        context_words = frozenset(params.get("context_words", ""))
+        clusters = None
+        if params.get("clusters"):
+            from pipeline.tag.clusters import read_clusters
+
+            cl_path = self.path / CLUSTERS_FILE
+            if not cl_path.exists():
+                raise InputError(str(cl_path), None, "the tagger's character classes are missing")
+            clusters = read_clusters(cl_path)
+        self.model = CRFModel(model_path, self.lexicon, clusters, context_words=context_words, agent=bool(params.get("agent")))
+        self._lock = threading.Lock()  # a crfsuite Tagger is not thread-safe
+
+    def __getstate__(self):  # a crfsuite handle cannot be pickled: reload from the folder
+        return {"path": str(self.path)}
+
+    def __setstate__(self, state):
+        self.__init__(state["path"])
+
+    def tag(self, texts: list[str]) -> list[list[Entity]]:
+        out = []
+        with self._lock:
+            for text in texts:
+                spans = self.model.predict_fast(text)
+                out.append([Entity(s, e, lab, text[s:e], "model") for s, e, lab in spans])
+        return out
+
+
+def load_tagger(path: str | Path | None = None) -> Tagger:
+    """The tagger in `path` (default models/tagger), loaded once per process (the stage cache)."""
+    return TagStage.load(path).model
+
+
+class TagStage(Stage):
+    name = "tag"
+    requires = ("units",)
+    provides = ("entities",)
+    default_model = TAGGER_DIR
+
+    @classmethod
+    def load_model(cls, path: Path | None) -> Tagger:
+        return Tagger(path)
+
+    def __call__(self, doc: Document) -> Document:
+        return tag_document(doc, self.model)
+
+
+def tag_document(doc: Document, tagger: Tagger | None = None) -> Document:
+    """Fill unit.entities of every base and commentary unit (other units are left empty)."""
+    tagger = tagger or load_tagger()
+    units = [u for u in doc.units if u.kind in ("base", "commentary")]
+    for unit, ents in zip(units, tagger.tag([u.text for u in units]), strict=True):
+        unit.entities = ents
+    return doc
+
+

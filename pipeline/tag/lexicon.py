@@ -1,0 +1,246 @@
+"""The ritual-term lexicon of the tagger: load it, project it (pipeline/train/tag/lexicon.py builds it).
+
+`models/lexicon/lexicon.tsv` (surface, label, source, note) is built by `build_lexicon()` from
+
+- `models/lexicon/reviewed.tsv`: the guideline's examples and reviewed additions (label NONE
+  records a reviewed rejection, which also vetoes a mined candidate);
+- Zheng's glosses in the commentary (鄭注, read from data/punct where clauses are marked):
+  「X，Y之屬」/「X，Y之吏」/「X，有司…」/「X，…官也」 mark an office (ROLE) when Y is a known
+  office; 「X，所以…」 marks an implement (OBJECT); X must occur in the base unit it comments;
+- the section heads of 儀禮釋宮 (data/corpus/KR1d0031) for places (PLACE).
+
+Juan 10 (KR1d0030_010, the dev juan) is never read for the lexicon.
+
+`project(text, lexicon)` is the silver annotator: the longest lexicon match left to right, then
+the guideline's convention rules for words read by use rather than form (中, 洗, 拾, 遂, 決,
+次, 物, 序, 尊, 薦 …). Coordinated names come out split because the lexicon holds the members,
+not the coordinations; relational words (上, 下, 西 …) are never part of an entry.
+"""
+
+from __future__ import annotations
+
+import functools
+import re
+from dataclasses import dataclass
+from pathlib import Path
+
+from pipeline import paths
+from pipeline.errors import InputError
+
+LEXICON_DIR = paths.LEXICON_DIR
+LEXICON_PATH = LEXICON_DIR / "lexicon.tsv"
+REVIEWED_PATH = LEXICON_DIR / "reviewed.tsv"
+PUNCT_PATH = paths.PUNCT_FILE
+SHIGONG_PATH = paths.SHIGONG
+DEV_JUAN = paths.DEV_JUAN
+LABELS = ("ROLE", "OBJECT", "PLACE")
+
+
+@dataclass(frozen=True)
+class LexEntry:
+    surface: str
+    label: str  # ROLE | OBJECT | PLACE (| ACT | MUSIC); NONE = reviewed rejection
+    source: str
+    note: str
+
+
+class Lexicon:
+    """Surface -> label, with longest-match lookup."""
+
+    def __init__(self, entries: list[LexEntry]):
+        self.entries: dict[str, LexEntry] = {}
+        self.rejected: set[str] = set()
+        for e in entries:
+            if e.label == "NONE":
+                self.rejected.add(e.surface)
+            elif e.surface not in self.entries:
+                self.entries[e.surface] = e
+        self.maxlen = max((len(s) for s in self.entries), default=1)
+
+    def __contains__(self, surface: str) -> bool:
+        return surface in self.entries
+
+    def __len__(self) -> int:
+        return len(self.entries)
+
+    def label(self, surface: str) -> str | None:
+        e = self.entries.get(surface)
+        return e.label if e else None
+
+    def longest_matches(self, text: str, skip: frozenset[str] = frozenset()) -> list[tuple[int, int, str]]:
+        """Greedy left-to-right longest matches (start, end, label); `skip`: surfaces to ignore."""
+        out, i, n, ents = [], 0, len(text), self.entries
+        while i < n:
+            for k in range(min(self.maxlen, n - i), 0, -1):
+                e = ents.get(text[i : i + k])
+                if e is not None and not (skip and e.surface in skip):
+                    out.append((i, i + k, e.label))
+                    i += k
+                    break
+            else:
+                i += 1
+        return out
+
+
+def read_tsv(path: str | Path) -> list[LexEntry]:
+    """Read a lexicon TSV (comment lines start with #, first non-comment line is the header)."""
+    path = Path(path)
+    entries, header_seen = [], False
+    with open(path, encoding="utf-8") as fh:
+        for lineno, line in enumerate(fh, 1):
+            line = line.rstrip("\n")
+            if not line.strip() or line.startswith("#"):
+                continue
+            cols = line.split("\t")
+            if not header_seen:
+                header_seen = True
+                if cols[:2] == ["surface", "label"]:
+                    continue
+            if len(cols) != 4 or not cols[0] or not cols[1] or not cols[2]:
+                raise InputError(str(path), lineno, "expected 4 tab-separated columns: surface, label, source, note")
+            entries.append(LexEntry(*cols))
+    return entries
+
+
+def write_tsv(path: str | Path, entries: list[LexEntry], header_comment: str = "") -> None:
+    from pipeline import atomic
+
+    lines = [f"# {c}" for c in header_comment.splitlines()] if header_comment else []
+    lines.append("surface\tlabel\tsource\tnote")
+    for e in entries:
+        lines.append("\t".join((e.surface, e.label, e.source, e.note.replace("\t", " "))))
+    atomic.write_text(path, "\n".join(lines) + "\n")
+
+
+@functools.lru_cache(maxsize=4)
+def _load(path: str) -> Lexicon:
+    return Lexicon(read_tsv(path))
+
+
+def load_lexicon(path: str | Path | None = None) -> Lexicon:
+    """The project's lexicon (cached per path)."""
+    return _load(str(Path(path) if path else LEXICON_PATH))
+
+
+# --- convention rules: words read by use, not by form ----------------------------------------
+# Each rule says when a lexicon match of an ambiguous one-character word is the entity.
+# prev / next: the characters just before / after the match.
+
+# the one-character words whose label depends on their use (see _keep)
+BY_USE = frozenset(["中", "洗", "拾", "遂", "決", "次", "物", "序", "尊", "薦", "席", "散", "算"])
+
+
+def _keep(
+    text: str,
+    start: int,
+    end: int,
+    surface: str,
+    spans_after: set[int],
+    role_starts: set[int] = frozenset(),
+    role_ends: set[int] = frozenset(),
+) -> bool:
+    prev = text[start - 1] if start > 0 else ""
+    nxt = text[end] if end < len(text) else ""
+    if surface == "中":  # the tally holder (設中, 實八算于中, 中西), not "to hit" (若中, 中離維綱)
+        if text[max(0, start - 2) : start] in ("在于", "在於"):  # "in the middle"
+            return False
+        if prev in set("設執奉取受授實舍退"):
+            return True
+        return prev in set("于於反視") and nxt not in set("則離者也之矣")
+    if surface == "洗":  # the basin (設洗, 當洗北), not "to wash" (洗觶, 降洗)
+        return (prev in set("設當適于於就至及罍") or nxt in set("南北東西篚")) and prev not in set("降盥")
+    if surface == "拾":  # the arm guard (決拾, 設拾), not "by turns" (拾發, 拾取矢)
+        return prev in set("決設取説脫奉執授受著襲贊") and nxt not in set("發取")
+    if surface == "遂":  # the armlet only in 決遂
+        return prev == "決"
+    if surface == "決":  # the thumb ring (決拾, 袒決遂, 設決), not "to decide"
+        return nxt in set("拾遂") or prev in set("設説脫執奉取著袒授受")
+    if surface == "次":  # the changing tent (適次, 入次), not "order, next"
+        return prev in set("適入出于於即反在就") or nxt in set("中前")
+    if surface == "物":  # the shooting mark (就物, 履物), not "thing"
+        return prev in set("就于於及履當適由即升至") or nxt in set("間")
+    if surface == "序":  # the side wall (于序, 序端), not "order"
+        return prev in set("于於當適至") or nxt in set("端内外")
+    if surface == "尊":  # the wine vessel (設尊, 兩尊, 尊幂), not "honoured"
+        return prev in set("設兩膳方瓦") or nxt in set("幂冪") or (prev in set("于於") and nxt in set("東西南北"))
+    if surface == "薦":  # the offering (設薦, 薦東), not the verb "to present" (薦脯醢)
+        if nxt == "俎":  # the pair 薦俎 (徹主婦薦俎, 設薦俎): offerings and stands
+            return True
+        return prev in set("設徹受執奠取奉其祭辟于於") or (nxt in set("東西南北右左") and end not in spans_after)
+    if surface == "席":  # the mat, not the verb "to lay a mat for" (席于尊東, 席工于西階之東)
+        verb = (nxt == "于" or end in role_starts) and prev not in set("設加布敷其之有為兩莞蒲萑就即升降反于於")
+        return not verb
+    if surface == "散":  # the wine cup (酌散, 實散, 洗散), not "loose" (散帶, 散衣)
+        return prev in set("酌實洗執取奠受授舉一") and nxt not in set("帶衣")
+    if surface == "算" and prev == "無":  # 無算 "without count" (踊無算, 無算爵)
+        return False
+    if surface == "服不" and prev in set("祭朝衣"):  # 祭服不倒: the robes, not the office
+        return False
+    if surface == "士" and text[end + 1 : end + 2] == "禮":  # book titles 士冠禮 …
+        return False
+    if surface in ("侯",) and (prev == "公" or nxt == "伯"):  # the lords 公侯伯, not the target
+        return False
+    return True
+
+
+def project(
+    text: str, lexicon: Lexicon | None = None, skip: frozenset[str] = frozenset(), patterns: bool = True
+) -> list[tuple[int, int, str]]:
+    """Silver spans of a text: longest lexicon matches filtered by the convention rules."""
+    lexicon = lexicon or load_lexicon()
+    matches = lexicon.longest_matches(text, skip)
+    # 東上 / 西上 / 北上 / 南上 is a formula ("with the east as the top"): a name starting
+    # with that 上 (上工, 上射 …) starts one character later (北面東上工坐 → 工)
+    fixed = []
+    for s, e, lab in matches:
+        if text[s] == "上" and s > 0 and text[s - 1] in "東西南北" and e - s > 1:
+            sub = lexicon.longest_matches(text[s + 1 : e], skip)
+            fixed.extend((s + 1 + a, s + 1 + b, lb) for a, b, lb in sub)
+        else:
+            fixed.append((s, e, lab))
+    matches = fixed
+    starts = {s for s, _, lab in matches if lab == "OBJECT"}
+    roles = {s for s, _, lab in matches if lab == "ROLE"}
+    role_ends = {e for _, e, lab in matches if lab == "ROLE"}
+    kept = [(s, e, lab) for s, e, lab in matches if _keep(text, s, e, text[s:e], starts, roles, role_ends)]
+    return name_patterns(text, kept) if patterns else kept
+
+
+# --- productive name patterns: names the lexicon need not list --------------------------------
+# 1. an office + 正 / 師 is the head of that office (the guideline's longest name: 小臣 → 小臣師,
+#    僕人 → 僕人正, 司馬 → 司馬師); not after 主人 / 衆工 (主人正 "the host corrects").
+# 2. an agent role 「V X 者」: V one of 執奉舉沃羞獲媵贊 (釋 may precede 獲), X nothing or one or
+#    two characters naming what is handled (執爵者, 執皮者, 贊冠者, 羞膳者, 沃洗者, 獲者), and
+#    勝者 / 不勝者; not after 所 (所獲者 "what is got"), X never a function word.
+_AGENT_V = "執奉舉沃羞獲媵贊"
+_RE_AGENT = re.compile(r"(?:不)?勝者|(?:釋)?([執奉舉沃羞獲媵贊])([^之其所也而以於于不者卑古出免言執，。、；：「」『』]{0,2}?)者")
+_OFFICE_HEAD_NOT = frozenset(["主人", "衆工"])
+
+
+def name_patterns(text: str, spans: list[tuple[int, int, str]]) -> list[tuple[int, int, str]]:
+    """Spans after the productive name patterns (see above); overlapped spans give way."""
+    out = list(spans)
+    starts = {s for s, _, _ in out}
+    ext = []
+    for s, e, lab in out:
+        if (lab == "ROLE" and e - s >= 2 and e < len(text) and text[e] in "正師" and e not in starts
+                and text[s:e] not in _OFFICE_HEAD_NOT):
+            ext.append((s, e + 1, lab))
+        else:
+            ext.append((s, e, lab))
+    out = ext
+    for m in _RE_AGENT.finditer(text):
+        s, e = m.span()
+        if s > 0 and text[s - 1] == "所":
+            continue
+        if m.group(1) and m.group(1) in "執奉舉" and not m.group(2):  # 執者 / 舉者: too vague
+            continue
+        # the span must not cut a kept span in two
+        if any(a < s < b or a < e < b for a, b, _ in out):
+            continue
+        out = [x for x in out if not (s <= x[0] and x[1] <= e)] + [(s, e, "ROLE")]
+    return sorted(out)
+
+
+
+

@@ -1,0 +1,156 @@
+"""Training the BiLSTM segmenter (pipeline/segment/bilstm.py): vocabulary, chunking, the loop, the threshold."""
+
+from __future__ import annotations
+
+import random
+import time
+from collections import Counter
+
+import numpy as np
+import torch
+from torch import nn
+
+from pipeline.segment.bilstm import BOS_EOS, NeuralSegmenter, Tagger, Vocab, encode_batch
+from pipeline.segment.data import LABELS
+
+
+def build_vocab(records: list[dict], min_char: int = 1, min_bigram: int = 2, use_bigrams: bool = True,
+                use_trigrams: bool = False, min_trigram: int = 2) -> Vocab:
+    cc, bc, tc = Counter(), Counter(), Counter()
+    for r in records:
+        t = r["text"]
+        cc.update(t)
+        if use_bigrams:
+            bc.update(a + b for a, b in zip(t, t[1:] + BOS_EOS))
+        if use_trigrams:
+            p = BOS_EOS + t + BOS_EOS + BOS_EOS
+            tc.update(p[i:i + 3] for i in range(len(t) + 1))
+    chars = sorted(c for c, n in cc.items() if n >= min_char)
+    bigrams = sorted(b for b, n in bc.items() if n >= min_bigram) if use_bigrams else []
+    trigrams = sorted(b for b, n in tc.items() if n >= min_trigram) if use_trigrams and use_bigrams else []
+    return Vocab(chars, bigrams, trigrams)
+
+
+def _chunks(rec: dict, limit: int = 200) -> list[dict]:
+    """Cut long records at gold marks into pieces of at most ~limit chars (training only)."""
+    text, marks = rec["text"], rec["marks"]
+    if len(text) <= limit:
+        return [rec]
+    out, start = [], 0
+    cuts = sorted(k for k in marks if 0 < k < len(text))
+    while len(text) - start > limit:
+        cands = [k for k in cuts if start < k <= start + limit]
+        end = cands[-1] if cands else start + limit
+        out.append({**rec, "text": text[start:end],
+                    "marks": {k - start: v for k, v in marks.items() if start < k <= end}})
+        start = end
+    out.append({**rec, "text": text[start:], "marks": {k - start: v for k, v in marks.items() if k > start}})
+    return out
+
+
+def break_f1(p_none: list[np.ndarray], records: list[dict], threshold: float) -> float:
+    """Seg F1 over positions 1..n-1 when a break goes where P(no mark) < threshold."""
+    tp = npred = ngold = 0
+    for p, r in zip(p_none, records):
+        n = len(r["text"])
+        pred = set((np.nonzero(p[: n - 1] < threshold)[0] + 1).tolist())
+        gold = {k for k in map(int, r["marks"]) if 0 < k < n}
+        tp += len(pred & gold)
+        npred += len(pred)
+        ngold += len(gold)
+    return 2 * tp / (npred + ngold) if npred + ngold else 0.0
+
+
+def tune_threshold(seg: NeuralSegmenter, records: list[dict]) -> float:
+    """The P(none) threshold maximising seg F1 on records (a held-out slice of train)."""
+    p_none = [p[:, 0] for p in seg.probs([r["text"] for r in records], [r["kind"] for r in records])]
+    best, best_f = 0.5, -1.0
+    for t in np.arange(0.2, 0.81, 0.025):
+        f = break_f1(p_none, records, t)
+        if f > best_f + 1e-9:
+            best, best_f = float(t), f
+    return round(best, 3)
+
+
+def train(train_recs: list[dict], tune_recs: list[dict], extra_recs: list[dict] | None = None, *,
+          epochs: int = 8, seed: int = 13, arch: dict | None = None, lr: float = 2e-3,
+          batch_chars: int = 3000, extra_weight: float = 1.0, unk_p: float = 0.02,
+          finetune_epochs: int = 0, finetune_lr: float = 0.25,
+          log=print, time_limit: float | None = None) -> NeuralSegmenter:
+    """Train a tagger. Deterministic for a given seed (one thread, fixed shuffles)."""
+    torch.manual_seed(seed)
+    rng = random.Random(seed)
+    arch = dict(arch or {})
+    use_bigrams = arch.pop("use_bigrams", True)
+    use_trigrams = arch.pop("use_trigrams", False)
+    extra_recs = extra_recs or []
+    vocab = build_vocab(train_recs + extra_recs, use_bigrams=use_bigrams, use_trigrams=use_trigrams)
+    if vocab.trigrams:
+        arch["ngram_slots"] = 3
+    model = Tagger(len(vocab.chars) + 2, vocab.n_ngrams, **arch)
+    items = [c for r in train_recs for c in _chunks(r)]
+    items += [dict(c, weight=extra_weight) for r in extra_recs for c in _chunks(r)]
+    opt = torch.optim.Adam(model.parameters(), lr=lr)
+    config = {"arch": {**arch, "n_labels": len(LABELS)}, "use_bigrams": use_bigrams,
+              "seed": seed, "epochs": epochs, "lr": lr, "extra_weight": extra_weight,
+              "finetune_epochs": finetune_epochs, "finetune_lr": finetune_lr}
+    config["arch"].pop("n_labels")
+    seg = NeuralSegmenter(model, vocab, 0.5, config)
+    t0 = time.time()
+    # phase 1: in-domain + extra text; phase 2 (optional): in-domain only, lower learning rate
+    phases = [("joint", items, epochs, lr)]
+    if finetune_epochs:
+        phases.append(("finetune", [c for r in train_recs for c in _chunks(r)], finetune_epochs, lr * finetune_lr))
+    for phase, phase_items, n_epochs, phase_lr in phases:
+        total_steps, step = None, 0
+        for ep in range(n_epochs):
+            model.train()
+            # bucket by length: sort with jitter, cut into batches of ~batch_chars, shuffle batches
+            keyed = sorted(phase_items, key=lambda it: len(it["text"]) + rng.random() * 8)
+            batches, cur, cur_max = [], [], 0
+            for it in keyed:
+                m = max(cur_max, len(it["text"]))
+                if cur and m * (len(cur) + 1) > batch_chars:
+                    batches.append(cur)
+                    cur, m = [], len(it["text"])
+                cur.append(it)
+                cur_max = m
+            if cur:
+                batches.append(cur)
+            rng.shuffle(batches)
+            if total_steps is None:
+                total_steps = len(batches) * n_epochs
+            tot_loss = 0.0
+            for b in batches:
+                # linear warm-down of the learning rate
+                for g in opt.param_groups:
+                    g["lr"] = phase_lr * max(0.05, 1 - step / total_steps)
+                chars, bigs, kk, lengths, labels, weights = encode_batch(b, vocab, unk_p, rng)
+                logits = model(chars, bigs, kk, lengths)
+                loss_tok = nn.functional.cross_entropy(logits.reshape(-1, logits.shape[-1]), labels.reshape(-1),
+                                                       reduction="none", ignore_index=-100)
+                w = weights.reshape(-1) * (labels.reshape(-1) != -100)
+                loss = (loss_tok * w).sum() / w.sum().clamp(min=1)
+                opt.zero_grad()
+                loss.backward()
+                nn.utils.clip_grad_norm_(model.parameters(), 5.0)
+                opt.step()
+                tot_loss += float(loss.detach())
+                step += 1
+            model.eval()
+            msg = f"{phase} epoch {ep + 1}/{n_epochs} loss {tot_loss / max(1, len(batches)):.4f} {time.time() - t0:.0f}s"
+            if tune_recs:
+                from pipeline.evaluate.segment import score
+                seg.threshold = 0.5
+                r = score(tune_recs, seg.predict([x["text"] for x in tune_recs], [x["kind"] for x in tune_recs]))
+                msg += f" tune seg {r['seg']['f1']:.4f} punct {r['punct']['f1']:.4f}"
+                msg += " " + " ".join(f"{k}:{v['seg']['f1']:.4f}" for k, v in r["by_kind"].items())
+            log(msg)
+            if time_limit and time.time() - t0 > time_limit:
+                log("time limit reached")
+                break
+    model.eval()
+    seg.threshold = tune_threshold(seg, tune_recs) if tune_recs else 0.5
+    seg.config["train_seconds"] = round(time.time() - t0, 1)
+    log(f"threshold {seg.threshold}")
+    return seg

@@ -1,0 +1,131 @@
+"""Building the variant folding table models/variants/fold.tsv (read at run time by
+pipeline/align/variants.py) from OpenCC's dictionaries and a reviewed supplement.
+
+Rebuild: `zhushu train variants` (or `python -m pipeline.train.variants`).
+"""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+from pipeline.align.variants import TABLE_PATH, load_table
+
+
+OPENCC_FILES = (
+    ("TSCharacters", "first"),
+    ("TSCharactersExt", "first"),
+    ("JPShinjitaiCharacters", "first"),
+    ("TWVariants", "first"),
+    ("HKVariants", "first"),
+    ("CJK_Compatibility_Ideographs", "first"),
+)
+
+
+# (variant, standard, evidence). Reviewed by hand; keep it short.
+SUPPLEMENT: tuple[tuple[str, str, str], ...] = (
+    ("荅", "答", "Unihan kSemanticVariant 荅~答; KR1d0026 prints 荅/答 in the same 拜荅 phrases"),
+    ("\U0002B74A", "傳", "𫝊 is the WYG form of 傳 (Unihan kZVariant group); KR1d0026 prints 傳"),
+    ("㝛", "宿", "Unihan kSemanticVariant 㝛~宿; KR1d0026 prints 宿 (宿戒, 宿賓)"),
+    ("\U000248E5", "玄", "𤣥 is the Qing taboo form (缺筆) of 玄; KR1d0026 prints 玄"),
+    ("葢", "蓋", "Unihan kZVariant 葢~蓋"),
+    ("畧", "略", "Unihan kZVariant 畧~略"),
+    ("\U00029516", "類", "𩔖 is the WYG form of 類; KR1d0026 prints 類"),
+    ("靣", "面", "Unihan kZVariant 靣~面; KR1d0026 prints 靣 where KR1d0030 prints 面"),
+    ("飮", "飲", "Unihan kZVariant 飮~飲"),
+    ("賛", "贊", "Unihan kZVariant 賛~贊; KR1d0026 prints 賛 where KR1d0030 prints 贊"),
+    ("甞", "嘗", "Unihan kZVariant 甞~嘗"),
+    ("冝", "宜", "Unihan kZVariant 冝~宜"),
+    ("噐", "器", "Unihan kZVariant 噐~器"),
+    ("竝", "並", "Unihan kZVariant 竝~並"),
+    ("庿", "廟", "Unihan kSemanticVariant 庿~廟; KR1d0030 士冠禮 筮于庿門 = 廟門"),
+    ("乆", "久", "Unihan kZVariant 乆~久"),
+    ("曽", "曾", "Unihan kZVariant 曽~曾"),
+    ("徳", "德", "Unihan kZVariant 徳~德"),
+    ("縁", "緣", "Unihan kZVariant 縁~緣"),
+    ("湇", "湆", "WYG prints 湇 where KR1d0026 prints 湆 (大羹湆)"),
+    ("説", "說", "Unihan kZVariant 説~說"),
+    ("録", "錄", "Unihan kZVariant 録~錄"),
+    ("将", "將", "JP/variant form of 將"),
+)
+
+
+def _opencc_dir() -> Path:
+    import opencc  # noqa: F401  (the wheel ships its dictionaries beside the module)
+
+    return Path(opencc.__file__).resolve().parent / "clib" / "share" / "opencc"
+
+
+def _dump_ocd2(name: str) -> list[str]:
+    d = _opencc_dir()
+    tool = d.parent.parent / "bin" / "opencc_dict"
+    with tempfile.TemporaryDirectory() as tmp:
+        out = Path(tmp) / f"{name}.txt"
+        subprocess.run([str(tool), "-i", str(d / f"{name}.ocd2"), "-o", str(out), "-f", "ocd2", "-t", "text"],
+                       check=True, capture_output=True)
+        return out.read_text(encoding="utf-8").splitlines()
+
+
+def build_table() -> dict[str, str]:
+    """Union the OpenCC + supplement edges into classes; return char -> key (key = min member)."""
+    parent: dict[str, str] = {}
+
+    def find(x: str) -> str:
+        parent.setdefault(x, x)
+        while parent[x] != x:
+            parent[x] = parent[parent[x]]
+            x = parent[x]
+        return x
+
+    def union(a: str, b: str) -> None:
+        ra, rb = find(a), find(b)
+        if ra != rb:
+            if ra < rb:
+                parent[rb] = ra
+            else:
+                parent[ra] = rb
+
+    for name, _how in OPENCC_FILES:
+        for line in _dump_ocd2(name):
+            if "\t" not in line:
+                continue
+            src, tgts = line.split("\t", 1)
+            tgt = tgts.split(" ")[0]
+            if len(src) == 1 and len(tgt) == 1:
+                union(src, tgt)
+    for var, std, _ev in SUPPLEMENT:
+        union(var, std)
+    return {c: find(c) for c in list(parent) if find(c) != c}
+
+
+def write_table(path: Path = TABLE_PATH) -> int:
+    table = build_table()
+    lines = [
+        "# variant folding table for zhushu: char<TAB>class key (smallest code point of its class)",
+        "# built by `zhushu train variants` from OpenCC "
+        + _opencc_version()
+        + " dictionaries ("
+        + ", ".join(n for n, _ in OPENCC_FILES)
+        + ") + pipeline/train/variants.py SUPPLEMENT",
+    ]
+    lines += [f"{c}\t{k}" for c, k in sorted(table.items())]
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    return len(table)
+
+
+def _opencc_version() -> str:
+    try:
+        from importlib.metadata import version
+
+        return version("opencc")
+    except Exception:  # pragma: no cover
+        return "?"
+
+
+if __name__ == "__main__":  # pragma: no cover
+    n = write_table()
+    load_table.cache_clear()
+    print(f"wrote {n} entries to {TABLE_PATH}", file=sys.stderr)
