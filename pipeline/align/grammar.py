@@ -212,183 +212,249 @@ def _better_head(seg: str, k1: int, k2: int, base_count, first_sentence: bool) -
     return k2 - k1 >= 2 or (k2 < len(seg) and seg[k2] == seg[0])
 
 
-def read_statement(text: str, s: int, e: int, clause_ends: list[int], in_base, out: list[Candidate],
-                   sentence_start: bool, base_count=lambda x: 1, first_sentence: bool = False) -> None:
-    """Read one statement text[s:e] (a sentence, or a clause that opens a formula)."""
-    s0 = s
-    s = _strip_lead(text, s, e, clause_ends)
-    seg = text[s:e]
-    if not seg:
-        return
-    inner = [k for k in clause_ends if s < k < e]  # clause boundaries inside the statement
-    first_end = inner[0] if inner else e
+@dataclass
+class Statement:
+    """One statement text[s:e] being read: a sentence, or a clause that opens a formula.
 
+    s0 is where it starts in the note; s where its head starts (after a leading 又 / 凡 …);
+    `inner` the clause boundaries inside it, `first_end` the end of its first clause.
+    """
+
+    text: str
+    s0: int
+    s: int
+    e: int
+    clause_ends: list[int]
+    inner: list[int]
+    first_end: int
+    in_base: Callable[[str], bool]
+    base_count: Callable[[str], int]
+    sentence_start: bool
+    first_sentence: bool
+    out: list[Candidate]
+
+    @property
+    def seg(self) -> str:
+        return self.text[self.s : self.e]
+
+    def add(self, typ: str, lemma: str, lemma_at: int | None, confidence: float, **kw) -> bool:
+        self.out.append(Candidate(self.s0, self.e, typ, lemma, lemma_at, confidence, **kw))
+        return True
+
+
+def read_edition_variant(st: Statement) -> bool:
+    """古文/今文 X, and X或為Y / X或作Y: another edition's reading."""
+    text, s, e, seg = st.text, st.s, st.e, st.seg
     if seg.startswith(("古文", "今文")):
-        read_variant(text, s, e, in_base, out)
-        return
-    # X或為Y / X或作Y: another edition's reading, without 古文/今文
+        read_variant(text, s, e, st.in_base, st.out)
+        return True
     m = re.match(rf"(.{{1,4}}?)或[作{WEI}]", seg)
-    if m and in_base(m.group(1)) and not any(s < b < s + m.end() for b in inner):
-        if read_variant(text, s, e, in_base, out, bare=True):
-            return
+    if m and st.in_base(m.group(1)) and not any(s < b < s + m.end() for b in st.inner):
+        return read_variant(text, s, e, st.in_base, st.out, bare=True)
+    return False
 
-    # 言X者 / 又言X / 言X，…
-    m = re.match(r"(?:不|必|故|特|復|皆|今|此|經|上|亦)?言", seg)
-    if m and not seg[m.end() - 1 :].startswith("言之"):
-        neg = seg.startswith("不")
-        p = s + m.end()
-        zhe = text.find("者", p, first_end + 1)
-        if zhe != -1 and zhe - p <= 8 and zhe > p:
-            x = text[p:zhe]
-            out.append(Candidate(s0, e, "explanation", x, p, 0.85, exact_only=False,
-                                 why="the note remarks that the passage does not say it (不言X者)" if neg else None))
-            return
-        if not neg and first_end - p <= 8:
-            x = text[p:first_end]
-            if x and in_base(x):
-                out.append(Candidate(s0, e, "explanation", x, p, 0.8))
-                return
-            k = longest_base_prefix(text[p:first_end], in_base)
-            if k >= 2 or (k == 1 and first_end - p <= 3):
-                out.append(Candidate(s0, e, "explanation", text[p : p + k], p, 0.5))
-                return
-        if neg:
-            return
 
-    # 「梱，復謂矢至…」: a mark misplaced inside the head of a formula (梱復謂…) is ignored
-    if inner and first_end - s <= 2 and in_base(text[s:first_end]):
-        k = longest_base_prefix(seg, in_base)
-        if k > first_end - s and _FORMULA_AT.match(text, s + k):
-            inner = inner[1:]
-            first_end = inner[0] if inner else e
+def read_yan(st: Statement) -> bool:
+    """言X者 / 又言X / 言X，…: the note remarks on the wording of the passage."""
+    text, s, first_end = st.text, st.s, st.first_end
+    m = re.match(r"(?:不|必|故|特|復|皆|今|此|經|上|亦)?言", st.seg)
+    if not m or st.seg[m.end() - 1 :].startswith("言之"):
+        return False
+    neg = st.seg.startswith("不")
+    p = s + m.end()
+    zhe = text.find("者", p, first_end + 1)
+    if zhe != -1 and zhe - p <= 8 and zhe > p:
+        return st.add("explanation", text[p:zhe], p, 0.85, exact_only=False,
+                      why="the note remarks that the passage does not say it (不言X者)" if neg else None)
+    if not neg and first_end - p <= 8:
+        x = text[p:first_end]
+        if x and st.in_base(x):
+            return st.add("explanation", x, p, 0.8)
+        k = longest_base_prefix(text[p:first_end], st.in_base)
+        if k >= 2 or (k == 1 and first_end - p <= 3):
+            return st.add("explanation", text[p : p + k], p, 0.5)
+    return neg  # 不言… without a lemma: nothing else to read here
 
-    # the first formula keyword of the statement
-    for km in _KEYWORDS.finditer(seg):
+
+def skip_misplaced_mark(st: Statement) -> bool:
+    """「梱，復謂矢至…」: a mark misplaced inside the head of a formula (梱復謂…) is ignored.
+    Adjusts the statement for the readers after it; reads nothing itself."""
+    if st.inner and st.first_end - st.s <= 2 and st.in_base(st.text[st.s : st.first_end]):
+        k = longest_base_prefix(st.seg, st.in_base)
+        if k > st.first_end - st.s and _FORMULA_AT.match(st.text, st.s + k):
+            st.inner = st.inner[1:]
+            st.first_end = st.inner[0] if st.inner else st.e
+    return False
+
+
+def read_keyword_formula(st: Statement) -> bool:
+    """X猶Y, X之言Y, X謂Y, X讀為Y, X當為Y, X者…, Y謂之X: the first formula keyword of the statement."""
+    text, s0, s, e = st.text, st.s0, st.s, st.e
+    for km in _KEYWORDS.finditer(st.seg):
         kw = km.group("kw")
         k = s + km.start()
         x = text[s:k]
-        if any(s < b < k for b in inner):
-            break  # the keyword is past the first clause: not a lemma-headed formula
+        if any(s < b < k for b in st.inner):
+            return False  # the keyword is past the first clause: not a lemma-headed formula
         if not x:
-            if kw.startswith(("當", "讀")) and out and s0 < k:
+            if kw.startswith(("當", "讀")) and st.out and s0 < k:
                 # 「或曰：當為明視」: the reading or emendation of the word glossed just before
-                typ = "reading" if kw.startswith("讀") else "emendation"
-                out.append(Candidate(s0, e, typ, "", None, 0.6, same_as_prev=True))
-                return
+                return st.add("reading" if kw.startswith("讀") else "emendation", "", None, 0.6, same_as_prev=True)
             continue
         if len(x) > 8:
-            break
+            return False
         if kw == "謂之":
             # Y謂之X: the lemma follows
-            ce = next((b for b in inner if b > k), e)
+            ce = next((b for b in st.inner if b > k), e)
             xx = text[k + 2 : ce].rstrip("也者")
-            if xx and len(xx) <= 4 and in_base(xx):
-                out.append(Candidate(s0, e, "reference", xx, k + 2, 0.85))
-            return
-        if kw == "者" and in_base(x + "者"):
-            continue  # 釋獲者, 執事者: 者 belongs to the lemma
-        x_stripped, xs = x, s
-        # 者 keeps its X only at a clause end (「X者，…」) or as a short unmarked head
+            if xx and len(xx) <= 4 and st.in_base(xx):
+                st.add("reference", xx, k + 2, 0.85)
+            return True
         if kw == "者":
-            after = k + 1
-            nxt = text[after:e]
-            # 「…者。」 closing the statement is a noun phrase (unless X is a word of the passage);
-            # 凡X者 states a rule for all X; 「祭統曰餕者」 quotes a book: none of them a head
-            if (not nxt and not in_base(x)) or text.startswith("凡", s0) or "曰" in x or x.endswith("云"):
-                return
-            if nxt.startswith("謂"):
-                out.append(Candidate(s0, e, "reference", x, xs, 0.85))
-            else:
-                if x in NOT_LEMMA_ZHE:
-                    return
-                if not in_base(x) and len(x) >= 3:
-                    # two sentences run together (「以朱韋為之三者」): the head after a closing particle
-                    j = next((j for j in range(1, len(x)) if in_base(x[j:])), None)  # longest tail
-                    if j is not None and (
-                        x[j - 1] in "之也矣焉耳"
-                        # 「既又當執弦順羽者」: a quote of two characters or more ends a run-on
-                        # sentence of four or more, unless a negation, verb of motion or function
-                        # word governs it (主人不西面者, 冠必筮日于庿門者)
-                        or (j >= 4 and len(x) - j >= 2 and x[j - 1] not in _GOVERNS and x[j] not in _GOVERNS)
-                    ):
-                        xs, x = s + j, x[j:]
-                marked = after in clause_ends or after == e
-                if not marked and len(x) < 2 and x not in NUMERALS:
-                    return  # 擯者每延之…: a one-character noun + 者 inside a clause (使者, 冠者)
-                out.append(Candidate(s0, e, "explanation", x, xs, 0.85 if marked else 0.6,
-                                     optional=not marked))
-            return
+            if st.in_base(x + "者"):
+                continue  # 釋獲者, 執事者: 者 belongs to the lemma
+            _read_zhe(st, x, k)
+            return True
         # drop an adverb between X and the keyword (X亦猶Y, X亦當為Y, X皆當作Y)
+        x_stripped = x
         while x_stripped and x_stripped[-1] in _ADVERBS and len(x_stripped) > 1:
             x_stripped = x_stripped[:-1]
-        typ = {
-            "猶": "equivalence",
-            "之言": "sound",
-            "謂": "reference",
-        }.get(kw)
+        typ = {"猶": "equivalence", "之言": "sound", "謂": "reference"}.get(kw)
         if typ is None:
             typ = "reading" if kw.startswith("讀") else "emendation"
         if kw == "謂" and (x_stripped in ("此", "是", "皆", "亦", "又") or x_stripped.endswith("所")
-                          or (x_stripped.startswith(("此", "是")) and not in_base(x_stripped))):
-            return  # 所謂 "what is called", 此謂 "this means": no lemma head
+                          or (x_stripped.startswith(("此", "是")) and not st.in_base(x_stripped))):
+            return True  # 所謂 "what is called", 此謂 "this means": no lemma head
         # a long unmarked head before 猶 / 謂 is mostly a clause (猶 "still", 謂 "means that")
-        optional = kw in ("猶", "謂") and len(x_stripped) >= 4 and k not in clause_ends
-        out.append(Candidate(s0, e, typ, x_stripped, xs, 0.9, optional=optional))
-        return
+        optional = kw in ("猶", "謂") and len(x_stripped) >= 4 and k not in st.clause_ends
+        return st.add(typ, x_stripped, s, 0.9, optional=optional)
+    return False
 
-    # 「X，謂Y」 : first clause X, second clause opens with 謂
-    if inner and text.startswith("謂", first_end) and not text.startswith("謂之", first_end):
-        x = text[s:first_end]
+
+def _read_zhe(st: Statement, x: str, k: int) -> None:
+    """X者: 者 keeps its X only at a clause end (「X者，…」) or as a short unmarked head."""
+    text, s, e = st.text, st.s, st.e
+    xs = s
+    after = k + 1
+    nxt = text[after:e]
+    # 「…者。」 closing the statement is a noun phrase (unless X is a word of the passage);
+    # 凡X者 states a rule for all X; 「祭統曰餕者」 quotes a book: none of them a head
+    if (not nxt and not st.in_base(x)) or text.startswith("凡", st.s0) or "曰" in x or x.endswith("云"):
+        return
+    if nxt.startswith("謂"):
+        st.add("reference", x, xs, 0.85)
+        return
+    if x in NOT_LEMMA_ZHE:
+        return
+    if not st.in_base(x) and len(x) >= 3:
+        # two sentences run together (「以朱韋為之三者」): the head after a closing particle
+        j = next((j for j in range(1, len(x)) if st.in_base(x[j:])), None)  # longest tail
+        if j is not None and (
+            x[j - 1] in "之也矣焉耳"
+            # 「既又當執弦順羽者」: a quote of two characters or more ends a run-on
+            # sentence of four or more, unless a negation, verb of motion or function
+            # word governs it (主人不西面者, 冠必筮日于庿門者)
+            or (j >= 4 and len(x) - j >= 2 and x[j - 1] not in _GOVERNS and x[j] not in _GOVERNS)
+        ):
+            xs, x = s + j, x[j:]
+    marked = after in st.clause_ends or after == e
+    if not marked and len(x) < 2 and x not in NUMERALS:
+        return  # 擯者每延之…: a one-character noun + 者 inside a clause (使者, 冠者)
+    st.add("explanation", x, xs, 0.85 if marked else 0.6, optional=not marked)
+
+
+def read_second_clause_formula(st: Statement) -> bool:
+    """「X，謂Y」 and 「X，猶Y也」: the formula opens the second clause."""
+    if not st.inner:
+        return False
+    x = st.text[st.s : st.first_end]
+    if st.text.startswith("謂", st.first_end) and not st.text.startswith("謂之", st.first_end):
         if len(x) <= 8:
-            out.append(Candidate(s0, e, "reference", x, s, 0.85))
-            return
-    # 「X，猶Y也」
-    if inner and text.startswith("猶", first_end):
-        x = text[s:first_end]
-        if len(x) <= 6 and in_base(x):
-            out.append(Candidate(s0, e, "equivalence", x, s, 0.8))
-            return
+            return st.add("reference", x, st.s, 0.85)
+        return False
+    if st.text.startswith("猶", st.first_end) and len(x) <= 6 and st.in_base(x):
+        return st.add("equivalence", x, st.s, 0.8)
+    return False
 
-    # Y曰X: a short name after 曰 closing the first clause
-    m = re.match(r"(.{1,8}?)曰(.{1,3})$", text[s:first_end])
-    if m and in_base(m.group(2)) and not in_base(m.group(1)):
-        out.append(Candidate(s0, e, "reference", m.group(2), s + m.end(1) + 1, 0.7))
-        return
 
-    if not sentence_start:
+def read_name(st: Statement) -> bool:
+    """Y曰X: a short name after 曰 closing the first clause."""
+    m = re.match(r"(.{1,8}?)曰(.{1,3})$", st.text[st.s : st.first_end])
+    if m and st.in_base(m.group(2)) and not st.in_base(m.group(1)):
+        return st.add("reference", m.group(2), st.s + m.end(1) + 1, 0.7)
+    return False
+
+
+def read_definition(st: Statement) -> bool:
+    """「X，Y」 with X a stretch of the base (at a sentence start only)."""
+    if not st.sentence_start:
+        return False
+    s, seg = st.s, st.seg
+    first = st.text[s : st.first_end]
+    if not st.inner or len(first) > 8:
+        return False
+    if st.in_base(first):
+        # the base stretch may run on across a misplaced mark (「還，右還…」 for 還右,
+        # 「覆手，自弓上取矢」 for 覆手自弓上取): the longest verbatim prefix is the lemma
+        k = longest_base_prefix(seg, st.in_base, max_len=12)
+        if len(first) < k < len(seg) and _better_head(seg, len(first), k, st.base_count, st.first_sentence):
+            return st.add("definition", seg[:k], s, 0.6, exact_only=True)
+        return st.add("definition", first, s, 0.75, exact_only=True)
+    k = longest_base_prefix(first, st.in_base)
+    if len(first) >= 5 and k >= 0.7 * len(first):  # the passage quoted with its last word changed
+        return st.add("definition", first[:k], s, 0.5, exact_only=True)
+    return False
+
+
+def read_unmarked_head(st: Statement) -> bool:
+    """「當楅楅正南…」 (the lemma repeated), else the head classifier (heads.py) decides whether
+    the longest base prefix is a head the segmenter left unmarked (at a sentence start only)."""
+    if not st.sentence_start:
+        return False
+    s, seg = st.s, st.seg
+    k = longest_base_prefix(seg, st.in_base)
+    if not k or k >= len(seg) or (s + k) in st.clause_ends:
+        return False
+    x, rest = seg[:k], seg[k:]
+    if rest[0] in x:
+        return st.add("definition", x, s, 0.6, exact_only=True)
+    if is_formula_next(rest) or x in ("言",):
+        return True
+    p = head_probability(x, rest, st.base_count(x), st.first_sentence)
+    if p is None:  # no classifier installed: only the short 「XY也」
+        if not st.inner and seg.endswith("也") and len(seg) <= 8 and len(seg) - k >= 2:
+            st.add("definition", x, s, 0.4, exact_only=True)
+        return True
+    if p >= HEAD_THRESHOLD:
+        st.add("definition", x, s, round(0.7 * p, 3), exact_only=True)
+    return True
+
+
+# Tried in order on each statement; the first that returns True has read it.
+READERS: tuple[Callable[[Statement], bool], ...] = (
+    read_edition_variant,
+    read_yan,
+    skip_misplaced_mark,
+    read_keyword_formula,
+    read_second_clause_formula,
+    read_name,
+    read_definition,
+    read_unmarked_head,
+)
+
+
+def read_statement(text: str, s: int, e: int, clause_ends: list[int], in_base, out: list[Candidate],
+                   sentence_start: bool, base_count=lambda x: 1, first_sentence: bool = False) -> None:
+    """Read one statement text[s:e] (a sentence, or a clause that opens a formula) into `out`."""
+    head = _strip_lead(text, s, e, clause_ends)
+    if head >= e:
         return
-    # definitions: 「X，Y」 with X a stretch of the base
-    first = text[s:first_end]
-    if inner and len(first) <= 8:
-        if in_base(first):
-            # the base stretch may run on across a misplaced mark (「還，右還…」 for 還右,
-            # 「覆手，自弓上取矢」 for 覆手自弓上取): the longest verbatim prefix is the lemma
-            k = longest_base_prefix(seg, in_base, max_len=12)
-            if len(first) < k < len(seg) and _better_head(seg, len(first), k, base_count, first_sentence):
-                out.append(Candidate(s0, e, "definition", seg[:k], s, 0.6, exact_only=True))
-            else:
-                out.append(Candidate(s0, e, "definition", first, s, 0.75, exact_only=True))
+    inner = [k for k in clause_ends if head < k < e]  # clause boundaries inside the statement
+    st = Statement(text, s, head, e, clause_ends, inner, inner[0] if inner else e, in_base, base_count,
+                   sentence_start, first_sentence, out)
+    for reader in READERS:
+        if reader(st):
             return
-        k = longest_base_prefix(first, in_base)
-        if len(first) >= 5 and k >= 0.7 * len(first):  # the passage quoted with its last word changed
-            out.append(Candidate(s0, e, "definition", first[:k], s, 0.5, exact_only=True))
-            return
-    # unmarked: 「當楅楅正南…」 (lemma repeated), else ask the head classifier (gloss_heads)
-    k = longest_base_prefix(seg, in_base)
-    if k and k < len(seg) and (s + k) not in clause_ends:
-        x, rest = seg[:k], seg[k:]
-        if rest[0] in x:
-            out.append(Candidate(s0, e, "definition", x, s, 0.6, exact_only=True))
-            return
-        if is_formula_next(rest) or x in ("言",):
-            return
-        p = head_probability(x, rest, base_count(x), first_sentence)
-        if p is None:  # no classifier installed: only the short 「XY也」
-            if not inner and seg.endswith("也") and len(seg) <= 8 and len(seg) - k >= 2:
-                out.append(Candidate(s0, e, "definition", x, s, 0.4, exact_only=True))
-            return
-        if p >= HEAD_THRESHOLD:
-            out.append(Candidate(s0, e, "definition", x, s, round(0.7 * p, 3), exact_only=True))
 
 
 def read_note(note: str, marks: dict[int, str], in_base, base_count=lambda x: 1) -> list[Candidate]:

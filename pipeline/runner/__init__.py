@@ -16,18 +16,22 @@ skipped on purpose (`skip`), which the dataset card then says. A bad input file
 
 from __future__ import annotations
 
-import dataclasses
 import os
 import time
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable, Iterable
 
 from pipeline import paths
 from pipeline.errors import InputError
 from pipeline.runner.dask import local_cluster, run_dask
-from pipeline.runner.document import DEFAULT_FORMATS, DocResult, Options, load_stage, process_item
-from pipeline.runner.report import ProgressBar, print_summary
+from pipeline.runner.document import (
+    DEFAULT_FORMATS,
+    DocResult,
+    Options,
+    load_stage,
+    process_item,
+)
+from pipeline.runner.report import ProgressBar, RunSummary, print_summary
 from pipeline.runner.stages import ANNOTATORS, STAGE_ORDER
 
 FORMATS = DEFAULT_FORMATS
@@ -35,30 +39,6 @@ DEFAULT_DEV = paths.DEV_DOCS
 
 __all__ = ["FORMATS", "STAGE_ORDER", "DocResult", "Options", "RunSummary", "check_stages", "default_inputs",
            "expand_inputs", "local_cluster", "print_summary", "process_item", "run", "stage_status"]
-
-
-@dataclass
-class RunSummary:
-    mode: str
-    documents: int = 0
-    failed: list[tuple[str, str]] = field(default_factory=list)
-    stages: dict[str, str] = field(default_factory=dict)
-    counts: dict[str, int] = field(default_factory=dict)
-    chars: int = 0
-    seconds: dict[str, float] = field(default_factory=dict)  # summed over documents
-    assemble_seconds: float = 0.0
-    wall_seconds: float = 0.0
-    out: str | None = None
-    files: int = 0
-
-    @property
-    def ok(self) -> bool:
-        return not self.failed
-
-    def to_json(self) -> dict:
-        d = dataclasses.asdict(self)
-        d["failed"] = [{"path": p, "error": e} for p, e in self.failed]
-        return d
 
 
 def check_stages(steps: Iterable[str], models: tuple[tuple[str, str], ...] = (),

@@ -1,11 +1,34 @@
-"""What a run shows: a progress bar over documents and the summary table (rich, on stderr)."""
+"""What a run reports: its summary (RunSummary), a progress bar over documents and the summary
+table (rich, on stderr)."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+import dataclasses
+from dataclasses import dataclass, field
 
-if TYPE_CHECKING:
-    from pipeline.runner import RunSummary
+
+@dataclass
+class RunSummary:
+    mode: str
+    documents: int = 0
+    failed: list[tuple[str, str]] = field(default_factory=list)
+    stages: dict[str, str] = field(default_factory=dict)
+    counts: dict[str, int] = field(default_factory=dict)
+    chars: int = 0
+    seconds: dict[str, float] = field(default_factory=dict)  # summed over documents
+    assemble_seconds: float = 0.0
+    wall_seconds: float = 0.0
+    out: str | None = None
+    files: int = 0
+
+    @property
+    def ok(self) -> bool:
+        return not self.failed
+
+    def to_json(self) -> dict:
+        d = dataclasses.asdict(self)
+        d["failed"] = [{"path": p, "error": e} for p, e in self.failed]
+        return d
 
 class ProgressBar:
     """A rich progress bar over documents (silent when disabled or not on a terminal)."""
@@ -18,7 +41,13 @@ class ProgressBar:
         if not self.enabled:
             return lambda _doc: None
         from rich.console import Console
-        from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+        from rich.progress import (
+            BarColumn,
+            MofNCompleteColumn,
+            Progress,
+            TextColumn,
+            TimeElapsedColumn,
+        )
 
         self.bar = Progress(
             TextColumn("[bold]zhushu run[/] {task.description}"),
