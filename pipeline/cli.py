@@ -246,7 +246,7 @@ def train_tagger_cmd(out_dir, max_iterations, lex_dropout, seed, keep_lexicon):
 @click.option("--skip", "skip", default="", help="Stages not to run, comma-separated (the dataset card says they were skipped).")
 @click.option("--state", "state_in", default=None, type=click.Path(file_okay=False), help="Read saved documents (<doc>.json) from here instead of ingesting.")
 @click.option("--save-state", "state_out", default=None, type=click.Path(file_okay=False), help="Save the annotated documents (<doc>.json) here.")
-@click.option("--formats", default=",".join(["jsonl", "parquet", "conllu", "spacy", "iob", "tei", "html", "card"]), show_default=True, help="Export formats, comma-separated.")
+@click.option("--formats", default="all", show_default=True, help="Export formats, comma-separated (jsonl, parquet, conllu, spacy, iob, tei, html, card), or all.")
 @click.option("--dev", "dev_docs", default="KR1d0030_010", show_default=True, help="Documents of the dev split, comma-separated.")
 @click.option("--summary-json", default=None, type=click.Path(dir_okay=False), help="Also write the run summary (timings, counts) as JSON here.")
 @click.option("--segment-model", default=None, type=click.Path(file_okay=False), help="Segmenter folder (default models/segmenter).")
@@ -260,6 +260,7 @@ def run_cmd(inputs, out_dir, workers, scheduler, steps, skip, state_in, state_ou
     a bad input file is reported and the others are still processed; the exit code is then 2.
     """
     from pipeline import atomic
+    from pipeline.export import FORMATS
     from pipeline.runner import STAGE_ORDER, print_summary, run
 
     step_list = [s.strip() for s in steps.split(",") if s.strip()]
@@ -268,6 +269,10 @@ def run_cmd(inputs, out_dir, workers, scheduler, steps, skip, state_in, state_ou
         unknown = [s for s in names if s not in STAGE_ORDER]
         if unknown:
             raise click.BadParameter(f"unknown stage(s) {', '.join(unknown)}; choose from {', '.join(STAGE_ORDER)}", param_hint=option)
+    format_list = list(FORMATS) if formats.strip() == "all" else [f.strip() for f in formats.split(",") if f.strip()]
+    unknown = [f for f in format_list if f not in FORMATS]
+    if unknown:
+        raise click.BadParameter(f"unknown format(s) {', '.join(unknown)}; choose from {', '.join(FORMATS)}", param_hint="--formats")
     summary = run(
         list(inputs) or None,
         out_dir if "export" in step_list else None,
@@ -275,7 +280,7 @@ def run_cmd(inputs, out_dir, workers, scheduler, steps, skip, state_in, state_ou
         scheduler=scheduler,
         steps=step_list,
         skip=skip_list,
-        formats=[f.strip() for f in formats.split(",") if f.strip()],
+        formats=format_list,
         dev_docs=[d.strip() for d in dev_docs.split(",") if d.strip()],
         state_in=state_in,
         state_out=state_out,

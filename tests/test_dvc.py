@@ -108,3 +108,39 @@ def test_dvc_parses_the_pipeline():
     assert res.returncode == 0, res.stderr
     for name in STAGES:
         assert name in res.stdout
+
+
+# What each DVC stage runs (its entry modules); every non-core pipeline module they import,
+# lazily or not, directly or through another, must lie under one of the stage's deps.
+ENTRIES = {
+    "train_segmenter": ["pipeline.train.segment"],
+    "train_segmenter_hybrid": ["pipeline.train.segment", "pipeline.evaluate.segment"],
+    "train_tagger": ["pipeline.train.tag"],
+    "ingest": ["pipeline.ingest"],
+    "segment": ["pipeline.segment"],
+    "tag": ["pipeline.tag"],
+    "align": ["pipeline.align"],
+    "export": ["pipeline.export", "pipeline.runner.document"],
+    "evaluate": ["pipeline.evaluate.segment", "pipeline.evaluate.entities", "pipeline.evaluate.glosses",
+                 "pipeline.export.stats"],
+}
+
+
+@pytest.mark.parametrize("name", sorted(ENTRIES))
+def test_each_stage_depends_on_the_code_it_runs(name):
+    from tests.test_architecture import GRAPH, layer
+
+    deps = [interpolate(d).rstrip("/") for d in DVC["stages"][name]["deps"]]
+    seen, todo = set(), list(ENTRIES[name])
+    while todo:
+        m = todo.pop()
+        if m in seen or m not in GRAPH:
+            continue
+        seen.add(m)
+        if name not in ("export",) or not m.startswith("pipeline.runner"):
+            todo.extend(GRAPH[m])
+    for m in sorted(seen):
+        if layer(m) == "core":
+            continue
+        rel = m.replace(".", "/")
+        assert any(rel == d or rel.startswith(d + "/") or f"{rel}.py" == d for d in deps), f"{name}: {m} not under {deps}"

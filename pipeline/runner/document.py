@@ -8,10 +8,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from pipeline.errors import InputError
+from pipeline.export import FORMATS
 from pipeline.runner.stages import ANNOTATORS, STAGE_ORDER, providers
 from pipeline.runner.state import document_from_json, document_to_json
 
-DEFAULT_FORMATS = ("jsonl", "parquet", "conllu", "spacy", "iob", "tei", "html", "card")
+DEFAULT_FORMATS = tuple(FORMATS)  # every registered format, in their output order
 
 
 @dataclass(frozen=True)
@@ -84,7 +85,7 @@ def process_item(item: str, opts: Options) -> DocResult:
     if opts.save_state:
         res.state = document_to_json(doc, history, res.skipped)
     if "export" in opts.steps:
-        from pipeline.export import FORMATS, bundle
+        from pipeline.export import bundle
 
         t = time.perf_counter()
         res.export = bundle(doc, res.split, [s for s in history if s != "export"], [FORMATS[f] for f in opts.formats])
