@@ -251,13 +251,19 @@ def train_tagger_cmd(out_dir, max_iterations, lex_dropout, seed, keep_lexicon):
 @click.option("--summary-json", default=None, type=click.Path(dir_okay=False), help="Also write the run summary (timings, counts) as JSON here.")
 @click.option("--segment-model", default=None, type=click.Path(file_okay=False), help="Segmenter folder (default models/segmenter).")
 @click.option("--tag-model", default=None, type=click.Path(file_okay=False), help="Tagger folder (default models/tagger).")
+@click.option("--layout", type=LAYOUT_CHOICE, default="auto", show_default=True, help="Source layout of the inputs; auto reads #+PROPERTY lines.")
+@click.option("--encoding", default="utf-8", show_default=True, help="Encoding of the input files (e.g. gb18030, big5).")
+@click.option("--keep-going", is_flag=True, help="Write the documents that succeeded even if others failed (exit 1; the card lists the failures).")
 @click.option("--progress/--no-progress", default=True, show_default=True, help="Show a progress bar.")
 @reports_input_errors
-def run_cmd(inputs, out_dir, workers, scheduler, steps, skip, state_in, state_out, formats, dev_docs, summary_json, segment_model, tag_model, progress):
+def run_cmd(inputs, out_dir, workers, scheduler, steps, skip, state_in, state_out, formats, dev_docs, summary_json,
+            segment_model, tag_model, layout, encoding, keep_going, progress):
     """Run every stage over INPUT files/folders (default: the embedded 儀禮集釋) and write the datasets.
 
-    A stage whose model cannot be loaded stops the run (exit 2) unless it is named in --skip;
-    a bad input file is reported and the others are still processed; the exit code is then 2.
+    --out DIR is replaced as a whole, and only by a complete dataset. Exit codes: 0 every document
+    ran every requested stage; 2 bad input, usage, or a stage model that cannot be loaded (name it
+    in --skip to run without it) — then nothing is written; 1 with --keep-going when some
+    documents failed and the others were written.
     """
     from pipeline import atomic
     from pipeline.export import FORMATS
@@ -285,12 +291,21 @@ def run_cmd(inputs, out_dir, workers, scheduler, steps, skip, state_in, state_ou
         state_in=state_in,
         state_out=state_out,
         models={"segment": segment_model, "tag": tag_model},
+        layout=layout,
+        encoding=encoding,
+        keep_going=keep_going,
         progress=progress,
     )
     print_summary(summary)
+    for _path, err in summary.failed:  # one unwrapped line each: FILE:LINE: message
+        click.echo(f"zhushu: error: {err}", err=True)
     if summary_json:
         atomic.write_text(summary_json, json.dumps(summary.to_json(), ensure_ascii=False, indent=1, sort_keys=True) + "\n")
     if summary.failed:
+        if keep_going:
+            click.echo(f"zhushu: {len(summary.failed)} document(s) failed; the others were written to {out_dir}", err=True)
+            sys.exit(1)
+        click.echo("zhushu: nothing was written (the earlier output, if any, is unchanged); --keep-going writes the documents that succeeded", err=True)
         sys.exit(2)
 
 

@@ -10,3 +10,8 @@ class InputError(Exception):
         self.path, self.line, self.message = path, line, message
         where = f"{path}:{line}" if line is not None else path
         super().__init__(f"{where}: {message}")
+
+
+class OutputError(InputError):
+    """An output that cannot be written (a read-only folder, a full disk): named by path, exit 2,
+    and the earlier output left as it was."""

@@ -9,7 +9,7 @@ from __future__ import annotations
 import re
 
 PUA_BASE = 0xF0000
-ENTITY_RE = re.compile(r"&KR(\d{1,5});")
+ENTITY_RE = re.compile(r"&KR(\d{4});")  # exactly four digits, as Kanripo writes them and encode_entities gives back
 _PUA_RE = re.compile("[\U000F0000-\U000FFFFD]")
 
 

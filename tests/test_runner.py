@@ -79,17 +79,27 @@ def test_saved_state_stage_by_stage_equals_one_run(serial, inputs, tmp_path):
     assert tree(final) == tree(out)
 
 
-def test_bad_input_is_reported_and_the_rest_processed(inputs, tmp_path):
+def test_bad_input_is_reported_and_nothing_is_written(inputs, tmp_path):
     bad = tmp_path / "KR1d0030_099.txt"
     bad.write_text("\n".join(HEAD10 + ["司射適西階西)倚扑"]) + "\n", encoding="utf-8")
     out = tmp_path / "out"
     result = CliRunner().invoke(main, ["run", str(inputs), str(bad), "--out", str(out), "--no-progress"])
     assert result.exit_code == 2, result.output
-    assert str(bad) in result.output and "unbalanced" in result.output
-    assert "Traceback" not in result.output
+    assert f"zhushu: error: {bad}:13: unbalanced" in result.output  # one line: FILE:LINE: message
+    assert "Traceback" not in result.output and "2 ok, 1 failed" in result.output
+    assert not out.exists()
+
+
+def test_keep_going_writes_the_good_documents_and_lists_the_failure(inputs, tmp_path):
+    bad = tmp_path / "KR1d0030_099.txt"
+    bad.write_text("\n".join(HEAD10 + ["司射適西階西)倚扑"]) + "\n", encoding="utf-8")
+    out = tmp_path / "out"
+    result = CliRunner().invoke(main, ["run", str(inputs), str(bad), "--out", str(out), "--no-progress", "--keep-going"])
+    assert result.exit_code == 1, result.output
     assert (out / "tei" / "KR1d0030_010.xml").exists() and (out / "tei" / "KR1d0030_001.xml").exists()
     assert not (out / "tei" / "KR1d0030_099.xml").exists()
-    assert "2 ok, 1 failed" in result.output
+    card = (out / "README.md").read_text(encoding="utf-8")
+    assert "## Failed documents" in card and f"| {bad} |" in card
 
 
 def test_scheduler_address_runs_on_an_existing_cluster(serial, inputs, tmp_path):
@@ -109,14 +119,26 @@ def test_default_input_is_the_embedded_book():
     assert len(files) == 31 and Path(files[0]).name == "KR1d0030_000.txt" and Path(files[-1]).name == "KR1d0030_030.txt"
 
 
-def test_a_rerun_on_fewer_documents_leaves_no_stale_files(inputs, tmp_path):
+def test_a_rerun_replaces_the_output_folder_as_a_whole(inputs, tmp_path):
     out = tmp_path / "out"
-    run([str(inputs)], out, progress=False, formats=["tei", "jsonl"])
-    (out / "notes.txt").write_text("kept", encoding="utf-8")
+    run([str(inputs)], out, progress=False, formats=["tei", "jsonl", "conllu"])
+    (out / "notes.txt").write_text("left from before", encoding="utf-8")
     run([str(inputs / "KR1d0030_010.txt")], out, progress=False, formats=["tei", "jsonl"])
     assert sorted(p.name for p in (out / "tei").iterdir()) == ["KR1d0030_010.xml"]
     assert "KR1d0030_001" not in (out / "jsonl" / "units.jsonl").read_text(encoding="utf-8")
-    assert (out / "notes.txt").read_text(encoding="utf-8") == "kept"
+    assert not (out / "conllu").exists() and not (out / "notes.txt").exists()  # nothing of the earlier run
+    assert not [p for p in tmp_path.iterdir() if p.name.startswith(".")]  # no staging folder left
+
+
+def test_outputs_are_readable_by_others(serial):
+    """The usual modes under the process's umask (0644 / 0755 under 022), not mkstemp's 0600."""
+    import os
+
+    umask = os.umask(0o022)
+    os.umask(umask)
+    out, _ = serial
+    for p in [out, *out.rglob("*")]:
+        assert p.stat().st_mode & 0o777 == (0o777 if p.is_dir() else 0o666) & ~umask, p
 
 
 def test_local_cluster_workers_get_plain_malloc_and_one_blas_thread():

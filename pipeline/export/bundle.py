@@ -2,7 +2,7 @@
 
     bundle(doc, split, stages, formats)  -> DocumentExport   where the document was processed
     assemble(exports, formats, stages)   -> {path: bytes}    in the driver, document-id order
-    write(out, files, prune)                                  atomically, into the output folder
+    write(out, files)                                         the output folder replaced as a whole
 
 A format (one module each, registered in pipeline/export/__init__.py) supplies the two ends:
 `document(DocumentBundle) -> part` (small and picklable: it may travel from a Dask worker) and
@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import os
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import Callable, Iterable
 
 from pipeline.model import Document
@@ -36,6 +35,7 @@ class CorpusInfo:
     stats: list[dict]  # records.document_stats of each document, in document-id order
     stages: dict[str, str]  # stage -> what happened to it ("ran", "skipped …")
     files: dict[str, bytes]  # the files of the formats assembled before this one
+    failed: list[tuple[str, str]] = field(default_factory=list)  # (input, error) of documents left out
 
 
 @dataclass(frozen=True)
@@ -67,7 +67,8 @@ def bundle(doc: Document, split: str, stages: list[str], formats: Iterable[Forma
     return out
 
 
-def assemble(exports: list[DocumentExport], formats: Iterable[Format], stages: dict[str, str]) -> dict[str, bytes]:
+def assemble(exports: list[DocumentExport], formats: Iterable[Format], stages: dict[str, str],
+             failed: list[tuple[str, str]] = ()) -> dict[str, bytes]:
     """All output files, from the documents' exports (any order in, document-id order out);
     formats are assembled in the order given, each seeing the files of those before it."""
     exports = sorted(exports, key=lambda e: e.doc_id)
@@ -75,7 +76,7 @@ def assemble(exports: list[DocumentExport], formats: Iterable[Format], stages: d
     files: dict[str, bytes] = {}
     for fmt in formats:
         parts = [(e.split, e.parts.get(fmt.name)) for e in exports]
-        files.update(fmt.corpus(parts, CorpusInfo(stats, stages, dict(files))))
+        files.update(fmt.corpus(parts, CorpusInfo(stats, stages, dict(files), list(failed))))
     return dict(sorted(files.items()))
 
 
@@ -95,17 +96,15 @@ def by_split(parts: list[tuple[str, object]]) -> dict[str, list]:
     return out
 
 
-def write(out: str | os.PathLike, files: dict[str, bytes], prune: Iterable[str] = ()) -> None:
-    """Write all files atomically (a staged folder moved in at the end); then remove the files
-    of an earlier run left in the `prune` folders (e.g. tei/ of a document not in this run),
-    so that the folders hold one coherent dataset. Other files in `out` are left alone."""
+def write(out: str | os.PathLike, files: dict[str, bytes]) -> None:
+    """Replace the folder `out` as a whole by one holding exactly `files`; if anything fails
+    (a read-only folder, a full disk) `out` is left as it was and OutputError names it."""
     from pipeline import atomic
+    from pipeline.errors import OutputError
 
-    with atomic.staged_dir(out) as stage:
-        for rel, data in files.items():
-            atomic.write_bytes(stage / rel, data)
-    root = Path(out)
-    for folder in prune:
-        for old in sorted((root / folder).rglob("*")) if (root / folder).is_dir() else []:
-            if old.is_file() and str(old.relative_to(root)) not in files:
-                old.unlink()
+    try:
+        with atomic.replaced_dir(out) as stage:
+            for rel, data in files.items():
+                atomic.write_bytes(stage / rel, data)
+    except OSError as err:
+        raise OutputError(str(out), None, f"cannot write the output: {err.strerror or err}") from None

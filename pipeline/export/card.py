@@ -10,7 +10,7 @@ from pipeline.export.bundle import Format
 from pipeline.export.records import RECORD_KINDS, SCHEMAS
 
 
-def render(stats: list[dict], stages: dict[str, str], files: list[str]) -> str:
+def render(stats: list[dict], stages: dict[str, str], files: list[str], failed: list[tuple[str, str]] = ()) -> str:
     docs = [st["document"] for st in stats]
     counts: Counter = Counter()
     labels: Counter = Counter()
@@ -52,6 +52,14 @@ def render(stats: list[dict], stages: dict[str, str], files: list[str]) -> str:
     out.append("")
     out.append("A stage that did not run leaves its annotations absent (empty columns / files), never faked.")
     out.append("")
+    if failed:  # a run with --keep-going: the documents below are not in these datasets
+        out.append("## Failed documents (not in these datasets)")
+        out.append("")
+        out.append("| input | error |")
+        out.append("|---|---|")
+        for path, err in failed:
+            out.append(f"| {path} | {err.replace('|', '∣')} |")
+        out.append("")
     out.append("## Counts")
     out.append("")
     out.append("| | count |")
@@ -113,4 +121,5 @@ def render(stats: list[dict], stages: dict[str, str], files: list[str]) -> str:
     return "\n".join(out)
 
 
-FORMAT = Format("card", None, lambda _parts, info: {"README.md": render(info.stats, info.stages, sorted(info.files)).encode("utf-8")})
+FORMAT = Format("card", None, lambda _parts, info: {
+    "README.md": render(info.stats, info.stages, sorted(info.files), info.failed).encode("utf-8")})

@@ -31,7 +31,7 @@ from pipeline.export.common import (
     render,
 )
 from pipeline.model import Document, Unit
-from pipeline.pua import entity_number
+from pipeline.pua import entity_char, entity_number
 
 TEI_NS = "http://www.tei-c.org/ns/1.0"
 MARKER_SUBTYPE = {"鄭注": "zheng", "釋曰": "shiyue", "鄭目録云": "zheng-mulu", "鄭目錄云": "zheng-mulu"}
@@ -134,7 +134,7 @@ def _header(doc: Document, glyphs: list[int]) -> str:
         for n in glyphs:
             parts.append(
                 f'<glyph xml:id="KR{n:04d}"><localProp name="Name" value="Kanripo entity KR{n:04d}"/>'
-                f'<mapping type="PUA">{chr(0xF0000 + n)}</mapping>'
+                f'<mapping type="PUA">{entity_char(n)}</mapping>'
                 f'<mapping type="kanripo">&amp;KR{n:04d};</mapping></glyph>'
             )
         parts.append("</charDecl>")

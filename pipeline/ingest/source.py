@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from pipeline.errors import InputError
-from pipeline.pua import ENTITY_RE
+from pipeline.pua import ENTITY_RE, entity_char
 
 MAX_BYTES = 64 * 1024 * 1024  # a juan is ~50 KB; anything this large is not a mandoku text
 LINE_END = "¶"
@@ -19,7 +19,6 @@ PB_RE = re.compile(r"<pb:([^>]+)>")
 INDENT_CHARS = "\u3000 \t"
 # "&...;" that is not a well-formed Kanripo entity: the reader must not guess what it was
 _ANY_ENTITY_RE = re.compile(r"&[^;&\s]{0,16};?")
-_MAX_KR = 0xFFFFD - 0xF0000
 _JUAN_RE = re.compile(r"#\+PROPERTY:\s*JUAN\s+(.*?)\s*$")
 
 
@@ -148,10 +147,7 @@ def tokenize(path: str, number: int, text: str, start: int, stop: int) -> list[T
                 bad = _ANY_ENTITY_RE.match(text, i, stop)
                 shown = bad.group(0) if bad else "&"
                 raise InputError(path, number, f"unknown entity {shown!r}: only &KRnnnn; is known")
-            n = int(m.group(1))
-            if n > _MAX_KR:
-                raise InputError(path, number, f"entity {m.group(0)} is out of range")
-            tokens.append(Token("char", i, m.end(), char=chr(0xF0000 + n)))
+            tokens.append(Token("char", i, m.end(), char=entity_char(int(m.group(1)))))
             i = m.end()
         else:
             tokens.append(Token("char", i, i + 1, char=ch))

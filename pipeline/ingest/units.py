@@ -5,7 +5,7 @@ from __future__ import annotations
 from pipeline.ingest.source import INDENT_CHARS as BLANKS
 from pipeline.ingest.source import SourceLine, Token
 from pipeline.model import MARKERS, CollationNote, Unit
-from pipeline.pua import ENTITY_RE, decode_entities
+from pipeline.pua import ENTITY_RE, decode_entities, entity_char
 
 
 def marker_at(tokens: list[Token]) -> str | None:
@@ -62,7 +62,7 @@ class UnitBuilder:
             while i < len(column):
                 m = ENTITY_RE.match(column, i)
                 if m:
-                    self.chars.append(chr(0xF0000 + int(m.group(1))))
+                    self.chars.append(entity_char(int(m.group(1))))
                     self.offsets.append(at + i)
                     i = m.end()
                 else:

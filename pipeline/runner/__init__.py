@@ -11,7 +11,9 @@ order the workers finish in.
 Every requested stage is loaded before any document is read: a model that cannot be loaded
 raises StageLoadError (the CLI exits 2 naming the stage and the path) unless the stage was
 skipped on purpose (`skip`), which the dataset card then says. A bad input file
-(pipeline.errors.InputError) is reported and the other files are still processed.
+(pipeline.errors.InputError) is reported and the other files are still processed, but nothing
+is written unless `keep_going`: the output folder is replaced as a whole by a complete dataset
+or left as it was (docs/datasets.md, "Failures").
 """
 
 from __future__ import annotations
@@ -32,7 +34,7 @@ from pipeline.runner.document import (
     process_item,
 )
 from pipeline.runner.report import ProgressBar, RunSummary, print_summary
-from pipeline.runner.stages import ANNOTATORS, STAGE_ORDER
+from pipeline.runner.stages import ANNOTATORS, STAGE_ORDER, providers
 
 FORMATS = DEFAULT_FORMATS
 DEFAULT_DEV = paths.DEV_DOCS
@@ -58,6 +60,26 @@ def check_stages(steps: Iterable[str], models: tuple[tuple[str, str], ...] = (),
             ready.append(stage)
         status[stage] = "ran"
     return tuple(ready), status
+
+
+def check_requirements(steps: tuple[str, ...]) -> None:
+    """Each requested annotation stage must come after stages that provide what it requires."""
+    for name in steps:
+        if name in ANNOTATORS:
+            earlier = steps[: steps.index(name)]
+            missing = [p for p in providers(ANNOTATORS[name].requires) if p not in earlier]
+            if missing:
+                raise InputError("--steps", None, f"stage {name} needs {', '.join(missing)} before it (add it to --steps, or run from --state)")
+
+
+def check_output_folder(out: str | os.PathLike, items: list[str]) -> None:
+    """The output folder is replaced as a whole: refuse one that holds the inputs, the working
+    directory or the checkout (a mistyped --out must not delete them)."""
+    target = Path(out).resolve()
+    protected = [Path.cwd(), paths.REPO, *(Path(i).resolve() for i in items)]
+    for p in protected:
+        if p == target or target in p.parents:
+            raise InputError(str(out), None, f"the output folder would replace {p}: choose a folder of its own for --out")
 
 
 def expand_inputs(inputs: Iterable[str], pattern: str = "*.txt") -> list[str]:
@@ -94,6 +116,9 @@ def run(
     state_in: str | None = None,
     state_out: str | None = None,
     models: dict[str, str] | None = None,
+    layout: str = "auto",
+    encoding: str = "utf-8",
+    keep_going: bool = False,
     progress: bool = True,
     on_result: Callable[[DocResult], None] | None = None,
 ) -> RunSummary:
@@ -107,6 +132,13 @@ def run(
         items = expand_inputs([state_in], "*.json")
     else:
         items = expand_inputs(inputs) if inputs else default_inputs()
+        check_requirements(steps)
+    if not items:
+        where = state_in if from_state else ", ".join(inputs or [])
+        raise InputError(where, None, "no input files (*.json saved documents)" if from_state else "no input files (*.txt)")
+    for target in (out, state_out):
+        if target is not None:
+            check_output_folder(target, items)
     model_paths = tuple(sorted((k, str(v)) for k, v in (models or {}).items() if v))
     annotators, status = check_stages(steps, model_paths, skip)
     opts = Options(
@@ -118,6 +150,8 @@ def run(
         dev_docs=tuple(dev_docs),
         save_state=state_out is not None,
         from_state=from_state,
+        layout=layout,
+        encoding=encoding,
     )
     if scheduler:
         mode = f"dask scheduler {scheduler}"
@@ -163,17 +197,20 @@ def run(
         for kind, n in r.stats.get("counts", {}).items():
             summary.counts[kind] = summary.counts.get(kind, 0) + n
     t_asm = time.perf_counter()
-    if state_out is not None:
-        from pipeline.export import write
-
-        write(state_out, {f"{r.doc_id}.json": r.state for r in good if r.state is not None})
-    if "export" in steps and out is not None:
+    if summary.failed and not keep_going:
+        summary.out = None  # nothing written: the earlier output stays as it was
+    else:
         from pipeline.export import FORMATS as REGISTRY
         from pipeline.export import assemble, write
 
-        files = assemble([r.export for r in good], [REGISTRY[f] for f in opts.formats], status)
-        write(out, files, prune=sorted({rel.split("/", 1)[0] for rel in files if "/" in rel}))
-        summary.files = len(files)
+        if "export" in steps and out is not None:
+            files = assemble([r.export for r in good], [REGISTRY[f] for f in opts.formats], status, summary.failed)
+        # build everything before writing anything: a failure in either leaves both folders as they were
+        if state_out is not None:
+            write(state_out, {f"{r.doc_id}.json": r.state for r in good if r.state is not None})
+        if "export" in steps and out is not None:
+            write(out, files)
+            summary.files = len(files)
     summary.assemble_seconds = time.perf_counter() - t_asm
     summary.wall_seconds = time.perf_counter() - t_start
     return summary

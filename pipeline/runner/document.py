@@ -25,6 +25,8 @@ class Options:
     from_state: bool = False
     not_run: tuple[tuple[str, str], ...] = ()  # (stage, why) for requested stages that do not run
     models: tuple[tuple[str, str], ...] = ()  # (stage, model folder) overriding the default
+    layout: str = "auto"  # ingest: the source layout
+    encoding: str = "utf-8"  # ingest: the encoding of the input files
 
 
 @dataclass
@@ -61,7 +63,7 @@ def process_item(item: str, opts: Options) -> DocResult:
         else:
             from pipeline.ingest import read_document
 
-            doc, history, skipped = read_document(item), ["ingest"], {}
+            doc, history, skipped = read_document(item, layout=opts.layout, encoding=opts.encoding), ["ingest"], {}
     except InputError as err:
         return DocResult(doc_id=Path(item).stem, path=item, error=str(err))
     except (OSError, UnicodeDecodeError, ValueError) as err:
@@ -73,9 +75,9 @@ def process_item(item: str, opts: Options) -> DocResult:
     res.skipped.update(dict(opts.not_run))
     for name in opts.annotators:
         missing = [p for p in providers(ANNOTATORS[name].requires) if p not in history]
-        if missing:
-            res.skipped[name] = f"skipped (needs {', '.join(missing)})"
-            continue
+        if missing:  # a saved document from a run without them
+            res.error = f"{item}: stage {name} needs {', '.join(missing)}, which did not run on this document"
+            return res
         t = time.perf_counter()
         doc = load_stage(name, opts.models)(doc)
         seconds[name] = time.perf_counter() - t

@@ -87,6 +87,6 @@ def print_summary(summary: RunSummary, console=None) -> None:
     table.add_row("wall time", f"{summary.wall_seconds:.1f}s")
     if summary.out:
         table.add_row("output", f"{summary.out} ({summary.files} files)")
+    elif summary.failed:
+        table.add_row("output", "nothing written")
     console.print(table)
-    for path, err in summary.failed:
-        console.print(f"[red]zhushu: error:[/] {err}", highlight=False)

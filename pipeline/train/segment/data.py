@@ -7,6 +7,7 @@ import json
 import re
 from pathlib import Path
 
+from pipeline.pua import decode_entities
 from pipeline.segment.data import EXTRA_DIR, MARKS
 
 
@@ -19,7 +20,6 @@ _SECTION = re.compile(r"^[0-9]+(\.[0-9]+)*\.?")
 _DROP = set("「」『』《》〈〉（）()*－─〓＜＞ \t")
 
 
-_ENTITY = re.compile(r"&KR(\d{4});")
 
 
 def parse_tls(text: str, source: str) -> list[dict]:
@@ -48,7 +48,7 @@ def parse_tls(text: str, source: str) -> list[dict]:
             flush()
             continue
         line = _SECTION.sub("", line)
-        line = _ENTITY.sub(lambda m: chr(0xF0000 + int(m.group(1))), line)
+        line = decode_entities(line)
         for ch in line:
             if ch in MARKS:
                 if chars:

@@ -38,7 +38,7 @@ def train(
     with threadpool_limits(1):  # one thread: the same classes (and bytes) on every run
         clusters = build_clusters(cluster_texts())
     log(f"character classes: {len(clusters)} characters, {len(set(clusters.values()))} classes")
-    with atomic.staged_dir(out) as stage:
+    with atomic.replaced_dir(out) as stage:
         write_clusters(stage / CLUSTERS_FILE, clusters)
         params = train_crf(items, lexicon, stage / MODEL_FILE, lex_dropout=lex_dropout, max_iterations=max_iterations,
                            seed=seed, clusters=clusters, mask_in=0.3, per_span=True, partial=True, agent=True)
