@@ -45,6 +45,10 @@ class Entity:
     source: str = "model"  # model | lexicon | rule
 
 
+# The gloss types of guidelines/glosses.md, in the guideline's order.
+GLOSS_TYPES = ("definition", "equivalence", "reference", "explanation", "sound", "reading", "emendation", "variant")
+
+
 @dataclass
 class Gloss:
     """One statement of a commentary unit about a lemma of its base unit."""

@@ -175,14 +175,17 @@ def test_spacy_docbins_train_a_blank_ner(outputs):
     ner = nlp.add_pipe("ner")
     for lab in sorted(labels):
         ner.add_label(lab)
-    examples = [Example(Doc(nlp.vocab, words=[t.text for t in d], spaces=[False] * len(d)), d) for d in train + dev]
+    with_ents = [d for d in train if d.ents][:40]
+    examples = [Example(Doc(nlp.vocab, words=[t.text for t in d], spaces=[False] * len(d)), d) for d in with_ents]
     random.seed(0)
     optimizer = nlp.initialize(lambda: examples)
-    losses = {}
-    for _ in range(3):
-        nlp.update(examples, sgd=optimizer, losses=losses)
-    assert losses["ner"] > 0
-    assert nlp(dev[0].text) is not None
+    for _ in range(30):
+        nlp.update(examples, sgd=optimizer, drop=0.0, losses={})
+    # the DocBins carry real annotation: trained on them, the NER gives back most of their spans
+    gold = {(i, e.start, e.end, e.label_) for i, d in enumerate(with_ents) for e in d.ents}
+    pred = {(i, e.start, e.end, e.label_) for i, d in enumerate(with_ents)
+            for e in nlp(Doc(nlp.vocab, words=[t.text for t in d], spaces=[False] * len(d))).ents}
+    assert len(gold & pred) >= 0.5 * len(gold), (len(gold & pred), len(gold))
 
 
 def test_tei_well_formed_and_valid_against_the_subset_schema(outputs, docs):

@@ -293,6 +293,8 @@ def test_hybrid_votes_with_a_stanza_tokenizer_and_loads_through_load_segmenter(t
 
     from pipeline.segment import load_segmenter
     from pipeline.segment.hybrid import HybridSegmenter
+    from pipeline.segment.hybrid import mixed_none
+    from pipeline.train.segment.bilstm import break_f1
     from pipeline.train.segment.hybrid import tune_hybrid
     from pipeline.segment.bilstm import NeuralSegmenter
     from pipeline.train.segment.bilstm import train
@@ -317,7 +319,14 @@ def test_hybrid_votes_with_a_stanza_tokenizer_and_loads_through_load_segmenter(t
         assert all(np.allclose(p.sum(axis=1), 1, atol=1e-5) for p in p_stanza[:-1])
 
         hybrid = tune_hybrid(NeuralSegmenter.load(tmp_path / "bilstm"), stanza, recs[50:])
-        assert 0.3 <= hybrid.weight <= 0.9
+        # the tuned pair scores at least as well on the tune records as any other pair of the grid
+        ours, theirs = hybrid.member_probs([r["text"] for r in recs[50:]], [r["kind"] for r in recs[50:]])
+
+        def tune_f1(w, t):
+            return break_f1([mixed_none(a, b, w) for a, b in zip(ours, theirs)], recs[50:], t)
+
+        chosen = tune_f1(hybrid.weight, hybrid.threshold)
+        assert all(chosen >= tune_f1(w, t) - 1e-9 for w in (0.3, 0.5, 0.7, 0.9) for t in (0.3, 0.5, 0.7))
         hybrid.save(tmp_path, "bilstm", "stanza.pt")
         p_hyb, p_ours = hybrid.probs(texts[:-1], kinds[:-1]), hybrid.bilstm.probs(texts[:-1], kinds[:-1])
         for h, a, b in zip(p_hyb, p_ours, p_stanza):

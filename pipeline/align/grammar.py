@@ -26,10 +26,10 @@ from dataclasses import dataclass
 from typing import Callable
 
 from pipeline.align.heads import head_probability, is_formula_next
+from pipeline.model import SENTENCE_FINAL, spans_from_marks
 
-FINAL = set("。？！；")
+FINAL = SENTENCE_FINAL | {"；"}  # a note's statements also end at ；
 HEAD_THRESHOLD = 0.5  # P(mark after an unmarked head) above which it is read as 「X，Y」
-ALL_MARKS = set("，、：；。？！")
 WEI = "為爲"
 
 # words that open a statement but are not part of the lemma
@@ -51,18 +51,6 @@ class Candidate:
     optional: bool = False  # no formula word: a gloss only if the lemma anchors, else dropped
     same_as_prev: bool = False  # the lemma is the previous gloss's (古文爲Y after X當作Z)
     why: str | None = None  # what to add to the reason if the lemma stays unanchored
-
-
-def clauses_of(n: int, marks: dict[int, str]) -> list[tuple[int, int, str | None]]:
-    """Cut [0, n) at every mark: (start, end, mark after end)."""
-    out, start = [], 0
-    for k in sorted(marks):
-        if 0 < k <= n and k > start:
-            out.append((start, k, marks[k]))
-            start = k
-    if start < n:
-        out.append((start, n, None))
-    return out
 
 
 def soft_marks(text: str, marks: dict[int, str]) -> dict[int, str]:
@@ -90,7 +78,8 @@ def sentences_of(text: str, marks: dict[int, str]) -> list[list[tuple[int, int, 
     """Group the clauses into sentences (cut at final marks)."""
     sents: list[list[tuple[int, int, str | None]]] = []
     cur: list[tuple[int, int, str | None]] = []
-    for cl in clauses_of(len(text), marks):
+    for span in spans_from_marks(len(text), marks, final_only=False):
+        cl = (span.start, span.end, span.mark)
         cur.append(cl)
         if cl[2] in FINAL:
             sents.append(cur)

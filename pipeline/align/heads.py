@@ -25,7 +25,6 @@ from pipeline import paths
 
 MODEL_PATH = paths.GLOSS_HEADS_MODEL
 FORMULA_NEXT = ("者", "猶", "謂", "之言", "讀", "當為", "當爲", "當作", "亦猶")
-FINAL = "。？！；"
 
 
 def is_formula_next(rest: str) -> bool:

@@ -13,24 +13,47 @@ on a document: the project's segmenter restores the note's punctuation
 
 from __future__ import annotations
 
-import sys
 import time
 from pathlib import Path
 
 from pipeline.errors import InputError
 from pipeline.evaluate.common import prf
 from pipeline.jsonlines import read_jsonl
+from pipeline.model import GLOSS_TYPES
 
 
 def read_gold(path: str | Path) -> list[dict]:
-    """Gold records; a malformed line raises InputError naming the file and line."""
+    """Gold records, each gloss checked (guidelines/glosses.md); a malformed line raises
+    InputError naming the file and line, and so does a file with no records."""
+    path = str(path)
     recs = []
     for lineno, rec in read_jsonl(path):
         for key, typ in (("id", str), ("base", str), ("note", str), ("glosses", list)):
             if not isinstance(rec.get(key), typ):
-                raise InputError(str(path), lineno, f"gold record needs {key!r} ({typ.__name__})")
+                raise InputError(path, lineno, f"gold record needs {key!r} ({typ.__name__})")
+        for i, g in enumerate(rec["glosses"]):
+            _check_gloss(g, len(rec["base"]), path, lineno, i)
         recs.append(rec)
+    if not recs:
+        raise InputError(path, None, "no gold records")
     return recs
+
+
+def _check_gloss(g, n: int, path: str, lineno: int, i: int) -> None:
+    where = f"gloss {i}"
+    if not isinstance(g, dict):
+        raise InputError(path, lineno, f"{where} must be an object with lemma, start, end, type")
+    for key in ("lemma", "start", "end", "type"):
+        if key not in g:
+            raise InputError(path, lineno, f"{where} has no {key!r} (null for an unanchored lemma)")
+    if g["type"] not in GLOSS_TYPES:
+        raise InputError(path, lineno, f"{where}: unknown type {g['type']!r}")
+    s, e = g["start"], g["end"]
+    if (s is None) != (e is None):
+        raise InputError(path, lineno, f"{where}: start and end must both be null or both integers")
+    if s is not None:
+        if not all(isinstance(x, int) and not isinstance(x, bool) for x in (s, e)) or not 0 <= s < e <= n:
+            raise InputError(path, lineno, f"{where}: span {s}..{e} outside the base text (length {n})")
 
 
 def note_marks(notes: list[str], segmenter="auto") -> tuple[list[dict[int, str]], str]:
@@ -42,14 +65,9 @@ def note_marks(notes: list[str], segmenter="auto") -> tuple[list[dict[int, str]]
     if segmenter is None:
         return [{} for _ in notes], "none"
     if segmenter == "auto":
-        try:
-            from pipeline.segment import load_segmenter
+        from pipeline.segment import load_segmenter
 
-            segmenter = load_segmenter()
-        except Exception as err:  # no model yet: say so loudly, score without marks
-            print(f"zhushu: warning: segmenter unavailable ({type(err).__name__}: {err}); "
-                  "scoring WITHOUT restored punctuation", file=sys.stderr)
-            return [{} for _ in notes], "none (segmenter unavailable)"
+        segmenter = load_segmenter()  # StageLoadError (exit 2) when the model cannot be loaded
     # one note per call, exactly as the guideline's pipeline does it: a batched call may pad
     # and round differently (observed: 2 of 47 dev notes differ in a mark)
     marks = [segmenter.predict([note], ["note"])[0] for note in notes]

@@ -14,6 +14,7 @@ from __future__ import annotations
 import time
 from pathlib import Path
 
+from pipeline.errors import InputError
 from pipeline.evaluate.common import prf
 from pipeline.model import SENTENCE_FINAL
 
@@ -71,6 +72,9 @@ def evaluate_segment(gold_path: str | Path, segmenter=None, split: str | None = 
     from pipeline.segment.data import read_records
 
     records = [r for r in read_records(gold_path, split=split) if r["text"]]
+    if not records:
+        which = f' with "split": {split!r}' if split is not None else ""
+        raise InputError(str(gold_path), None, f"no records with text{which} to score")
     seg = segmenter if segmenter is not None else load_segmenter()
     if records:  # warm-up (lazy initialisation of the backend), not timed
         seg.predict([records[0]["text"]], [records[0]["kind"]])

@@ -20,7 +20,7 @@ from pipeline.export.common import (
     non_overlapping_entities,
     render,
 )
-from pipeline.model import Document
+from pipeline.model import GLOSS_TYPES, Document
 from pipeline.pua import encode_entities, entity_number
 
 COLOURS = {
@@ -30,7 +30,6 @@ COLOURS = {
     "ACT": "#b9770e",
     "MUSIC": "#7d3c98",
 }
-GLOSS_TYPES = ("definition", "equivalence", "reference", "explanation", "sound", "reading", "emendation", "variant")
 
 CSS = """\
 body { font-family: "Noto Serif CJK TC", "Noto Serif CJK SC", "Noto Sans CJK TC", serif; max-width: 60em;

@@ -12,6 +12,7 @@ import re
 from pathlib import Path
 
 from pipeline.errors import InputError
+from pipeline.model import spans_from_marks
 from pipeline.tag.lexicon import DEV_JUAN, LABELS, LEXICON_PATH, PUNCT_PATH, REVIEWED_PATH, SHIGONG_PATH, LexEntry, Lexicon, _load, read_tsv, write_tsv
 from pipeline.train.tag.silver import corpus_units
 
@@ -25,16 +26,6 @@ def _punct_rows(path: Path = PUNCT_PATH):
                 yield json.loads(line)
             except json.JSONDecodeError as err:
                 raise InputError(str(path), lineno, f"bad JSON: {err.msg}") from None
-
-
-def _clauses(text: str, marks: dict) -> list[str]:
-    ks = sorted(int(k) for k in marks if 0 < int(k) <= len(text))
-    out, st = [], 0
-    for k in ks + [len(text)]:
-        if k > st:
-            out.append(text[st:k])
-            st = k
-    return out
 
 
 _OFFICE_END = set("人宰伯馬空徒史寺士正師官")
@@ -66,7 +57,8 @@ def mine_zheng(seed: Lexicon, path: Path = PUNCT_PATH) -> list[LexEntry]:
         if row.get("kind") == "base":
             base = row.get("text", "")
             continue
-        clauses = _clauses(row.get("text", ""), row.get("marks", {}))
+        text = row.get("text", "")
+        clauses = [text[c.start : c.end] for c in spans_from_marks(len(text), {int(k): v for k, v in row.get("marks", {}).items()}, final_only=False)]
         for x, d in zip(clauses, clauses[1:]):
             if not (1 <= len(x) <= 4) or not base or x not in base or len(d) > 14:
                 continue
