@@ -26,6 +26,7 @@ from pathlib import Path
 
 from pipeline.align import heads, variants
 from pipeline.align.grammar import Candidate, read_note
+from pipeline.align.subcommentary import quotations
 from pipeline.align.variants import fold
 from pipeline.model import Document, Gloss
 from pipeline.stage import Stage
@@ -225,12 +226,25 @@ class AlignStage(Stage):
         return align_document(doc)
 
 
+# Commentary that glosses its base passage statement by statement (the formula grammar):
+# the 集釋's 鄭注 / 釋曰 / 鄭目録云 and the 注 of the 注疏. The 疏 quotes its passage instead
+# (subcommentary.py); 音義 reading notes are parsed into readings, not glosses.
+SUBCOMMENTARY = "疏"
+NOT_GLOSSED = frozenset(("音義", "考證", "小注"))
+
+
 def align_document(doc: Document) -> Document:
-    """Fill unit.glosses of every commentary unit (base unit = doc.base_before(unit))."""
+    """Fill unit.glosses of every commentary unit: formula glosses anchored in the base unit
+    before it (doc.base_before), or, for a 疏, its quotations of the passage and the 注."""
     bases = [u for u in doc.units if u.kind == "base"]
     index = {u.seq: i for i, u in enumerate(bases)}
+    passage_start = 0  # a 疏 explains the base and 注 units since the previous 疏
     for unit in doc.units:
-        if unit.kind != "commentary":
+        if unit.kind != "commentary" or unit.marker in NOT_GLOSSED:
+            continue
+        if unit.marker == SUBCOMMENTARY:
+            unit.glosses = _quotation_glosses(doc, unit, passage_start)
+            passage_start = unit.seq + 1
             continue
         base = doc.base_before(unit)
         glosses = align_block(base.text if base else "", unit.text, unit.marks)
@@ -241,6 +255,20 @@ def align_document(doc: Document) -> Document:
                     _in_commentary(g.lemma, doc, base, unit) or _elsewhere(g.lemma, bases, index[base.seq]))
         unit.glosses = glosses
     return doc
+
+
+def _quotation_glosses(doc: Document, shu, passage_start: int) -> list[Gloss]:
+    between = doc.units[passage_start : shu.seq]
+    passage = [(u.seq, u.text) for u in between if u.kind == "base"]
+    notes = [(u.seq, u.text) for u in between if u.kind == "commentary" and u.marker == "注"]
+    by_seq = {u.seq: u for u in between}
+    out = []
+    for q in quotations(shu.text, passage, notes):
+        target = by_seq[q.seq].text
+        out.append(Gloss(note_start=q.shu_start, note_end=q.shu_end, text=shu.text[q.shu_start : q.shu_end],
+                         type="explanation", lemma=target[q.start : q.end], base_seq=q.seq,
+                         lemma_start=q.start, lemma_end=q.end, confidence=0.8 if q.form == "者" else 0.7))
+    return out
 
 
 def _in_commentary(lemma: str, doc: Document, base, unit) -> str:

@@ -1,0 +1,99 @@
+"""The 疏's lemma quotations: where the sub-commentary quotes the 經 (or the 注) it explains.
+
+A 疏 explains its passage phrase by phrase, each time quoting the phrase and adding 者
+(「必加帚於箕上者，謂初持箕往時也」), or naming a range 「自X至Y」 / 「X至Y」. After 「注正義曰」
+(禮記) or 「注釋曰」 (周禮) it explains the 注 the same way, quoting it with 云X者 or X者.
+
+    quotations(shu, passage, notes) -> list[Quote]
+
+`passage` is the 經 text the 疏 comments on (the base units since the previous 疏, each with
+its seq), `notes` the 注 units of the same stretch. A quotation is anchored when its words (in
+the variant-folded view) stand verbatim in a unit of the right kind; the longest such stretch
+ending at 者 is the lemma, at least MIN_QUOTE characters, so that 者 after a pronoun or a
+single character (「言凡者」 aside) is not read as a quotation of the passage.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from pipeline.align.variants import fold
+
+MIN_QUOTE = 2
+MAX_QUOTE = 24
+# where the 疏 turns from the 經 to the 注: 注正義曰 / 注釋曰 (optionally after a lemma 注X至Y)
+_NOTE_PART = re.compile(r"注[^。]{0,24}?(?:正義曰|釋曰)")
+_RANGE = re.compile(r"(?:自)?([^，。、；：]{1,12}?)至([^，。、；：]{1,12}?)(?=[，。、；：]|者|正義曰|釋曰|是|皆|凡|此|一節|$)")
+
+
+@dataclass
+class Quote:
+    shu_start: int  # the quotation in the 疏 text (者 excluded)
+    shu_end: int
+    target: str  # "經" | "注"
+    seq: int  # the unit quoted
+    start: int  # span in that unit's text
+    end: int
+    form: str  # "者" | "至"
+
+
+def _find(units: list[tuple[int, str, str]], fx: str) -> tuple[int, int] | None:
+    """The first unit (seq, start) whose folded text holds fx."""
+    for seq, _text, folded in units:
+        i = folded.find(fx)
+        if i != -1:
+            return seq, i
+    return None
+
+
+def _zhe_quotes(shu: str, fshu: str, lo: int, hi: int, units, target: str, taken: list[tuple[int, int]]) -> list[Quote]:
+    out = []
+    for m in re.finditer("者", shu[lo:hi]):
+        end = lo + m.start()
+        best = None
+        # the longest stretch ending right before 者 that stands in a unit
+        for length in range(min(MAX_QUOTE, end - lo), MIN_QUOTE - 1, -1):
+            start = end - length
+            if any(s < end and start < e for s, e in taken):
+                continue
+            hit = _find(units, fshu[start:end])
+            if hit:
+                best = (start, hit)
+                break
+        if best:
+            start, (seq, at) = best
+            out.append(Quote(start, end, target, seq, at, at + end - start, "者"))
+            taken.append((start, end))
+    return out
+
+
+def _range_quotes(shu: str, fshu: str, lo: int, hi: int, units, taken) -> list[Quote]:
+    out = []
+    for m in _RANGE.finditer(shu, lo, hi):
+        x, y = fold(m.group(1)), fold(m.group(2))
+        if len(x) < MIN_QUOTE or len(y) < 1:
+            continue
+        for seq, _text, folded in units:
+            i = folded.find(x)
+            j = folded.find(y, i + len(x)) if i != -1 else -1
+            if i != -1 and j != -1:
+                out.append(Quote(m.start(1), m.end(2), "經", seq, i, j + len(y), "至"))
+                taken.append((m.start(1), m.end(2)))
+                break
+    return out
+
+
+def quotations(shu: str, passage: list[tuple[int, str]], notes: list[tuple[int, str]]) -> list[Quote]:
+    """The anchored quotations of one 疏 unit, in 疏 order."""
+    fshu = fold(shu)
+    base_units = [(seq, t, fold(t)) for seq, t in passage]
+    note_units = [(seq, t, fold(t)) for seq, t in notes]
+    m = _NOTE_PART.search(shu)
+    split = m.start() if m else len(shu)
+    taken: list[tuple[int, int]] = []
+    out = _range_quotes(shu, fshu, 0, split, base_units, taken)
+    out += _zhe_quotes(shu, fshu, 0, split, base_units, "經", taken)
+    if m:
+        out += _zhe_quotes(shu, fshu, m.end(), len(shu), note_units, "注", taken)
+    return sorted(out, key=lambda q: q.shu_start)
