@@ -14,6 +14,7 @@ from pathlib import Path
 import click
 
 from pipeline.errors import InputError
+from pipeline.segment import BACKENDS as SEGMENTER_BACKENDS
 from pipeline.stage import StageLoadError
 
 
@@ -102,7 +103,7 @@ def eval_segment(gold, split, model_dir, as_json):
 
 @train_group.command("segmenter")
 @click.option("--out", "out_dir", default=None, type=click.Path(file_okay=False), help="Model folder (default models/segmenter).")
-@click.option("--type", "model_type", type=click.Choice(["bilstm", "ensemble", "hybrid", "crf"]), default="bilstm",
+@click.option("--type", "model_type", type=click.Choice(list(SEGMENTER_BACKENDS)), default="bilstm",
               show_default=True,
               help="bilstm: the shipped model; ensemble: seed-varied BiLSTMs averaged (more accurate, slower); "
                    "hybrid: the BiLSTM + a Stanza tokenizer (most accurate, about a third of the speed; needs stanza).")

@@ -69,8 +69,38 @@ class Segmenter:
         if len(texts) != len(kinds):
             raise ValueError("texts and kinds differ in length")
         kinds = [_norm_kind(k) for k in kinds]
-        with _torch_threads(self.threads if self.type in ("bilstm", "ensemble", "hybrid") else None):
+        with _torch_threads(self.threads if self.type in TORCH_BACKENDS else None):
             return self.backend.predict(list(texts), kinds)
+
+
+def _bilstm(folder: Path, cfg: dict):
+    from pipeline.segment.bilstm import NeuralSegmenter
+
+    return NeuralSegmenter.load(folder)
+
+
+def _ensemble(folder: Path, cfg: dict):
+    from pipeline.segment.ensemble import EnsembleSegmenter
+
+    return EnsembleSegmenter.load(folder)
+
+
+def _hybrid(folder: Path, cfg: dict):
+    from pipeline.segment.hybrid import HybridSegmenter
+
+    return HybridSegmenter.load(folder)
+
+
+def _crf(folder: Path, cfg: dict):
+    from pipeline.segment.crf import CRFSegmenter
+
+    return CRFSegmenter(folder / cfg.get("file", "crf.model"))
+
+
+# The backends, by the "type" of a model folder's config.json: the one registry of them (the
+# CLI's `--type` choices come from here). Each backend module is imported only when used.
+BACKENDS = {"bilstm": _bilstm, "ensemble": _ensemble, "hybrid": _hybrid, "crf": _crf}
+TORCH_BACKENDS = frozenset(("bilstm", "ensemble", "hybrid"))
 
 
 def read_segmenter(folder: Path, threads: int | None = 1) -> Segmenter:
@@ -80,27 +110,10 @@ def read_segmenter(folder: Path, threads: int | None = 1) -> Segmenter:
         raise FileNotFoundError(f"no segmenter model in {folder} (run `zhushu train segmenter`)")
     cfg = json.loads(cfg_file.read_text(encoding="utf-8"))
     kind = cfg.get("type", "bilstm")
-    if kind == "bilstm":
-        from pipeline.segment.bilstm import NeuralSegmenter
-
-        with _torch_threads(threads):
-            backend = NeuralSegmenter.load(folder)
-    elif kind == "ensemble":
-        from pipeline.segment.ensemble import EnsembleSegmenter
-
-        with _torch_threads(threads):
-            backend = EnsembleSegmenter.load(folder)
-    elif kind == "hybrid":
-        from pipeline.segment.hybrid import HybridSegmenter
-
-        with _torch_threads(threads):
-            backend = HybridSegmenter.load(folder)
-    elif kind == "crf":
-        from pipeline.segment.crf import CRFSegmenter
-
-        backend = CRFSegmenter(folder / cfg.get("file", "crf.model"))
-    else:
+    if kind not in BACKENDS:
         raise ValueError(f"unknown segmenter type {kind!r} in {cfg_file}")
+    with _torch_threads(threads if kind in TORCH_BACKENDS else None):
+        backend = BACKENDS[kind](folder, cfg)
     return Segmenter(backend, folder, kind, threads)
 
 
