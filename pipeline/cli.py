@@ -48,7 +48,7 @@ def train_group() -> None:
 
 # --- ingest -------------------------------------------------------------------------------
 
-LAYOUT_CHOICE = click.Choice(["auto", "wyg", "sbck"])
+LAYOUT_CHOICE = click.Choice(["auto", "wyg", "sbck", "wyg-zhushu"])
 
 
 @main.command()

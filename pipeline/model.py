@@ -11,7 +11,8 @@ from bisect import bisect_right
 from dataclasses import dataclass, field
 from typing import Literal
 
-UnitKind = Literal["header", "title", "base", "commentary"]
+# "note" and "report" (a juan's 考證) come from the 注疏 layout (pipeline/ingest/wyg_zhushu.py)
+UnitKind = Literal["header", "title", "base", "commentary", "note", "report"]
 
 # Commentary markers of the WYG 集釋 layout, longest first so that matching is greedy.
 MARKERS: tuple[str, ...] = ("鄭目録云", "鄭目錄云", "鄭注", "釋曰")

@@ -11,19 +11,24 @@ from pipeline.errors import InputError
 from pipeline.ingest.sbck import parse_sbck
 from pipeline.ingest.source import read_properties, read_text, split_lines
 from pipeline.ingest.wyg import parse_wyg
+from pipeline.ingest.wyg_zhushu import parse_zhushu
 from pipeline.model import Document
 
-LAYOUTS = ("wyg", "sbck")
+LAYOUTS = ("wyg", "sbck", "wyg-zhushu")
 
 
 def detect_layout(props: dict[str, str], text: str) -> str:
     """The layout profile from the file's properties; markup-free text falls back on content."""
     edition = (props.get("WITNESS") or props.get("BASEEDITION") or "").strip().upper()
     if edition in ("WYG", "SKQS"):
-        return "wyg"
+        # the 注疏 print names its commentators' notes inline: 注 … 音義(…) / 疏(…)
+        zhushu = props.get("TITLE", "").endswith(("注疏", "註疏")) or "音義(" in text or "疏(" in text
+        return "wyg-zhushu" if zhushu else "wyg"
     if edition == "SBCK":
         return "sbck"
     # no properties (markup-free text): commentary markers mean the 集釋 layout
+    if "音義(" in text or "疏(" in text:
+        return "wyg-zhushu"
     return "wyg" if ("鄭注" in text or "釋曰" in text) else "sbck" if "(" in text else "wyg"
 
 
@@ -45,6 +50,8 @@ def read_document(path: str | Path, layout: str = "auto", encoding: str = "utf-8
         raise InputError(path, None, "no text lines: only headers or page breaks")
     if layout == "wyg":
         units, notes = parse_wyg(lines)
+    elif layout == "wyg-zhushu":
+        units, notes = parse_zhushu(path, lines), []
     else:
         units, notes = parse_sbck(lines)
     doc = Document(

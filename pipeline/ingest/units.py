@@ -61,7 +61,9 @@ class UnitBuilder:
             i = 0
             while i < len(column):
                 m = ENTITY_RE.match(column, i)
-                if m:
+                if column[i] in BLANKS and self.kind not in ("header", "title"):
+                    i += 1  # a blank padding a column is layout, as in full-size lines
+                elif m:
                     self.chars.append(chr(0xF0000 + int(m.group(1))))
                     self.offsets.append(at + i)
                     i = m.end()
