@@ -7,7 +7,7 @@ alignment pairs up, precision of 經 = paired characters both call 經 / those t
 calls 經, recall = the same / those the reference calls 經 (and so for 注), summed over
 juan, train and dev juan apart.
 
-    PYTHONPATH=. python3 benchmarks/zhushu_attribution.py [--no-resume] [--split dev]
+    PYTHONPATH=. python3 benchmarks/zhushu_attribution.py [--resume] [--split train|dev] [--book KR1d0003]
 """
 
 from __future__ import annotations
@@ -23,9 +23,11 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from pipeline.ingest import read_document  # noqa: E402
+from pipeline.ingest.resume import BaseText, resume_base  # noqa: E402
 
 SHARED = ROOT.parent / "shared"
 BOOKS = ("KR1d0003", "KR1d0053")
+PLAIN_BASE = {"KR1d0003": "KR1d0001", "KR1d0053": "KR1d0052"}  # the TLS 經 of each book
 
 
 def reference(book: str, punct_dir: Path) -> dict[str, tuple[str, list[dict]]]:
@@ -62,7 +64,7 @@ def _count(mine: tuple[str, str], theirs: tuple[str, str], counts: dict[tuple[st
 
 
 def evaluate(books=BOOKS, corpus: Path = SHARED / "corpus", punct_dir: Path = SHARED / "data" / "punct",
-             split: str | None = None, juan: list[str] | None = None, **read_args) -> dict:
+             split: str | None = None, juan: list[str] | None = None, resume: bool = False) -> dict:
     """{split: {"經"|"注": {"precision", "recall", ...}, "aligned": n}} over the aligned characters.
 
     Only characters that the alignment pairs up are counted: the reference lacks some
@@ -70,10 +72,13 @@ def evaluate(books=BOOKS, corpus: Path = SHARED / "corpus", punct_dir: Path = SH
     """
     counts: dict[str, dict[tuple[str, str], int]] = defaultdict(dict)
     for book in books:
+        base = BaseText.from_files(list((corpus / PLAIN_BASE[book]).glob("*.txt"))) if resume else None
         for juan_id, (jsplit, recs) in sorted(reference(book, punct_dir).items()):
             if juan_id.endswith("_000") or split and jsplit != split or juan and juan_id not in juan:
                 continue  # juan 0 (prefaces) aligns poorly: no 經 in it
-            doc = read_document(corpus / book / f"{juan_id}.txt", **read_args)
+            doc = read_document(corpus / book / f"{juan_id}.txt")
+            if base is not None:
+                resume_base(doc, base)
             mine = _stream((u.kind, u.marker, u.text) for u in doc.units)
             theirs = _stream((r["kind"], r["marker"], r["text"]) for r in recs)
             _count(mine, theirs, counts[jsplit])
@@ -94,8 +99,9 @@ def main() -> None:
     ap.add_argument("--split", choices=("train", "dev"))
     ap.add_argument("--book", action="append", choices=BOOKS)
     ap.add_argument("--juan", action="append", help="only these juan ids (KR1d0003_001 …)")
+    ap.add_argument("--resume", action="store_true", help="find where the 經 resumes inside a 注 (TLS 經 text)")
     args = ap.parse_args()
-    print(json.dumps(evaluate(tuple(args.book or BOOKS), split=args.split, juan=args.juan),
+    print(json.dumps(evaluate(tuple(args.book or BOOKS), split=args.split, juan=args.juan, resume=args.resume),
                      ensure_ascii=False, indent=1))
 
 
