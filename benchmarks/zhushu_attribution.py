@@ -23,7 +23,6 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from pipeline.ingest import read_document  # noqa: E402
-from pipeline.ingest.resume import BaseText, resume_base  # noqa: E402
 
 SHARED = ROOT.parent / "shared"
 BOOKS = ("KR1d0003", "KR1d0053")
@@ -72,13 +71,11 @@ def evaluate(books=BOOKS, corpus: Path = SHARED / "corpus", punct_dir: Path = SH
     """
     counts: dict[str, dict[tuple[str, str], int]] = defaultdict(dict)
     for book in books:
-        base = BaseText.from_files(list((corpus / PLAIN_BASE[book]).glob("*.txt"))) if resume else None
+        base = str(corpus / PLAIN_BASE[book]) if resume else None
         for juan_id, (jsplit, recs) in sorted(reference(book, punct_dir).items()):
             if juan_id.endswith("_000") or split and jsplit != split or juan and juan_id not in juan:
                 continue  # juan 0 (prefaces) aligns poorly: no 經 in it
-            doc = read_document(corpus / book / f"{juan_id}.txt")
-            if base is not None:
-                resume_base(doc, base)
+            doc = read_document(corpus / book / f"{juan_id}.txt", base_text=base)
             mine = _stream((u.kind, u.marker, u.text) for u in doc.units)
             theirs = _stream((r["kind"], r["marker"], r["text"]) for r in recs)
             _count(mine, theirs, counts[jsplit])

@@ -11,6 +11,7 @@ variant-folded characters (`pipeline.variants.fold`, one character to one).
 
 from __future__ import annotations
 
+import functools
 import re
 from pathlib import Path
 
@@ -53,6 +54,13 @@ class BaseText:
                 if folded[j - length : j] == self.text[start : start + length]:
                     return j - length, start + length
         return None
+
+
+@functools.lru_cache(maxsize=4)
+def load_base_text(path: str) -> BaseText:
+    """A plain 經 text from one file or every .txt file of a folder (cached: one per book)."""
+    p = Path(path)
+    return BaseText.from_files(sorted(p.glob("*.txt")) if p.is_dir() else [p])
 
 
 def resume_base(doc: Document, base: BaseText) -> int:
