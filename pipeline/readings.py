@@ -26,6 +26,7 @@ FORMULA_RE = re.compile(r"(?P<fq>[^反音同也]{2})反|音(?P<hom>[^反音同�
 # authorities and alternative markers that may stand before a formula, longest first
 AUTHORITIES = (
     "徐邈", "劉昌宗", "李軌", "沈重", "王肅", "鄭司農", "司農", "杜子春", "干寳", "干寶", "戚袞",
+    "盧植", "馬融", "皇侃", "崔靈恩", "賀瑒", "孫炎",
     "徐", "沈", "劉", "李", "戚", "干", "鄭", "王", "馬", "孫", "郭", "舊", "聶", "呂", "皇", "盧", "何",
 )
 ALTERNATIVE = ("一", "又", "或", "亦", "皆", "並", "竝", "俱", "並")
@@ -34,6 +35,8 @@ SCOPE_RE = re.compile(r"(?:[下注後此皆並竝經][^反音也]{0,10}?同|[下
 # a head followed by a variant remark: 辨本亦作辯, 繭字又作蠒, 荷本又作何
 VARIANT_RE = re.compile(r"(.{1,2}?)(?:本亦作|本又作|本或作|字又作|字亦作|又作|亦作|或作|本作|今作)")
 MAX_HEAD = 3
+# `樂音洛下音岳`: the same head read otherwise at its next occurrence (下) — an alternative
+LATER = ("下", "同")
 
 
 @dataclass
@@ -86,6 +89,8 @@ def parse_note(text: str, targets: list[str] | None = None) -> list[Reading]:
         if readings and scope:
             readings[-1].scope = scope
         rest, authority = _authority(rest)
+        if rest in LATER and readings:
+            rest, authority = "", (rest,) + authority
         sound.authority = authority
         if readings and _continues(rest, authority, between):
             readings[-1].sounds.append(sound)  # an alternative reading of the same head
@@ -131,10 +136,10 @@ def _authority(rest: str) -> tuple[str, tuple[str, ...]]:
 
 def _continues(rest: str, authority: tuple[str, ...], between: str) -> bool:
     """An alternative of the previous head: nothing but authorities (and a gloss) before it."""
-    if not rest:
+    if not rest or rest in LATER:
         return True
-    # `別也一音平勉反`: a gloss, then 一/又 — still the same head
-    return any(a in ALTERNATIVE for a in authority) and rest.endswith("也")
+    # `別也一音平勉反`, `慢也王肅五髙反`: a gloss, then an authority — still the same head
+    return bool(authority) and rest.endswith("也")
 
 
 def _head(text: str, offset: int, rest: str, targets: list[str], cursor: tuple[int, int]):
