@@ -89,6 +89,9 @@ def parse_note(text: str, targets: list[str] | None = None) -> list[Reading]:
         if readings and scope:
             readings[-1].scope = scope
         rest, authority = _authority(rest)
+        if not rest and not readings and authority:
+            # `王如字…` at the start of a note: 王 is the head, not 王肅
+            rest, authority = authority[0], authority[1:]
         if rest in LATER and readings:
             rest, authority = "", (rest,) + authority
         sound.authority = authority
