@@ -21,19 +21,21 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-# one reading formula: 反切 (two characters + 反), homophone (音 + one character), 如字
-FORMULA_RE = re.compile(r"(?P<fq>[^反音同也]{2})反|音(?P<hom>[^反音同也如])|(?P<rz>如字)")
+# one reading formula: 反切 (two characters + 反, sometimes after 音: 圜音于權反), homophone
+# (音 + one character), 如字
+FORMULA_RE = re.compile(r"音?(?P<fq>[^反音同也]{2})反|音(?P<hom>[^反音同也如])|(?P<rz>如字)")
 # authorities and alternative markers that may stand before a formula, longest first
 AUTHORITIES = (
     "徐邈", "劉昌宗", "李軌", "沈重", "王肅", "鄭司農", "司農", "杜子春", "干寳", "干寶", "戚袞",
-    "盧植", "馬融", "皇侃", "崔靈恩", "賀瑒", "孫炎",
+    "盧植", "馬融", "皇侃", "崔靈恩", "賀瑒", "孫炎", "字林", "説文", "說文",
     "徐", "沈", "劉", "李", "戚", "干", "鄭", "王", "馬", "孫", "郭", "舊", "聶", "呂", "皇", "盧", "何",
 )
 ALTERNATIVE = ("一", "又", "或", "亦", "皆", "並", "竝", "俱", "並")
 # the scope of the previous entry, at the start of the text between two formulas
 SCOPE_RE = re.compile(r"(?:[下注後此皆並竝經][^反音也]{0,10}?同|[下後][放倣]此|放此)")
 # a head followed by a variant remark: 辨本亦作辯, 繭字又作蠒, 荷本又作何
-VARIANT_RE = re.compile(r"(.{1,2}?)(?:本亦作|本又作|本或作|字又作|字亦作|又作|亦作|或作|本作|今作)")
+# (not `夲亦作娶`: 夲 is 本, and the remark is the previous entry's)
+VARIANT_RE = re.compile(r"([^本夲]{1,2}?)(?:本亦作|本又作|本或作|字又作|字亦作|又作|亦作|或作|本作|今作)")
 MAX_HEAD = 3
 # `樂音洛下音岳`: the same head read otherwise at its next occurrence (下) — an alternative
 LATER = ("下", "同")

@@ -76,6 +76,13 @@ def test_report_entries_one_unit_each_with_the_editor_name_as_text(zhouli):
     assert zhouli.units[report[0].seq - 1].kind == "header"  # 周禮注疏卷一考證
 
 
+def test_title_note_may_run_on_to_the_next_line(tmp_path):
+    path = _edit(tmp_path, "非餘卷放此)¶\n", "非餘卷放此)¶\n(下同/)¶\n")
+    doc = read_document(path)
+    assert (doc.units[4].marker, doc.units[4].text) == ("音義", "本或作冢宰上非餘卷放此下同")
+    assert doc.units[5].text == "惟王建國"
+
+
 def test_liji_all_four_kinds_and_the_marker_only_run_on():
     doc = read_document(LIJI)
     kinds = {(u.kind, u.marker) for u in doc.units}

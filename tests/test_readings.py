@@ -28,7 +28,7 @@ def test_fanqie_with_authorities_a_variant_remark_and_an_alternative():
     assert (first.head, first.head_start, first.head_end) == ("辨", 0, 1)  # not 辯 of 本亦作辯
     assert _sounds(first) == [
         ("fanqie", "方", "免", None, ("徐邈", "劉昌宗", "皆")),
-        ("homophone", None, None, "平", ("一",)),  # 別也一音平勉反: the gloss does not end the entry
+        ("fanqie", "平", "勉", None, ("一",)),  # 別也一音平勉反: 音 before a 反切; the gloss does not end the entry
     ]
     assert (first.target, first.anchor_start, first.anchor_end) == (0, 0, 1)
 
