@@ -40,16 +40,21 @@ class BaseText:
         return cls("".join(_TLS_MARKUP_RE.sub("", Path(p).read_text(encoding="utf-8")) for p in sorted(paths)))
 
     def locate(self, text: str, near: int) -> int | None:
-        """Where a base unit's text starts in the plain text: the occurrence nearest `near`."""
-        hits = self.index.get(fold(text[:GRAM]), []) if len(text) >= GRAM else []
-        if not hits:
-            return None
-        # prefer going forward: the 經 comes in the same order in both editions
-        return min(hits, key=lambda p: p - near if p >= near - SLACK else 4 * (near - p) + 10_000)
+        """Where a base unit's text starts in the plain text: the occurrence nearest `near`.
+
+        The first 4-gram found in the plain text places it (a variant the folding misses,
+        such as 冡/冢, spoils only the grams it stands in)."""
+        folded = fold(text)
+        for k in range(len(folded) - GRAM + 1):
+            hits = self.index.get(folded[k : k + GRAM])
+            if hits:
+                # prefer going forward: the 經 comes in the same order in both editions
+                return max(0, min(hits, key=lambda p: p - near if p >= near else 4 * (near - p) + 10_000) - k)
+        return None
 
     def resumed(self, folded: str, lo: int, j: int, at: int) -> tuple[int, int] | None:
         """The longest `folded[j-L:j]` (L ≥ MIN_RESUMED, j-L > lo) that is the 經 due at `at`."""
-        for start in range(max(at - 1, 0), at + SLACK):
+        for start in range(at, at + SLACK):
             for length in range(min(j - lo - 1, 400), MIN_RESUMED - 1, -1):
                 if folded[j - length : j] == self.text[start : start + length]:
                     return j - length, start + length
