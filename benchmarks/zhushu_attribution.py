@@ -114,6 +114,25 @@ def against_plain(book: str, corpus: Path = SHARED / "corpus", resume: bool = Fa
             "mine": len(text), "plain": len(ref)}
 
 
+def resumed_sample(n: int, seed: int = 13, corpus: Path = SHARED / "corpus") -> list[str]:
+    """`n` 經 passages the TLS text finds inside a 注, from train juan: `id | 注 end | 經 | next`."""
+    import random
+
+    rows = []
+    for book, plain in PLAIN_BASE.items():
+        for path in sorted((corpus / book).glob("*.txt")):
+            juan = int(path.stem.split("_")[1])
+            if juan == 0 or juan % 10 == 0:
+                continue
+            before = {(u.start, u.end) for u in read_document(path).units}
+            doc = read_document(path, base_text=corpus / plain)
+            for i, u in enumerate(doc.units):
+                if u.kind == "base" and (u.start, u.end) not in before:
+                    after = doc.units[i + 1].text[:8] if i + 1 < len(doc.units) else ""
+                    rows.append(f"{doc.unit_id(u)} | …{doc.units[i - 1].text[-10:]} | {u.text} | {after}…")
+    return random.Random(seed).sample(rows, n)
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--split", choices=("train", "dev"))
@@ -121,7 +140,11 @@ def main() -> None:
     ap.add_argument("--juan", action="append", help="only these juan ids (KR1d0003_001 …)")
     ap.add_argument("--resume", action="store_true", help="find where the 經 resumes inside a 注 (TLS 經 text)")
     ap.add_argument("--plain", action="store_true", help="measure against the TLS 經 text instead (whole books)")
+    ap.add_argument("--resumed-sample", type=int, metavar="N", help="print N 經 passages found inside a 注 (train juan)")
     args = ap.parse_args()
+    if args.resumed_sample:
+        print("\n".join(resumed_sample(args.resumed_sample)))
+        return
     if args.plain:
         print(json.dumps({b: against_plain(b, resume=args.resume) for b in args.book or BOOKS}, indent=1))
         return

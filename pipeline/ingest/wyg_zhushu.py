@@ -27,8 +27,8 @@ from pipeline.model import Unit
 ZHU = "注"
 # small-note markers, as printed → the unit marker (䟽 is a variant form of 疏 in 禮記 juan 4)
 NOTE_MARKERS = {"音義": "音義", "疏": "疏", "䟽": "疏"}
-# a group printed right after 注 (six times in 周禮, 77 in 禮記) is a 疏 whose marker was
-# cut as 注: it opens with 釋曰 / 正義曰 like every 疏
+# a group printed right after 注 is a 疏 printed with the marker 注 (10 times in both books);
+# a group with no marker that opens with 釋曰 / 正義曰, like every 疏, is a 疏 too (6 times)
 SHU_OPENINGS = ("釋曰", "正義曰", "注釋曰", "注正義曰")
 SMALL_NOTES = ("音義", "疏", "小注")
 # how each marker may be printed (lossless.py checks the extent against these)
