@@ -86,8 +86,8 @@ def _blocks(lines: list[SourceLine], seq: int, kind: str, marker: str | None) ->
         if current is None or not prev_full or header or line.indent == 0 and kind == "report":
             if current is not None:
                 units.append(current.build())
-            current = UnitBuilder(seq + len(units), "header" if header else kind, None if header else marker)
-            current._skip = 0  # the 考證 marker is the section's, not printed in the entry
+            # the 考證 marker is the section's, not printed in the entry: nothing to skip
+            current = UnitBuilder(seq + len(units), "header" if header else kind, None if header else marker, skip=0)
         for tok in line.tokens:
             if tok.kind == "note":
                 current.add_columns(tok)
@@ -108,6 +108,7 @@ class MainReader:
         self.current: UnitBuilder | None = None
         self.after_group = False  # the last token taken was a `(a/b)` group: a next one continues it
         self.numbers: dict[int, int] = {}  # token start -> file line, for errors
+        self.marker_line: int | None = None  # file line of the current unit's marker
 
     def read(self, lines: list[SourceLine]) -> list[Unit]:
         opening = True
@@ -197,8 +198,7 @@ class MainReader:
 
     def _open(self, kind: str, marker: str | None, skip: int = 0, at: Token | None = None) -> None:
         self._close()
-        self.current = UnitBuilder(self.seq0 + len(self.units), kind, marker)
-        self.current._skip = skip
+        self.current = UnitBuilder(self.seq0 + len(self.units), kind, marker, skip=skip)
         self.after_group = False
         self.marker_line = self.numbers.get(at.start) if at is not None else None
 
