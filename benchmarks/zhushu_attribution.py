@@ -23,7 +23,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from pipeline.ingest import read_document  # noqa: E402
+from pipeline.ingest import read_document
 
 SHARED = ROOT.parent / "shared"
 BOOKS = ("KR1d0003", "KR1d0053")

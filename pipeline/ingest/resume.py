@@ -35,7 +35,7 @@ class BaseText:
             self.index.setdefault(self.text[i : i + GRAM], []).append(i)
 
     @classmethod
-    def from_files(cls, paths: list[Path]) -> "BaseText":
+    def from_files(cls, paths: list[Path]) -> BaseText:
         """A mandoku edition without its markup, headings, numbering or punctuation."""
         return cls("".join(_TLS_MARKUP_RE.sub("", Path(p).read_text(encoding="utf-8")) for p in sorted(paths)))
 
