@@ -101,6 +101,18 @@ def test_plain_base_text_splits_the_zhu_where_the_jing_resumes():
     assert rebuild_source(doc) == doc.source
 
 
+def test_markup_free_text_gives_the_same_units(tmp_path):
+    body = LIJI.read_text(encoding="utf-8").split("#+PROPERTY: JUAN 卷一考證")[0]
+    lines = [ln.replace("¶", "") for ln in body.split("\n") if not ln.startswith(("#", "<pb:"))]
+    path = tmp_path / "KR1d0053_001.txt"
+    path.write_text("\n".join(lines), encoding="utf-8")
+    plain, marked = read_document(path), read_document(LIJI)
+    assert plain.layout == "wyg-zhushu-plain" and rebuild_source(plain) == plain.source
+    units = [(u.kind, u.marker, u.text) for u in plain.units]
+    assert units == [(u.kind, u.marker, u.text) for u in marked.units[: len(units)]]
+    assert len(units) == 62 - 4  # the four units of the 考證 (one header, three entries) are cut off
+
+
 @pytest.mark.parametrize("path", [ZHOULI, LIJI], ids=lambda p: p.stem)
 def test_lossless_fixtures(path):
     doc = read_document(path)

@@ -47,7 +47,7 @@ def parse_zhushu(path: str, lines: list[SourceLine]) -> list[Unit]:
     """Units of a 注疏 juan, section by section (a `#+PROPERTY: JUAN` line opens a section)."""
     units: list[Unit] = []
     for section, run in _sections(lines):
-        if MAIN_SECTION_RE.fullmatch(section):
+        if not section or MAIN_SECTION_RE.fullmatch(section):  # markup-free text has no sections
             units += MainReader(path, len(units)).read(run)
         elif is_report_section(section):
             units += _blocks(run, len(units), "report", "考證")
