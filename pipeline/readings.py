@@ -19,6 +19,7 @@ Pure: strings in, dataclasses out; no import from the stages (it moves to align/
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 # one reading formula: 反切 (two characters + 反, sometimes after 音: 圜音于權反), homophone
@@ -63,7 +64,7 @@ class Reading:
     head_end: int
     sounds: list[Sound] = field(default_factory=list)  # the first is the reading, then alternatives
     scope: str | None = None  # 下同, 注同, 下及注同 …
-    # filled by anchor(): which target text (index into the targets given) and where
+    # filled when targets are given: which target text (index into the targets given) and where
     target: int | None = None
     anchor_start: int | None = None
     anchor_end: int | None = None
@@ -77,10 +78,15 @@ class Reading:
         return self.sounds[1:]
 
 
-def parse_note(text: str, targets: list[str] | None = None) -> list[Reading]:
+def parse_note(text: str, targets: list[str] | None = None, fold: Callable[[str], str] | None = None) -> list[Reading]:
     """The readings of one 音義 note; with `targets` (the 經 / 注 texts before it, in order),
-    heads are chosen where they anchor and anchored."""
-    targets = targets or []
+    heads are chosen where they anchor and anchored.
+
+    `fold` (one character to one, such as `pipeline.variants.fold`) lets a head anchor on a
+    variant form: the note writes 別 where the 注 has 别, 大 where it has 太.
+    """
+    fold = fold or (lambda t: t)
+    targets = [fold(t) for t in targets or []]
     cursor = (0, 0)  # (target, offset): heads are glossed in text order
     readings: list[Reading] = []
     prev_end = 0
@@ -101,7 +107,7 @@ def parse_note(text: str, targets: list[str] | None = None) -> list[Reading]:
             readings[-1].sounds.append(sound)  # an alternative reading of the same head
         else:
             offset = prev_end + len(between) - len(rest) - sum(map(len, authority))
-            reading, cursor = _head(text, offset, rest, targets, cursor)
+            reading, cursor = _head(text, offset, rest, targets, cursor, fold)
             if reading is None:
                 prev_end = m.end()
                 continue
@@ -147,7 +153,7 @@ def _continues(rest: str, authority: tuple[str, ...], between: str) -> bool:
     return bool(authority) and rest.endswith("也")
 
 
-def _head(text: str, offset: int, rest: str, targets: list[str], cursor: tuple[int, int]):
+def _head(text: str, offset: int, rest: str, targets: list[str], cursor: tuple[int, int], fold):
     """The head in `rest` (which starts at `offset` of the note): where it anchors, in order."""
     if not rest:
         return None, cursor
@@ -157,7 +163,7 @@ def _head(text: str, offset: int, rest: str, targets: list[str], cursor: tuple[i
         candidates.append((0, len(m.group(1))))
     candidates += [(len(rest) - n, len(rest)) for n in range(min(MAX_HEAD, len(rest)), 0, -1)]
     for a, b in candidates:
-        hit = _find(rest[a:b], targets, cursor)
+        hit = _find(fold(rest[a:b]), targets, cursor)
         if hit is not None:
             t, start = hit
             reading = Reading(rest[a:b], offset + a, offset + b, target=t, anchor_start=start,
@@ -180,7 +186,7 @@ def _find(head: str, targets: list[str], cursor: tuple[int, int]) -> tuple[int, 
     return None
 
 
-def document_readings(units) -> list[tuple[object, list[Reading], list[object]]]:
+def document_readings(units, fold: Callable[[str], str] | None = None) -> list[tuple[object, list[Reading], list[object]]]:
     """For each 音義 unit of a document: (the unit, its readings, the units it glosses).
 
     `units` are `pipeline.model.Unit`s (any objects with kind, marker, text). The glossed
@@ -195,7 +201,7 @@ def document_readings(units) -> list[tuple[object, list[Reading], list[object]]]
                 run, after_note = [], False
             run.append(unit)
         elif unit.marker == "音義":
-            out.append((unit, parse_note(unit.text, [u.text for u in run]), list(run)))
+            out.append((unit, parse_note(unit.text, [u.text for u in run], fold), list(run)))
             after_note = True
         else:
             after_note = True

@@ -42,6 +42,13 @@ def test_homophone_scope_and_anchor_in_the_zhu():
     assert readings[1].target is None  # 別 is printed 别 in the 注: no anchor rather than a wrong one
 
 
+def test_fold_anchors_a_head_on_its_variant_form():
+    from pipeline.variants import fold
+
+    bie = parse_note(BIAN, BIAN_TARGETS, fold=fold)[1]
+    assert bie.head == "別" and bie.target == 1 and BIAN_TARGETS[1][bie.anchor_start] == "别"
+
+
 def test_authorities_before_the_first_reading_and_in_order_anchors():
     readings = parse_note(XU, XU_TARGETS)
     assert [(r.head, r.scope) for r in readings] == [("胥", "下皆同"), ("徭", None), ("諝", None)]
