@@ -34,7 +34,7 @@ SMALL_NOTES = ("音義", "疏", "小注")
 # how each marker may be printed (lossless.py checks the extent against these)
 PRINTED_MARKERS = {"注": ("注",), "音義": ("音義",), "疏": ("疏", "䟽", "注", ""), "小注": ("",), "考證": ("",)}
 _NUM = "一二三四五六七八九十百"
-HEADER_RE = re.compile(rf"欽定四庫全書.*|.+[注註][疏䟽][卷巻][{_NUM}]+.*|.*漢鄭氏注.*")
+HEADER_RE = re.compile(rf"欽定四庫全書.*|.+[注註][疏䟽][卷巻][{_NUM}]+.*|.*漢鄭氏.{{1,3}}唐.*")  # 漢鄭氏泣 (sic) in 禮記 juan 15
 MAIN_SECTION_RE = re.compile(rf"[卷巻][{_NUM}]+")
 
 
