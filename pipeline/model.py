@@ -11,7 +11,9 @@ from bisect import bisect_right
 from dataclasses import dataclass, field
 from typing import Literal
 
-UnitKind = Literal["header", "title", "base", "commentary"]
+# commentary: a unit of any commentary, its marker says which (鄭注 / 釋曰 / 鄭目録云 of the 集釋;
+# 注 / 音義 / 疏 / 小注 of the 注疏); report: a juan's 考證 (the Qing editors' collation report)
+UnitKind = Literal["header", "title", "base", "commentary", "report"]
 
 # Commentary markers of the WYG 集釋 layout, longest first so that matching is greedy.
 MARKERS: tuple[str, ...] = ("鄭目録云", "鄭目錄云", "鄭注", "釋曰")

@@ -13,7 +13,7 @@ import pytest
 from pipeline import paths
 
 PACKAGE = paths.REPO / "pipeline"
-CORE = {"model", "errors", "atomic", "pua", "paths", "stage", "jsonlines"}
+CORE = {"model", "errors", "atomic", "pua", "paths", "stage", "jsonlines", "variants"}
 STAGES = {"ingest", "segment", "tag", "align", "export"}
 
 

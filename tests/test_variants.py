@@ -1,11 +1,11 @@
-"""Variant folding (pipeline/align/variants.py): a view built (pipeline/train/variants.py) from OpenCC's dictionaries + a reviewed supplement."""
+"""Variant folding (pipeline/variants.py): a view built (pipeline/train/variants.py) from OpenCC's dictionaries + a reviewed supplement."""
 
 import shutil
 from pathlib import Path
 
 import pytest
 
-from pipeline.align.variants import TABLE_PATH, fold, load_table, same
+from pipeline.variants import TABLE_PATH, fold, load_table, same
 from pipeline.train import variants as builder
 
 

@@ -24,12 +24,13 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from pipeline.align import heads, variants
+from pipeline import variants
+from pipeline.align import heads
 from pipeline.align.grammar import Candidate, read_note
 from pipeline.align.subcommentary import quotations
-from pipeline.align.variants import fold
 from pipeline.model import Document, Gloss
 from pipeline.stage import Stage
+from pipeline.variants import fold
 
 FUZZY_MIN_SHARE = 0.7
 # one-character "lemmas" that are pronouns or particles of the note itself (不言之者, 其…者)

@@ -18,7 +18,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from pipeline.align.variants import fold
+from pipeline.variants import fold
 
 MIN_QUOTE = 2
 MAX_QUOTE = 24

@@ -8,22 +8,28 @@ from __future__ import annotations
 from pathlib import Path
 
 from pipeline.errors import InputError
+from pipeline.ingest.resume import load_base_text, resume_base
 from pipeline.ingest.sbck import parse_sbck
 from pipeline.ingest.source import read_properties, read_text, split_lines
 from pipeline.ingest.wyg import parse_wyg
+from pipeline.ingest.wyg_zhushu import parse_zhushu
 from pipeline.model import Document
 
-LAYOUTS = ("wyg", "sbck")
+LAYOUTS = ("wyg", "sbck", "wyg-zhushu")
 
 
 def detect_layout(props: dict[str, str], text: str) -> str:
     """The layout profile from the file's properties; markup-free text falls back on content."""
     edition = (props.get("WITNESS") or props.get("BASEEDITION") or "").strip().upper()
     if edition in ("WYG", "SKQS"):
-        return "wyg"
+        # the 注疏 print names its commentators' notes inline: 注 … 音義(…) / 疏(…)
+        zhushu = props.get("TITLE", "").endswith(("注疏", "註疏")) or "音義(" in text or "疏(" in text
+        return "wyg-zhushu" if zhushu else "wyg"
     if edition == "SBCK":
         return "sbck"
     # no properties (markup-free text): commentary markers mean the 集釋 layout
+    if "音義(" in text or "疏(" in text:
+        return "wyg-zhushu"
     return "wyg" if ("鄭注" in text or "釋曰" in text) else "sbck" if "(" in text else "wyg"
 
 
@@ -31,8 +37,13 @@ def is_markup_free(text: str) -> bool:
     return "¶" not in text and "<pb:" not in text and "#+" not in text
 
 
-def read_document(path: str | Path, layout: str = "auto", encoding: str = "utf-8") -> Document:
-    """Read one source file into a Document of units; InputError on anything unreadable."""
+def read_document(path: str | Path, layout: str = "auto", encoding: str = "utf-8",
+                  base_text: str | Path | None = None) -> Document:
+    """Read one source file into a Document of units; InputError on anything unreadable.
+
+    `base_text` (注疏 layout only): a plain 經 text, file or folder, to split the 注 that run
+    on into the next 經 (see resume.py).
+    """
     path = str(path)
     text = read_text(path, encoding)
     lines = split_lines(path, text)
@@ -45,6 +56,8 @@ def read_document(path: str | Path, layout: str = "auto", encoding: str = "utf-8
         raise InputError(path, None, "no text lines: only headers or page breaks")
     if layout == "wyg":
         units, notes = parse_wyg(lines)
+    elif layout == "wyg-zhushu":
+        units, notes = parse_zhushu(path, lines), []
     else:
         units, notes = parse_sbck(lines)
     doc = Document(
@@ -56,6 +69,8 @@ def read_document(path: str | Path, layout: str = "auto", encoding: str = "utf-8
         units=units,
         notes=notes,
     )
+    if base_text is not None and layout == "wyg-zhushu":
+        resume_base(doc, load_base_text(str(base_text)))
     doc.pages = [(line.start, line.pb) for line in lines if line.kind == "pb"]
     # markup-free text has no page ids: its provenance is the physical line of the file
     doc.lines = [(line.start, line.pb or "", line.printed if line.pb else line.number)

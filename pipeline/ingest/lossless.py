@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import re
 
+from pipeline.ingest.wyg_zhushu import PRINTED_MARKERS
 from pipeline.model import Document
 from pipeline.pua import decode_entities
 
@@ -38,7 +39,8 @@ def rebuild_source(doc: Document) -> str:
             raise LossError(f"{doc.id}: text outside any unit before #{unit.seq}: {strip_markup(gap)[:40]!r}")
         raw = src[unit.start : unit.end]
         inner = raw
-        if doc.layout.startswith("sbck") and unit.kind == "commentary":
+        zhushu = doc.layout.startswith("wyg-zhushu")
+        if doc.layout.startswith("sbck") and unit.kind == "commentary" or zhushu:
             inner = inner.replace("(", "").replace(")", "").replace("/", "")  # the note is the text
         else:
             inner = _NOTE_RE.sub("", inner)
@@ -47,8 +49,8 @@ def rebuild_source(doc: Document) -> str:
             text = unit.text.replace("\u3000", "").replace(" ", "")
         else:
             text = unit.text
-        expected = (unit.marker or "") + text
-        if decode_entities(inner) != expected:
+        printed = PRINTED_MARKERS.get(unit.marker, (unit.marker or "",)) if zhushu else (unit.marker or "",)
+        if decode_entities(inner) not in [p + text for p in printed]:
             raise LossError(f"{doc.id}#{unit.seq}: extent does not reduce to marker + text")
         for i, at in enumerate(unit.offsets):
             ch = src[at]

@@ -20,7 +20,7 @@ def marker_at(tokens: list[Token]) -> str | None:
 class UnitBuilder:
     """Collects the tokens of one unit, possibly over several lines and pages."""
 
-    def __init__(self, seq: int, kind: str, marker: str | None = None):
+    def __init__(self, seq: int, kind: str, marker: str | None = None, skip: int | None = None):
         self.seq, self.kind, self.marker = seq, kind, marker
         self.start: int | None = None
         self.end = 0
@@ -28,7 +28,8 @@ class UnitBuilder:
         self.offsets: list[int] = []
         self.notes: list[CollationNote] = []
         self._note_open = False  # the last token taken was a note group: a next group continues it
-        self._skip = len(marker) if marker else 0  # marker characters are not unit text
+        # marker characters are not unit text; `skip` when the marker is printed otherwise (注疏: 䟽 for 疏)
+        self._skip = (len(marker) if marker else 0) if skip is None else skip
 
     @property
     def empty(self) -> bool:
@@ -61,7 +62,9 @@ class UnitBuilder:
             i = 0
             while i < len(column):
                 m = ENTITY_RE.match(column, i)
-                if m:
+                if column[i] in BLANKS and self.kind not in ("header", "title"):
+                    i += 1  # a blank padding a column is layout, as in full-size lines
+                elif m:
                     self.chars.append(entity_char(int(m.group(1))))
                     self.offsets.append(at + i)
                     i = m.end()

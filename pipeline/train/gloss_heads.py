@@ -13,7 +13,7 @@ from pathlib import Path
 from pipeline import paths
 from pipeline.align.grammar import FINAL, longest_base_prefix, sentences_of, soft_marks
 from pipeline.align.heads import MODEL_PATH, features, is_formula_next, load_weights
-from pipeline.align.variants import fold
+from pipeline.variants import fold
 
 PUNCT_FILE = paths.PUNCT_FILE
 

@@ -1,5 +1,5 @@
 """Building the variant folding table models/variants/fold.tsv (read at run time by
-pipeline/align/variants.py) from OpenCC's dictionaries and a reviewed supplement.
+pipeline/variants.py) from OpenCC's dictionaries and a reviewed supplement.
 
 Rebuild: `zhushu train variants` (or `python -m pipeline.train.variants`).
 """
@@ -11,7 +11,7 @@ import sys
 import tempfile
 from pathlib import Path
 
-from pipeline.align.variants import TABLE_PATH, load_table
+from pipeline.variants import TABLE_PATH, load_table
 
 
 OPENCC_FILES = (

@@ -1,0 +1,233 @@
+"""The WYG 注疏 layout (周禮注疏 KR1d0003, 禮記註疏 KR1d0053): 經, 注, 音義 and 疏 inline.
+
+Full-size text is 經 until the marker `注`; from there it is Zheng's note until the next
+small note. A small note is a run of `(a/b)` groups (consecutive groups, also over lines,
+are one note), opened by `音義` (Lu Deming's readings) or `疏`/`䟽` (the sub-commentary);
+after it, full-size text is 經 again. `注` inside a 注 is text (Zheng quotes other 注), so a
+注 that runs straight into the next 經 is one unit here: `resume.py` finds where the 經
+resumes. Each section `卷N考證` is the Qing editors' collation report: one `report` unit
+per entry. Other sections (目錄, 序, 提要 …) are front matter: header units.
+
+Unlike the 集釋 layout, no small note is a collation remark: every `(a/b)` group is text of
+the unit it stands in (as in SBCK), so nothing is lifted into `Document.notes`.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+
+from pipeline.errors import InputError
+from pipeline.ingest.source import INDENT_CHARS as BLANKS
+from pipeline.ingest.source import SourceLine, Token
+from pipeline.ingest.units import UnitBuilder
+from pipeline.ingest.wyg import LINE_COLUMNS, line_text
+from pipeline.model import Unit
+
+ZHU = "注"
+# small-note markers, as printed → the unit marker (䟽 is a variant form of 疏 in 禮記 juan 4)
+NOTE_MARKERS = {"音義": "音義", "疏": "疏", "䟽": "疏"}
+# a group printed right after 注 is a 疏 printed with the marker 注 (10 times in both books);
+# a group with no marker that opens with 釋曰 / 正義曰, like every 疏, is a 疏 too (6 times)
+SHU_OPENINGS = ("釋曰", "正義曰", "注釋曰", "注正義曰")
+SMALL_NOTES = ("音義", "疏", "小注")
+# how each marker may be printed (lossless.py checks the extent against these)
+PRINTED_MARKERS = {"注": ("注",), "音義": ("音義",), "疏": ("疏", "䟽", "注", ""), "小注": ("",), "考證": ("",)}
+_NUM = "一二三四五六七八九十百"
+HEADER_RE = re.compile(rf"欽定四庫全書.*|.+[注註][疏䟽][卷巻][{_NUM}]+.*|.*漢鄭氏.{{1,3}}唐.*")  # 漢鄭氏泣 (sic) in 禮記 juan 15
+MAIN_SECTION_RE = re.compile(rf"[卷巻][{_NUM}]+")
+
+
+def is_report_section(section: str) -> bool:
+    # 卷二十二考蹬 (sic) in 禮記註疏
+    return section.endswith(("考證", "考蹬"))
+
+
+def parse_zhushu(path: str, lines: list[SourceLine]) -> list[Unit]:
+    """Units of a 注疏 juan, section by section (a `#+PROPERTY: JUAN` line opens a section)."""
+    units: list[Unit] = []
+    for section, run in _sections(lines):
+        if not section or MAIN_SECTION_RE.fullmatch(section):  # markup-free text has no sections
+            units += MainReader(path, len(units)).read(run)
+        elif is_report_section(section):
+            units += _blocks(run, len(units), "report", "考證")
+        else:
+            units += _blocks(run, len(units), "header", None)
+    return units
+
+
+def _sections(lines: list[SourceLine]) -> Iterator[tuple[str, list[SourceLine]]]:
+    run: list[SourceLine] = []
+    for line in lines:
+        if line.kind == "meta" and run:
+            yield run[0].section, run
+            run = []
+        if line.kind in ("text", "blank"):
+            run.append(line)
+    if run:
+        yield run[0].section, run
+
+
+def _blocks(lines: list[SourceLine], seq: int, kind: str, marker: str | None) -> list[Unit]:
+    """Front matter and 考證 by the WYG rule: a block runs on while its lines are full.
+
+    In the 考證 each entry starts a line and its later lines hang by one column; the
+    section's own header lines (`周禮注疏卷一考證`) are header units. A `(臣照/)` group is
+    the editor's name in small print: text of the entry.
+    """
+    units: list[Unit] = []
+    current: UnitBuilder | None = None
+    prev_full = False
+    for line in lines:
+        if line.kind == "blank":
+            prev_full = False
+            continue
+        header = HEADER_RE.fullmatch(line_text(line).strip("\u3000 ")) is not None
+        if current is None or not prev_full or header or line.indent == 0 and kind == "report":
+            if current is not None:
+                units.append(current.build())
+            # the 考證 marker is the section's, not printed in the entry: nothing to skip
+            current = UnitBuilder(seq + len(units), "header" if header else kind, None if header else marker, skip=0)
+        for tok in line.tokens:
+            if tok.kind == "note":
+                current.add_columns(tok)
+            else:
+                current.add([tok])
+        prev_full = line.width >= LINE_COLUMNS and not header
+    if current is not None:
+        units.append(current.build())
+    return units
+
+
+class MainReader:
+    """The body of a juan: opening headers and chapter title, then 經 / 注 / small notes."""
+
+    def __init__(self, path: str, seq: int):
+        self.path, self.seq0 = path, seq
+        self.units: list[Unit] = []
+        self.current: UnitBuilder | None = None
+        self.after_group = False  # the last token taken was a `(a/b)` group: a next one continues it
+        self.numbers: dict[int, int] = {}  # token start -> file line, for errors
+        self.marker_line: int | None = None  # file line of the current unit's marker
+
+    def read(self, lines: list[SourceLine]) -> list[Unit]:
+        opening = True
+        body: list[Token] = []  # a marker or a note may run over lines: read the body as one stream
+        for line in lines:
+            if line.kind == "blank":
+                continue
+            text = line_text(line).strip("\u3000 ")
+            if HEADER_RE.fullmatch(text) and (opening or line.indent):
+                self._flush(body)
+                self._single(line, "header")
+            elif opening and line.indent:
+                self._flush(body)
+                self._title(line)
+                opening = False
+            else:
+                opening = False
+                body += line.tokens
+                self.numbers.update((tok.start, line.number) for tok in line.tokens)
+        self._flush(body)
+        return self.units
+
+    def _flush(self, body: list[Token]) -> None:
+        self._tokens(body)
+        self._close()
+        body.clear()
+
+    def _single(self, line: SourceLine, kind: str) -> None:
+        self._open(kind, None)
+        self.current.add(line.tokens)
+        self._close()
+
+    def _title(self, line: SourceLine) -> None:
+        """`　天官冢宰第一音義(…)`: the chapter title, then its own small note if any."""
+        at = _first_marker(line.tokens)
+        self._open("title", None)
+        self.current.add(line.tokens[:at])
+        self.numbers.update((tok.start, line.number) for tok in line.tokens)
+        self._tokens(line.tokens[at:])  # its note may run on over the next lines: left open
+
+    def _tokens(self, tokens: list[Token]) -> None:
+        i = 0
+        while i < len(tokens):
+            tok = tokens[i]
+            if tok.kind == "char" and tok.char in BLANKS:
+                # layout between columns (禮記 juan 51 leaves gaps between the groups of a 疏)
+                if self.current is not None:
+                    self.current.add([tok])
+                i += 1
+                continue
+            if tok.kind == "note":
+                self._group(tok)
+                i += 1
+                continue
+            marker = _note_marker(tokens, i)
+            if marker is None and tok.char == ZHU and self._in_small_note(or_base=True):
+                # 注 right before a group: a 疏 printed with the wrong marker (see SHU_OPENINGS)
+                followed = i + 1 < len(tokens) and tokens[i + 1].kind == "note"
+                marker = (ZHU, "疏" if followed else ZHU)
+            if marker is not None:
+                printed, name = marker
+                self._open("commentary", name, skip=len(printed), at=tok)
+                self.current.add(tokens[i : i + len(printed)])
+                i += len(printed)
+                continue
+            if self._in_small_note():
+                self._open("base", None, at=tok)  # after a small note, full-size text is 經 again
+            self.current.add([tok])
+            self.after_group = False
+            i += 1
+
+    def _in_small_note(self, or_base: bool = False) -> bool:
+        c = self.current
+        if c is None or c.kind in ("title", "header") or c.marker in SMALL_NOTES:
+            return True
+        return or_base and c.kind == "base"
+
+    def _group(self, tok: Token) -> None:
+        if not "".join(tok.columns).strip("\u3000 "):
+            raise InputError(self.path, self.numbers.get(tok.start), "empty small note '(…)'")
+        c = self.current
+        opened_by_marker = c is not None and c.marker in SMALL_NOTES and not c.chars
+        if not (opened_by_marker or c is not None and c.marker in SMALL_NOTES and self.after_group):
+            self._open("commentary", "小注", at=tok)  # a group with no marker: a small note of its own
+        self.current.add_columns(tok)
+        self.after_group = True
+
+    def _open(self, kind: str, marker: str | None, skip: int = 0, at: Token | None = None) -> None:
+        self._close()
+        self.current = UnitBuilder(self.seq0 + len(self.units), kind, marker, skip=skip)
+        self.after_group = False
+        self.marker_line = self.numbers.get(at.start) if at is not None else None
+
+    def _close(self) -> None:
+        """Keep the unit being built; a marker with no text after it is an input error."""
+        c = self.current
+        self.current = None
+        if c is None or c.empty:
+            return
+        if not c.chars:
+            raise InputError(self.path, self.marker_line, f"marker {c.marker!r} with nothing after it")
+        if c.marker == "小注" and "".join(c.chars).startswith(SHU_OPENINGS):
+            c.marker = "疏"
+        self.units.append(c.build())
+
+
+def _note_marker(tokens: list[Token], i: int) -> tuple[str, str] | None:
+    """`音義` / `疏` at tokens[i] when a note group follows it: (as printed, unit marker)."""
+    for printed, name in NOTE_MARKERS.items():
+        j = i + len(printed)
+        if j < len(tokens) and tokens[j].kind == "note" and all(
+            tokens[i + k].kind == "char" and tokens[i + k].char == ch for k, ch in enumerate(printed)
+        ):
+            return printed, name
+    return None
+
+
+def _first_marker(tokens: list[Token]) -> int:
+    for i, tok in enumerate(tokens):
+        if tok.kind == "note" or _note_marker(tokens, i):
+            return i
+    return len(tokens)

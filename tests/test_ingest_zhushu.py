@@ -1,0 +1,171 @@
+"""The WYG 注疏 layout (周禮注疏 KR1d0003, 禮記註疏 KR1d0053).
+
+Fixtures (tests/fixtures/zhushu/), cut from TRAIN juan of ../shared/corpus:
+- KR1d0003_001.txt: KR1d0003_001.txt lines 1–40 (headers, title with its 音義, 惟王建國 with
+  注 / 音義 / 疏 over three pages) + lines 493–503 (the start of 卷一考證).
+- KR1d0053_001.txt: KR1d0053_001.txt lines 1–104 (曲禮上 from the start to 使從俗, with
+  two 注 that run into the next 經) + lines 547–560 (the start of 卷一考證).
+- KR1d0052_001.txt: the TLS 禮記 KR1d0052_001.txt lines 1–46 (曲禮上 to 立如齊).
+"""
+
+from __future__ import annotations
+
+import glob
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from pipeline.cli import main
+from pipeline.errors import InputError
+from pipeline.ingest import read_document
+from pipeline.ingest.lossless import rebuild_source
+
+ROOT = Path(__file__).resolve().parent.parent
+FIXTURES = ROOT / "tests" / "fixtures" / "zhushu"
+ZHOULI = FIXTURES / "KR1d0003_001.txt"
+LIJI = FIXTURES / "KR1d0053_001.txt"
+LIJI_PLAIN = FIXTURES / "KR1d0052_001.txt"
+SHARED_CORPUS = ROOT.parent / "shared" / "corpus"
+BOOK_FILES = sorted(glob.glob(str(SHARED_CORPUS / "KR1d0003" / "*.txt")) + glob.glob(str(SHARED_CORPUS / "KR1d0053" / "*.txt")))
+
+
+@pytest.fixture(scope="module")
+def zhouli():
+    return read_document(ZHOULI)
+
+
+def _kinds(doc, n):
+    return [(u.kind, u.marker) for u in doc.units[:n]]
+
+
+def test_detected_and_opening_units(zhouli):
+    assert zhouli.layout == "wyg-zhushu"
+    assert _kinds(zhouli, 9) == [
+        ("header", None), ("header", None), ("header", None), ("title", None), ("commentary", "音義"),
+        ("base", None), ("commentary", "注"), ("commentary", "音義"), ("commentary", "疏"),
+    ]
+    title, yinyi, jing, zhu = zhouli.units[3:7]
+    assert title.text == "天官冢宰第一" and yinyi.text == "本或作冢宰上非餘卷放此"
+    assert jing.text == "惟王建國"
+    assert zhu.text.startswith("建立也周公居攝") and zhu.text.endswith("乃建王國焉")
+
+
+def test_small_note_runs_over_lines_and_pages_as_one_unit(zhouli):
+    shu = zhouli.units[8]
+    assert shu.text.startswith("釋曰自此以下至以為民極")
+    # the 疏 starts on page 1b and runs over 2a to the end of the fixture on 2b
+    assert zhouli.text_page(shu, 0).pb == "KR1d0003_WYG_001-1b"
+    assert zhouli.text_page(shu, shu.text.index("均故居地中也")).pb == "KR1d0003_WYG_001-2a"
+    assert zhouli.text_page(shu, len(shu.text) - 1).pb == "KR1d0003_WYG_001-2b"
+    yinyi = zhouli.units[7]  # (稱雒音洛…/洛陽改為雒…): two columns read in order, over two lines
+    assert "三代所稱雒音洛水名也本作洛後漢都洛陽改為雒景京領反下皆同" in yinyi.text
+
+
+def test_zhu_inside_a_small_note_is_text(zhouli):
+    shu = zhouli.units[8]
+    assert "注釋曰云周公居攝" in shu.text  # 注 in a 疏 opens no 注 unit
+    assert sum(u.marker == "注" for u in zhouli.units) == 1
+
+
+def test_report_entries_one_unit_each_with_the_editor_name_as_text(zhouli):
+    report = [u for u in zhouli.units if u.kind == "report"]
+    assert [u.text[:4] for u in report] == ["惟王建國", "辨方正位", "又太保朝", "以為民極"]
+    assert report[0].text == "惟王建國疏周公以政教不均○以監本訛作於又脱教字今改正"  # a hanging line joined
+    assert "○臣照按召誥無汭字" in report[2].text
+    assert zhouli.units[report[0].seq - 1].kind == "header"  # 周禮注疏卷一考證
+
+
+def test_title_note_may_run_on_to_the_next_line(tmp_path):
+    path = _edit(tmp_path, "非餘卷放此)¶\n", "非餘卷放此)¶\n(下同/)¶\n")
+    doc = read_document(path)
+    assert (doc.units[4].marker, doc.units[4].text) == ("音義", "本或作冢宰上非餘卷放此下同")
+    assert doc.units[5].text == "惟王建國"
+
+
+def test_liji_all_four_kinds_and_the_marker_only_run_on():
+    doc = read_document(LIJI)
+    kinds = {(u.kind, u.marker) for u in doc.units}
+    assert {("base", None), ("commentary", "注"), ("commentary", "音義"), ("commentary", "疏"), ("report", "考證")} <= kinds
+    run_on = next(u for u in doc.units if u.text.startswith("視貌正"))
+    assert run_on.text == "視貌正立如齊注磬且聼也齊謂祭祀時"  # markers alone: one 注
+
+
+def test_plain_base_text_splits_the_zhu_where_the_jing_resumes():
+    doc = read_document(LIJI, base_text=LIJI_PLAIN)
+    i = next(k for k, u in enumerate(doc.units) if u.text == "視貌正")
+    got = [(u.kind, u.marker, u.text) for u in doc.units[i : i + 3]]
+    assert got == [("commentary", "注", "視貌正"), ("base", None, "立如齊"), ("commentary", "注", "磬且聼也齊謂祭祀時")]
+    assert any(u.kind == "base" and u.text == "愛而知其惡憎而知其善" for u in doc.units)
+    assert [u.seq for u in doc.units] == list(range(len(doc.units)))
+    assert rebuild_source(doc) == doc.source
+
+
+def test_markup_free_text_gives_the_same_units(tmp_path):
+    body = LIJI.read_text(encoding="utf-8").split("#+PROPERTY: JUAN 卷一考證")[0]
+    lines = [ln.replace("¶", "") for ln in body.split("\n") if not ln.startswith(("#", "<pb:"))]
+    path = tmp_path / "KR1d0053_001.txt"
+    path.write_text("\n".join(lines), encoding="utf-8")
+    plain, marked = read_document(path), read_document(LIJI)
+    assert plain.layout == "wyg-zhushu-plain" and rebuild_source(plain) == plain.source
+    units = [(u.kind, u.marker, u.text) for u in plain.units]
+    assert units == [(u.kind, u.marker, u.text) for u in marked.units[: len(units)]]
+    assert len(units) == 62 - 4  # the four units of the 考證 (one header, three entries) are cut off
+
+
+@pytest.mark.parametrize("path", [ZHOULI, LIJI], ids=lambda p: p.stem)
+def test_lossless_fixtures(path):
+    doc = read_document(path)
+    assert rebuild_source(doc) == doc.source
+
+
+@pytest.mark.skipif(not BOOK_FILES, reason="the shared corpus is not here")
+def test_lossless_every_file_of_both_books():
+    """All 109 files (1.9 M characters) by markers alone, every fourth with the TLS 經 texts too."""
+    for i, path in enumerate(BOOK_FILES):
+        plain = SHARED_CORPUS / ("KR1d0001" if "KR1d0003_" in path else "KR1d0052")
+        for base_text in (None, plain) if i % 4 == 0 else (None,):
+            doc = read_document(path, base_text=base_text)
+            assert doc.layout == "wyg-zhushu", path
+            assert rebuild_source(doc) == doc.source, path
+
+
+def _edit(tmp_path, old: str, new: str) -> Path:
+    text = ZHOULI.read_text(encoding="utf-8")
+    assert old in text
+    path = tmp_path / "KR1d0003_001.txt"
+    path.write_text(text.replace(old, new, 1), encoding="utf-8")
+    return path
+
+
+def _line_of(path: Path, needle: str) -> int:
+    return next(i for i, line in enumerate(path.read_text(encoding="utf-8").split("\n"), 1) if needle in line)
+
+
+def test_marker_with_nothing_after_it(tmp_path):
+    # 注 after a 經 and right before an 音義: a 注 with no text
+    path = _edit(tmp_path, "惟王建國注建立也", "惟王建國注音義(王/)建立也")
+    with pytest.raises(InputError) as err:
+        read_document(path)
+    assert err.value.line == _line_of(path, "惟王建國注音義") and "nothing after it" in err.value.message
+
+
+def test_empty_small_note(tmp_path):
+    path = _edit(tmp_path, "　天官冢宰第一音義(本或作冢宰上/非餘卷放此)", "　天官冢宰第一音義()")
+    with pytest.raises(InputError) as err:
+        read_document(path)
+    assert err.value.line == _line_of(path, "天官冢宰第一音義()") and "empty" in err.value.message
+
+
+def test_unclosed_note_exit_2_naming_file_and_line(tmp_path):
+    path = _edit(tmp_path, "(官之首同此序者", "(官之首同此序者(")
+    result = CliRunner().invoke(main, ["ingest", str(path), "--jsonl"])
+    assert result.exit_code == 2
+    assert f"{path}:{_line_of(path, '(官之首同此序者(')}:" in result.output
+    assert "Traceback" not in result.output
+
+
+def test_cli_layout_option_and_base_text():
+    result = CliRunner().invoke(main, ["ingest", str(LIJI), "--layout", "wyg-zhushu", "--base-text", str(LIJI_PLAIN)])
+    assert result.exit_code == 0, result.output
+    assert '"text": "立如齊"' in result.output
