@@ -60,14 +60,16 @@ LAYOUT_CHOICE = click.Choice(["auto", "wyg", "sbck", "wyg-zhushu"])
 @click.option("--out", "out_dir", type=click.Path(file_okay=False), help="Write <doc>.units.jsonl files here.")
 @click.option("--layout", type=LAYOUT_CHOICE, default="auto", show_default=True, help="Source layout; auto reads #+PROPERTY lines.")
 @click.option("--encoding", default="utf-8", show_default=True, help="Encoding of the input files (e.g. gb18030, big5).")
-@click.option("--base-text", type=click.Path(exists=True), help="注疏 layout: a plain 經 text (file or folder of mandoku files) to find where the 經 resumes inside a 注.")
+@click.option("--base-text", type=click.Path(exists=True), default=None, help="注疏 layout: a plain 經 text (file or folder of mandoku files) to find where the 經 resumes inside a 注 (default: the embedded TLS text of the book).")
+@click.option("--markers-only", is_flag=True, help="注疏 layout: separate 經 and 注 by the markers alone.")
 @reports_input_errors
-def ingest(files, as_jsonl, out_dir, layout, encoding, base_text):
+def ingest(files, as_jsonl, out_dir, layout, encoding, base_text, markers_only):
     """Read mandoku (or markup-free) files into units: base text, commentary, titles."""
     from pipeline import atomic
     from pipeline.ingest import read_document
     from pipeline.ingest.records import unit_records
 
+    base_text = None if markers_only else (base_text or "auto")
     docs = [read_document(path, layout=layout, encoding=encoding, base_text=base_text) for path in files]
     for doc in docs:
         lines = [json.dumps(r, ensure_ascii=False) for r in unit_records(doc)]

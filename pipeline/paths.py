@@ -22,6 +22,8 @@ CORPUS = DATA / "corpus" / "KR1d0030"  # the embedded 儀禮集釋, what `zhushu
 SHIGONG = DATA / "corpus" / "KR1d0031" / "KR1d0031_000.txt"  # 儀禮釋宮 (PLACE lexicon)
 PUNCT_FILE = DATA / "punct" / "KR1d0030.punct.jsonl"  # punctuation of the 集釋 (train / dev split)
 EXTRA_DIR = DATA / "extra"  # extra punctuated training text (TLS 禮記, 周禮)
+TLS = DATA / "tls"  # the TLS 周禮 / 禮記: plain 經 text, where ingest finds the 經 a 注疏 note runs on into
+BASE_TEXT_OF = {"KR1d0003": TLS / "KR1d0001", "KR1d0053": TLS / "KR1d0052"}  # 注疏 book -> its 經
 
 GOLD = REPO / "annotations" / "gold"
 DEV_JUAN = "KR1d0030_010"  # the dev juan: never read for training, the lexicon or silver data

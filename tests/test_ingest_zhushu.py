@@ -17,6 +17,7 @@ import pytest
 from click.testing import CliRunner
 
 from pipeline.cli import main
+from pipeline import paths
 from pipeline.errors import InputError
 from pipeline.ingest import read_document
 from pipeline.ingest.lossless import rebuild_source
@@ -26,8 +27,7 @@ FIXTURES = ROOT / "tests" / "fixtures" / "zhushu"
 ZHOULI = FIXTURES / "KR1d0003_001.txt"
 LIJI = FIXTURES / "KR1d0053_001.txt"
 LIJI_PLAIN = FIXTURES / "KR1d0052_001.txt"
-SHARED_CORPUS = ROOT.parent / "shared" / "corpus"
-BOOK_FILES = sorted(glob.glob(str(SHARED_CORPUS / "KR1d0003" / "*.txt")) + glob.glob(str(SHARED_CORPUS / "KR1d0053" / "*.txt")))
+BOOK_FILES = sorted(glob.glob(str(paths.DATA / "corpus" / "KR1d0003" / "*.txt")) + glob.glob(str(paths.DATA / "corpus" / "KR1d0053" / "*.txt")))
 
 
 @pytest.fixture(scope="module")
@@ -119,11 +119,11 @@ def test_lossless_fixtures(path):
     assert rebuild_source(doc) == doc.source
 
 
-@pytest.mark.skipif(not BOOK_FILES, reason="the shared corpus is not here")
 def test_lossless_every_file_of_both_books():
-    """All 109 files (1.9 M characters) by markers alone, every fourth with the TLS 經 texts too."""
+    """All 109 embedded files (1.9 M characters) by markers alone, every fourth with the TLS 經 texts too."""
+    assert len(BOOK_FILES) == 109
     for i, path in enumerate(BOOK_FILES):
-        plain = SHARED_CORPUS / ("KR1d0001" if "KR1d0003_" in path else "KR1d0052")
+        plain = paths.TLS / ("KR1d0001" if "KR1d0003_" in path else "KR1d0052")
         for base_text in (None, plain) if i % 4 == 0 else (None,):
             doc = read_document(path, base_text=base_text)
             assert doc.layout == "wyg-zhushu", path

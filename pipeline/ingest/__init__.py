@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from pipeline import paths
 from pipeline.errors import InputError
 from pipeline.ingest.resume import load_base_text, resume_base
 from pipeline.ingest.sbck import parse_sbck
@@ -38,11 +39,12 @@ def is_markup_free(text: str) -> bool:
 
 
 def read_document(path: str | Path, layout: str = "auto", encoding: str = "utf-8",
-                  base_text: str | Path | None = None) -> Document:
+                  base_text: str | Path | None = "auto") -> Document:
     """Read one source file into a Document of units; InputError on anything unreadable.
 
     `base_text` (注疏 layout only): a plain 經 text, file or folder, to split the 注 that run
-    on into the next 經 (see resume.py).
+    on into the next 經 (see resume.py); "auto": the embedded TLS text of the book when there is
+    one (paths.BASE_TEXT_OF); None: by the markers alone.
     """
     path = str(path)
     text = read_text(path, encoding)
@@ -69,7 +71,9 @@ def read_document(path: str | Path, layout: str = "auto", encoding: str = "utf-8
         units=units,
         notes=notes,
     )
-    if base_text is not None and layout == "wyg-zhushu":
+    if base_text == "auto":
+        base_text = paths.BASE_TEXT_OF.get(props.get("ID", "").strip())
+    if base_text is not None and layout == "wyg-zhushu" and Path(base_text).exists():
         resume_base(doc, load_base_text(str(base_text)))
     doc.pages = [(line.start, line.pb) for line in lines if line.kind == "pb"]
     # markup-free text has no page ids: its provenance is the physical line of the file
