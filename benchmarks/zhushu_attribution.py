@@ -124,7 +124,7 @@ def resumed_sample(n: int, seed: int = 13, corpus: Path = SHARED / "corpus") -> 
             juan = int(path.stem.split("_")[1])
             if juan == 0 or juan % 10 == 0:
                 continue
-            before = {(u.start, u.end) for u in read_document(path).units}
+            before = {(u.start, u.end) for u in read_document(path, base_text=None).units}
             doc = read_document(path, base_text=corpus / plain)
             for i, u in enumerate(doc.units):
                 if u.kind == "base" and (u.start, u.end) not in before:

@@ -70,7 +70,7 @@ def main(book: str) -> None:
     mine, found = [], 0
     for path in sorted((CORPUS / book).glob("*.txt")):
         if not path.stem.endswith("_000"):
-            doc = read_document(path)
+            doc = read_document(path, base_text=None)
             found += split_by_quotes(doc)
             mine.append("".join(u.text for u in doc.units if u.kind == "base"))
     text, ref = fold("".join(mine)), load_base_text(str(plain)).text

@@ -32,7 +32,7 @@ BOOK_FILES = sorted(glob.glob(str(paths.DATA / "corpus" / "KR1d0003" / "*.txt"))
 
 @pytest.fixture(scope="module")
 def zhouli():
-    return read_document(ZHOULI)
+    return read_document(ZHOULI, base_text=None)
 
 
 def _kinds(doc, n):
@@ -84,15 +84,16 @@ def test_title_note_may_run_on_to_the_next_line(tmp_path):
 
 
 def test_liji_all_four_kinds_and_the_marker_only_run_on():
-    doc = read_document(LIJI)
+    doc = read_document(LIJI, base_text=None)
     kinds = {(u.kind, u.marker) for u in doc.units}
     assert {("base", None), ("commentary", "注"), ("commentary", "音義"), ("commentary", "疏"), ("report", "考證")} <= kinds
     run_on = next(u for u in doc.units if u.text.startswith("視貌正"))
     assert run_on.text == "視貌正立如齊注磬且聼也齊謂祭祀時"  # markers alone: one 注
 
 
-def test_plain_base_text_splits_the_zhu_where_the_jing_resumes():
-    doc = read_document(LIJI, base_text=LIJI_PLAIN)
+@pytest.mark.parametrize("base_text", [LIJI_PLAIN, "auto"], ids=["fixture", "embedded TLS text"])
+def test_plain_base_text_splits_the_zhu_where_the_jing_resumes(base_text):
+    doc = read_document(LIJI, base_text=base_text)
     i = next(k for k, u in enumerate(doc.units) if u.text == "視貌正")
     got = [(u.kind, u.marker, u.text) for u in doc.units[i : i + 3]]
     assert got == [("commentary", "注", "視貌正"), ("base", None, "立如齊"), ("commentary", "注", "磬且聼也齊謂祭祀時")]
@@ -106,7 +107,7 @@ def test_markup_free_text_gives_the_same_units(tmp_path):
     lines = [ln.replace("¶", "") for ln in body.split("\n") if not ln.startswith(("#", "<pb:"))]
     path = tmp_path / "KR1d0053_001.txt"
     path.write_text("\n".join(lines), encoding="utf-8")
-    plain, marked = read_document(path), read_document(LIJI)
+    plain, marked = read_document(path, base_text=None), read_document(LIJI, base_text=None)
     assert plain.layout == "wyg-zhushu-plain" and rebuild_source(plain) == plain.source
     units = [(u.kind, u.marker, u.text) for u in plain.units]
     assert units == [(u.kind, u.marker, u.text) for u in marked.units[: len(units)]]
