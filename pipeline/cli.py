@@ -251,7 +251,7 @@ def train_tagger_cmd(out_dir, max_iterations, lex_dropout, seed, keep_lexicon):
 @click.option("--state", "state_in", default=None, type=click.Path(file_okay=False), help="Read saved documents (<doc>.json) from here instead of ingesting.")
 @click.option("--save-state", "state_out", default=None, type=click.Path(file_okay=False), help="Save the annotated documents (<doc>.json) here.")
 @click.option("--formats", default="all", show_default=True, help="Export formats, comma-separated (jsonl, parquet, conllu, spacy, iob, tei, html, card), or all.")
-@click.option("--dev", "dev_docs", default="KR1d0030_010", show_default=True, help="Documents of the dev split, comma-separated.")
+@click.option("--dev", "dev_docs", default=None, help="Documents of the dev split, comma-separated (default: juan 10 of the 集釋, juan 10, 20, … of the 注疏).")
 @click.option("--summary-json", default=None, type=click.Path(dir_okay=False), help="Also write the run summary (timings, counts) as JSON here.")
 @click.option("--segment-model", default=None, type=click.Path(file_okay=False), help="Segmenter folder (default models/segmenter).")
 @click.option("--tag-model", default=None, type=click.Path(file_okay=False), help="Tagger folder (default models/tagger).")
@@ -269,7 +269,7 @@ def run_cmd(inputs, out_dir, workers, scheduler, steps, skip, state_in, state_ou
     in --skip to run without it) — then nothing is written; 1 with --keep-going when some
     documents failed and the others were written.
     """
-    from pipeline import atomic
+    from pipeline import atomic, paths
     from pipeline.export import FORMATS
     from pipeline.runner import STAGE_ORDER, print_summary, run
 
@@ -291,7 +291,7 @@ def run_cmd(inputs, out_dir, workers, scheduler, steps, skip, state_in, state_ou
         steps=step_list,
         skip=skip_list,
         formats=format_list,
-        dev_docs=[d.strip() for d in dev_docs.split(",") if d.strip()],
+        dev_docs=[d.strip() for d in dev_docs.split(",") if d.strip()] if dev_docs is not None else paths.DEV_DOCS,
         state_in=state_in,
         state_out=state_out,
         models={"segment": segment_model, "tag": tag_model},

@@ -27,7 +27,8 @@ BASE_TEXT_OF = {"KR1d0003": TLS / "KR1d0001", "KR1d0053": TLS / "KR1d0052"}  # �
 
 GOLD = REPO / "annotations" / "gold"
 DEV_JUAN = "KR1d0030_010"  # the dev juan: never read for training, the lexicon or silver data
-DEV_DOCS = (DEV_JUAN,)
+# the dev split of each book: juan 10 of the 集釋; juan 10, 20, … of the 注疏 (as in data/punct)
+DEV_DOCS = (DEV_JUAN, *(f"KR1d0003_{n:03d}" for n in range(10, 50, 10)), *(f"KR1d0053_{n:03d}" for n in range(10, 70, 10)))
 
 
 def relative(path: Path) -> str:

@@ -85,7 +85,9 @@ def render(stats: list[dict], stages: dict[str, str], files: list[str], failed: 
     )
     out.append("- Ids: document `KR1d0030_010`, unit `KR1d0030_010#12` (seq in the document), gloss `KR1d0030_010#13.g0`, collation note `KR1d0030_010.n3`.")
     out.append("- Page provenance: `pb` is the Kanripo page id (`KR1d0030_WYG_010-1a`), `line` the printed line on that page (1-based).")
-    out.append("- Split: `dev` = juan 10 (KR1d0030_010), the project's development set; `train` = the rest.")
+    dev = sorted(d["doc"] for d in docs if d["split"] == "dev")
+    out.append(f"- Split: `dev` = {', '.join(dev) or 'none of these documents'} (the project's development juan: "
+               "juan 10 of the 集釋, juan 10, 20, … of the 注疏); `train` = the rest.")
     out.append("- Files are written atomically and are byte-identical across runs (sorted keys, documents in id order, no timestamps).")
     out.append("")
     out.append("## Files")
