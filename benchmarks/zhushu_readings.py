@@ -38,7 +38,7 @@ def collect(corpus: Path = CORPUS, base: bool = True, fold=None):
 def show(doc_id, unit, r, targets) -> dict:
     anchored = None
     if r.target is not None:
-        t = targets[r.target]
+        t = next(t for t in targets if t.seq == r.target)
         anchored = f"{'經' if t.kind == 'base' else t.marker or t.kind}#{t.seq}:{r.anchor_start} " \
                    f"{t.text[max(0, r.anchor_start - 6):r.anchor_start]}[{t.text[r.anchor_start:r.anchor_end]}]" \
                    f"{t.text[r.anchor_end:r.anchor_end + 6]}"

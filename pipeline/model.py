@@ -68,6 +68,43 @@ class Gloss:
 
 
 @dataclass
+class Sound:
+    """One reading of a head."""
+
+    kind: str  # "fanqie" | "homophone" | "ruzi"
+    start: int  # span of the formula in the note text
+    end: int
+    upper: str | None = None  # 反切 upper (initial) and lower (rhyme) characters
+    lower: str | None = None
+    homophone: str | None = None  # 音X
+    authority: tuple[str, ...] = ()  # 徐, 劉, 一 (一音), 又 … as printed before the formula
+
+
+@dataclass
+class Reading:
+    """One entry of an 音義 note: a head, its reading, alternatives, scope, anchor."""
+
+    head: str
+    head_start: int  # span of the head in the note text
+    head_end: int
+    sounds: list[Sound] = field(default_factory=list)  # the first is the reading, then alternatives
+    scope: str | None = None  # 下同, 注同, 下及注同 …
+    # where the head stands: the seq of the unit (經, 注 or title) it glosses, and the span in
+    # that unit's text (parse_note alone, given bare target strings, gives the index into them)
+    target: int | None = None
+    anchor_start: int | None = None
+    anchor_end: int | None = None
+
+    @property
+    def reading(self) -> Sound:
+        return self.sounds[0]
+
+    @property
+    def alternatives(self) -> list[Sound]:
+        return self.sounds[1:]
+
+
+@dataclass
 class CollationNote:
     """A `(a/b)` small note of the WYG layout: an editor's collation remark (案…)."""
 
@@ -94,6 +131,7 @@ class Unit:
     clauses: list[Sentence] = field(default_factory=list)
     entities: list[Entity] = field(default_factory=list)
     glosses: list[Gloss] = field(default_factory=list)
+    readings: list[Reading] = field(default_factory=list)  # of an 音義 unit
 
     def punctuated(self) -> str:
         """The unit text with its restored marks inserted."""

@@ -27,6 +27,7 @@ from pathlib import Path
 from pipeline import variants
 from pipeline.align import heads
 from pipeline.align.grammar import Candidate, read_note
+from pipeline.align.readings import document_readings
 from pipeline.align.subcommentary import quotations
 from pipeline.model import Document, Gloss
 from pipeline.stage import Stage
@@ -214,7 +215,7 @@ class AlignStage(Stage):
 
     name = "align"
     requires = ("units", "marks")
-    provides = ("glosses",)
+    provides = ("glosses", "readings")
 
     @classmethod
     def load_model(cls, path: Path | None) -> None:
@@ -231,12 +232,16 @@ class AlignStage(Stage):
 # the 集釋's 鄭注 / 釋曰 / 鄭目録云 and the 注 of the 注疏. The 疏 quotes its passage instead
 # (subcommentary.py); 音義 reading notes are parsed into readings, not glosses.
 SUBCOMMENTARY = "疏"
-NOT_GLOSSED = frozenset(("音義", "考證", "小注"))
+READING_NOTES = "音義"
+NOT_GLOSSED = frozenset((READING_NOTES, "考證", "小注"))
 
 
 def align_document(doc: Document) -> Document:
     """Fill unit.glosses of every commentary unit: formula glosses anchored in the base unit
-    before it (doc.base_before), or, for a 疏, its quotations of the passage and the 注."""
+    before it (doc.base_before), or, for a 疏, its quotations of the passage and the 注; and
+    unit.readings of every 音義 unit (readings.py), each head anchored in the 經 or 注 before."""
+    for unit, readings, _targets in document_readings(doc.units, fold):
+        unit.readings = readings
     bases = [u for u in doc.units if u.kind == "base"]
     index = {u.seq: i for i, u in enumerate(bases)}
     passage_start = 0  # a 疏 explains the base and 注 units since the previous 疏

@@ -13,14 +13,15 @@ The text is cut at the formulas; what stands between two is read from both ends 
 from the start, authorities from the end), and the head is chosen by where it anchors:
 in the 經 and 注 just before the note, in text order.
 
-Pure: strings in, dataclasses out; no import from the stages (it moves to align/ later).
+Pure: strings in, dataclasses (pipeline.model.Reading) out.
 """
 
 from __future__ import annotations
 
 import re
 from collections.abc import Callable
-from dataclasses import dataclass, field
+
+from pipeline.model import Reading, Sound
 
 # one reading formula: 反切 (two characters + 反, sometimes after 音: 圜音于權反), homophone
 # (音 + one character), 如字
@@ -40,42 +41,6 @@ VARIANT_RE = re.compile(r"([^本夲]{1,2}?)(?:本亦作|本又作|本或作|字�
 MAX_HEAD = 3
 # `樂音洛下音岳`: the same head read otherwise at its next occurrence (下) — an alternative
 LATER = ("下", "同")
-
-
-@dataclass
-class Sound:
-    """One reading of a head."""
-
-    kind: str  # "fanqie" | "homophone" | "ruzi"
-    start: int  # span of the formula in the note text
-    end: int
-    upper: str | None = None  # 反切 upper (initial) and lower (rhyme) characters
-    lower: str | None = None
-    homophone: str | None = None  # 音X
-    authority: tuple[str, ...] = ()  # 徐, 劉, 一 (一音), 又 … as printed before the formula
-
-
-@dataclass
-class Reading:
-    """One entry of an 音義 note: a head, its reading, alternatives, scope, anchor."""
-
-    head: str
-    head_start: int  # span of the head in the note text
-    head_end: int
-    sounds: list[Sound] = field(default_factory=list)  # the first is the reading, then alternatives
-    scope: str | None = None  # 下同, 注同, 下及注同 …
-    # filled when targets are given: which target text (index into the targets given) and where
-    target: int | None = None
-    anchor_start: int | None = None
-    anchor_end: int | None = None
-
-    @property
-    def reading(self) -> Sound:
-        return self.sounds[0]
-
-    @property
-    def alternatives(self) -> list[Sound]:
-        return self.sounds[1:]
 
 
 def parse_note(text: str, targets: list[str] | None = None, fold: Callable[[str], str] | None = None) -> list[Reading]:
@@ -189,8 +154,8 @@ def _find(head: str, targets: list[str], cursor: tuple[int, int]) -> tuple[int, 
 def document_readings(units, fold: Callable[[str], str] | None = None) -> list[tuple[object, list[Reading], list[object]]]:
     """For each 音義 unit of a document: (the unit, its readings, the units it glosses).
 
-    `units` are `pipeline.model.Unit`s (any objects with kind, marker, text). The glossed
-    units are the title, 經 and 注 units since the last small note: `targets` index them.
+    `units` are `pipeline.model.Unit`s. The glossed units are the title, 經 and 注 units since
+    the last small note; each reading's `target` is the seq of the one its head stands in.
     """
     out = []
     run: list[object] = []
@@ -201,7 +166,10 @@ def document_readings(units, fold: Callable[[str], str] | None = None) -> list[t
                 run, after_note = [], False
             run.append(unit)
         elif unit.marker == "音義":
-            out.append((unit, parse_note(unit.text, [u.text for u in run], fold), list(run)))
+            readings = parse_note(unit.text, [u.text for u in run], fold)
+            for r in readings:
+                r.target = run[r.target].seq if r.target is not None else None
+            out.append((unit, readings, list(run)))
             after_note = True
         else:
             after_note = True

@@ -32,6 +32,7 @@ def document_from_json(data: bytes | str):
         unit.clauses = [build(model.Sentence, s) for s in u.get("clauses", [])]
         unit.entities = [build(model.Entity, e) for e in u.get("entities", [])]
         unit.glosses = [build(model.Gloss, g) for g in u.get("glosses", [])]
+        unit.readings = [_reading(build, r) for r in u.get("readings", [])]
         units.append(unit)
     doc = build(model.Document, d)
     doc.units = units
@@ -39,3 +40,11 @@ def document_from_json(data: bytes | str):
     doc.pages = [tuple(p) for p in d.get("pages", [])]
     doc.lines = [tuple(x) for x in d.get("lines", [])]
     return doc, list(payload.get("stages", [])), dict(payload.get("skipped", {}))
+
+
+def _reading(build, r: dict):
+    from pipeline import model
+
+    reading = build(model.Reading, r)
+    reading.sounds = [build(model.Sound, dict(x, authority=tuple(x.get("authority", ())))) for x in r.get("sounds", [])]
+    return reading
