@@ -32,6 +32,7 @@ def document_from_json(data: bytes | str):
         unit.clauses = [build(model.Sentence, s) for s in u.get("clauses", [])]
         unit.entities = [build(model.Entity, e) for e in u.get("entities", [])]
         unit.glosses = [build(model.Gloss, g) for g in u.get("glosses", [])]
+        unit.words = [build(model.Word, w) for w in u.get("words", [])]
         units.append(unit)
     doc = build(model.Document, d)
     doc.units = units
