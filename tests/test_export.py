@@ -208,7 +208,7 @@ def test_tei_well_formed_and_valid_against_the_subset_schema(outputs, docs):
     assert t1.find(".//t:g[@ref='#KR1362']", ns) is not None
     assert t1.find(".//t:glyph", ns).get("{http://www.w3.org/XML/1998/namespace}id") == "KR1362"
     # the text content (without header, notes and restored marks) is the unit text
-    body_p = t1.find(".//t:p[@type='base']", ns)
+    body_p = t1.find(".//t:ab[@type='base']", ns)
     assert "".join(body_p.itertext()).replace("，", "").replace("。", "").replace("、", "").startswith("緇布冠缺項")
 
 
