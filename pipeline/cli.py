@@ -242,7 +242,7 @@ def train_tagger_cmd(out_dir, max_iterations, lex_dropout, seed, keep_lexicon):
 @click.option("--out", "out_dir", default="out", show_default=True, type=click.Path(file_okay=False), help="Output folder of the datasets.")
 @click.option("--workers", type=int, default=0, show_default=True, help="Run documents on a Dask LocalCluster of N worker processes (0: serial).")
 @click.option("--scheduler", default=None, help="Address of an existing Dask scheduler (tcp://host:8786); workers must see the input paths.")
-@click.option("--steps", default="ingest,segment,tag,align,export", show_default=True, help="Stages to run, comma-separated.")
+@click.option("--steps", default="ingest,segment,tag,align,parse,export", show_default=True, help="Stages to run, comma-separated.")
 @click.option("--skip", "skip", default="", help="Stages not to run, comma-separated (the dataset card says they were skipped).")
 @click.option("--state", "state_in", default=None, type=click.Path(file_okay=False), help="Read saved documents (<doc>.json) from here instead of ingesting.")
 @click.option("--save-state", "state_out", default=None, type=click.Path(file_okay=False), help="Save the annotated documents (<doc>.json) here.")

@@ -6,7 +6,7 @@ UD-Kanbun; restored marks are PUNCT tokens attached as `punct`). Without the par
 not valid UD: no tree).
 
 - FORM and LEMMA are NFC; a form that NFC changed (a CJK compatibility ideograph) keeps its
-  original spelling in MISC `ZhOrig`. A Kanripo character is written `&KRnnnn;`.
+  original spelling in MISC `ZhOrig` as code points (`ZhOrig=U+2F80F`: MISC must be NFC too). A Kanripo character is written `&KRnnnn;`.
 - Layout whitespace (the U+3000 of header lines) is no token: it is left out of FORM and of
   `# text` and recorded in MISC `ZhSpacesBefore` / `ZhSpacesAfter` as `\\uXXXX` escapes.
 - Every token has SpaceAfter=No. MISC keys of our own (none of them is a UD/CorefUD key):
@@ -110,7 +110,7 @@ def render(doc: Document) -> str:
                 else:
                     orig = unit.text[w.start : w.end]
                     if unicodedata.normalize("NFC", orig) != orig:
-                        misc.append("ZhOrig=" + _misc_value(encode_entities(orig)))
+                        misc.append("ZhOrig=" + ",".join(f"U+{ord(ch):04X}" for ch in orig))
                     misc.append(f"ZhSpan={omap[w.start]}-{omap[w.end]}")
                     # layout whitespace before this word (within the sentence) / after the last
                     prev_end = sent.start if j == 0 else max(x.end for x in words[:j])
