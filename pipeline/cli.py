@@ -199,6 +199,27 @@ def glosses_report(corpus, sample, seed, no_segmenter, as_json):
 # --- entities (tag stage; owner: tagger helper, issue 5) -----------------------------------
 
 
+@eval_group.command("parse")
+@click.option("--gold", "gold", required=True, type=click.Path(dir_okay=False), help="Gold CoNLL-U (e.g. ../shared/data/ud/lzh_kyoto-ud-dev.conllu).")
+@click.option("--sentences", "mode", type=click.Choice(["gold", "own"]), default="gold", show_default=True,
+              help="gold: one treebank sentence a call; own: our segmenter's punctuation and sentence breaks.")
+@click.option("--limit", type=int, default=None, help="Only the first N sentences.")
+@click.option("--system-out", type=click.Path(dir_okay=False), default=None, help="Write the system CoNLL-U here.")
+@click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
+def eval_parse(gold, mode, limit, system_out, as_json):
+    """Score the parse stage with gold words withheld (udeval, the CoNLL 2018 scorer): UPOS, LAS, …"""
+    from pipeline.evaluate.parse import evaluate_parse
+
+    result = evaluate_parse(gold, mode=mode, limit=limit, system_out=system_out)
+    if as_json:
+        click.echo(json.dumps(result, ensure_ascii=False))
+        return
+    click.echo(f"{result['sentences']} sentences, {result['chars']} chars, {result['seconds']} s, sentences: {mode}")
+    for metric, r in result["scores"].items():
+        acc = f"  aligned acc {r['aligned_accuracy']:.4f}" if r["aligned_accuracy"] is not None else ""
+        click.echo(f"{metric:9s} P {r['p']:.4f} R {r['r']:.4f} F1 {r['f1']:.4f}{acc}")
+
+
 @eval_group.command("entities")
 @click.option("--gold", "gold", required=True, type=click.Path(dir_okay=False), help="Gold entity JSONL (guidelines/entities.md).")
 @click.option("--model", "model_dir", default=None, type=click.Path(file_okay=False), help="Tagger folder (default models/tagger).")

@@ -3,7 +3,7 @@
 With the parse stage, the tokens are its words (restored marks included, as in conllu/): ORTH
 (NFC; a Kanripo character is its ONE private-use character U+F0000+nnnn, so that spaCy's
 character tokenizer keeps it one token, with NORM `&KRnnnn;`), POS (UPOS), TAG (UD-Kanbun's XPOS), LEMMA,
-MORPH (FEATS), HEAD and DEP, and the entities (words are cut at entity edges), so
+MORPH (FEATS), HEAD and DEP (UD's `root` as spaCy's `ROOT`), and the entities (words are cut at entity edges), so
 `spacy debug data` and a tagger / parser / ner config train on them. Without the parse stage
 the tokens are characters (the same private-use convention) with entities only, in the order of the sentences of iob/<split>.iob.
 No user_data (serialising it per Doc costs more than the rest of the export).
@@ -56,7 +56,7 @@ def parsed_sentences(doc: Document):
                 [w.lemma for w in words],
                 ["" if w.feats == "_" else w.feats for w in words],
                 [w.head - 1 if w.head > 0 else i for i, w in enumerate(words)],
-                [w.deprel for w in words],
+                ["ROOT" if w.deprel == "root" else w.deprel for w in words],  # spaCy's root label, as `spacy convert` writes it
                 _bio(ents),
             )
 
