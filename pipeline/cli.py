@@ -201,8 +201,8 @@ def glosses_report(corpus, sample, seed, no_segmenter, as_json):
 
 @eval_group.command("parse")
 @click.option("--gold", "gold", required=True, type=click.Path(dir_okay=False), help="Gold CoNLL-U (e.g. ../shared/data/ud/lzh_kyoto-ud-dev.conllu).")
-@click.option("--sentences", "mode", type=click.Choice(["gold", "own"]), default="gold", show_default=True,
-              help="gold: one treebank sentence a call; own: our segmenter's punctuation and sentence breaks.")
+@click.option("--sentences", "mode", type=click.Choice(["gold", "own", "own-clauses"]), default="gold", show_default=True,
+              help="gold: one treebank sentence a call; own: our segmenter's punctuation and sentence breaks; own-clauses: cut at every restored mark.")
 @click.option("--limit", type=int, default=None, help="Only the first N sentences.")
 @click.option("--system-out", type=click.Path(dir_okay=False), default=None, help="Write the system CoNLL-U here.")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
@@ -218,6 +218,17 @@ def eval_parse(gold, mode, limit, system_out, as_json):
     for metric, r in result["scores"].items():
         acc = f"  aligned acc {r['aligned_accuracy']:.4f}" if r["aligned_accuracy"] is not None else ""
         click.echo(f"{metric:9s} P {r['p']:.4f} R {r['r']:.4f} F1 {r['f1']:.4f}{acc}")
+
+
+@eval_group.command("parse-names")
+@click.argument("inputs", nargs=-1, type=click.Path(exists=True, dir_okay=False))
+def eval_parse_names(inputs):
+    """How often UD-Kanbun splits an entity of the tag stage across subtrees (names not merged)."""
+    from pipeline import paths
+    from pipeline.evaluate.parse import names_report
+
+    files = list(inputs) or [str(p) for p in sorted(paths.CORPUS.glob("*.txt"))]
+    click.echo(json.dumps(names_report(files), ensure_ascii=False, indent=1))
 
 
 @eval_group.command("entities")
