@@ -97,3 +97,14 @@ def test_skip_parse_leaves_no_tokens_and_the_card_says_so(tmp_path):
             if line and not line.startswith("#")]
     assert rows and all(len(r[1]) == 1 or r[1].startswith("&KR") for r in rows)  # characters, no tree
     assert all(r[6] == "_" for r in rows)
+
+
+def test_a_mark_after_layout_spaces_is_kept(parser):
+    text = "主人升\u3000\u3000賓升"
+    u = _unit(text, {5: "，", 7: "。"})
+    parse_document(Document("t", "t", text, "wyg", units=[u]), parser)
+    _check_trees(u)
+    marks = [(w.start, w.form) for w in u.words if w.upos == "PUNCT"]
+    assert marks == [(5, "，"), (7, "。")]
+    i = next(i for i, w in enumerate(u.words) if w.form == "，")
+    assert u.words[i - 1].end == 3 and u.words[i + 1].start == 5  # after 升, before the words after the spaces

@@ -155,16 +155,20 @@ class Parser:
             toks = self.tokenize(unit.text, sent.start, sent.end, cuts, sn)
             if not toks:
                 continue
-            seq: list = []
+            seq: list = []  # the words, each mark (offset, mark) after the word it follows
+            placed = set()
             for tok in toks:
                 seq.append(tok)
-                mark = unit.marks.get(tok.end)
-                if mark and sent.start < tok.end <= sent.end and (tok.end < sent.end or True):
-                    if tok.end in inner or tok.end == sent.end:
-                        seq.append((tok.end, mark))
-            # a mark after trailing whitespace of the sentence
-            if sent.end in unit.marks and not any(isinstance(x, tuple) and x[0] == sent.end for x in seq):
-                seq.append((sent.end, unit.marks[sent.end]))
+                if tok.end in unit.marks and (tok.end in inner or tok.end == sent.end):
+                    seq.append((tok.end, unit.marks[tok.end]))
+                    placed.add(tok.end)
+            # a mark after whitespace (no word ends there): after the word before it
+            for k in sorted((set(inner) | ({sent.end} & set(unit.marks))) - placed):
+                at = max((i for i, x in enumerate(seq) if not isinstance(x, tuple) and x.end <= k), default=None)
+                if at is not None:
+                    while at + 1 < len(seq) and isinstance(seq[at + 1], tuple):
+                        at += 1
+                    seq.insert(at + 1, (k, unit.marks[k]))
             sents.append((si, seq))
         if not sents:
             return []
