@@ -1,6 +1,6 @@
 """zhushu's segmenter against UD-Kanbun's tokenizer, side by side on the dev split (juan 10).
 
-    pip install -e ".[bench]"          # udkanbun (its packaged UDPipe model, ud-kanbun.udpipe)
+    pip install -e .                   # udkanbun is a main dependency (its packaged UDPipe model, ud-kanbun.udpipe)
     python benchmarks/segment_vs_udkanbun.py [--gold data/punct/KR1d0030.punct.jsonl] [--split dev] [--json]
 
 UD-Kanbun is run the way `ufal.udpipe.Pipeline(model, "tokenizer", "", "", "horizontal")`

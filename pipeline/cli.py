@@ -203,6 +203,38 @@ def glosses_report(corpus, sample, seed, no_segmenter, as_json):
 # --- entities (tag stage; owner: tagger helper, issue 5) -----------------------------------
 
 
+@eval_group.command("parse")
+@click.option("--gold", "gold", required=True, type=click.Path(dir_okay=False), help="Gold CoNLL-U (e.g. ../shared/data/ud/lzh_kyoto-ud-dev.conllu).")
+@click.option("--sentences", "mode", type=click.Choice(["gold", "own", "own-clauses"]), default="gold", show_default=True,
+              help="gold: one treebank sentence a call; own: our segmenter's punctuation and sentence breaks; own-clauses: cut at every restored mark.")
+@click.option("--limit", type=int, default=None, help="Only the first N sentences.")
+@click.option("--system-out", type=click.Path(dir_okay=False), default=None, help="Write the system CoNLL-U here.")
+@click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
+def eval_parse(gold, mode, limit, system_out, as_json):
+    """Score the parse stage with gold words withheld (udeval, the CoNLL 2018 scorer): UPOS, LAS, …"""
+    from pipeline.evaluate.parse import evaluate_parse
+
+    result = evaluate_parse(gold, mode=mode, limit=limit, system_out=system_out)
+    if as_json:
+        click.echo(json.dumps(result, ensure_ascii=False))
+        return
+    click.echo(f"{result['sentences']} sentences, {result['chars']} chars, {result['seconds']} s, sentences: {mode}")
+    for metric, r in result["scores"].items():
+        acc = f"  aligned acc {r['aligned_accuracy']:.4f}" if r["aligned_accuracy"] is not None else ""
+        click.echo(f"{metric:9s} P {r['p']:.4f} R {r['r']:.4f} F1 {r['f1']:.4f}{acc}")
+
+
+@eval_group.command("parse-names")
+@click.argument("inputs", nargs=-1, type=click.Path(exists=True, dir_okay=False))
+def eval_parse_names(inputs):
+    """How often UD-Kanbun splits an entity of the tag stage across subtrees (names not merged)."""
+    from pipeline import paths
+    from pipeline.evaluate.parse import names_report
+
+    files = list(inputs) or [str(p) for p in sorted(paths.CORPUS.glob("*.txt"))]
+    click.echo(json.dumps(names_report(files), ensure_ascii=False, indent=1))
+
+
 @eval_group.command("entities")
 @click.option("--gold", "gold", required=True, type=click.Path(dir_okay=False), help="Gold entity JSONL (guidelines/entities.md).")
 @click.option("--model", "model_dir", default=None, type=click.Path(file_okay=False), help="Tagger folder (default models/tagger).")
@@ -246,7 +278,7 @@ def train_tagger_cmd(out_dir, max_iterations, lex_dropout, seed, keep_lexicon):
 @click.option("--out", "out_dir", default="out", show_default=True, type=click.Path(file_okay=False), help="Output folder of the datasets.")
 @click.option("--workers", type=int, default=0, show_default=True, help="Run documents on a Dask LocalCluster of N worker processes (0: serial).")
 @click.option("--scheduler", default=None, help="Address of an existing Dask scheduler (tcp://host:8786); workers must see the input paths.")
-@click.option("--steps", default="ingest,segment,tag,align,export", show_default=True, help="Stages to run, comma-separated.")
+@click.option("--steps", default="ingest,segment,tag,align,parse,export", show_default=True, help="Stages to run, comma-separated.")
 @click.option("--skip", "skip", default="", help="Stages not to run, comma-separated (the dataset card says they were skipped).")
 @click.option("--state", "state_in", default=None, type=click.Path(file_okay=False), help="Read saved documents (<doc>.json) from here instead of ingesting.")
 @click.option("--save-state", "state_out", default=None, type=click.Path(file_okay=False), help="Save the annotated documents (<doc>.json) here.")

@@ -117,6 +117,30 @@ class CollationNote:
 
 
 @dataclass
+class Word:
+    """A node of a dependency tree over one restored sentence (the parse stage).
+
+    `start`/`end` index the unit text; a restored punctuation mark is a word of its own with
+    start == end (it stands after the start-th character) and `form` = the mark. `id` is the
+    1-based position in the sentence's tree, `head` the id of the governing word (0 = root).
+    `form` is the NFC form of the span (a CJK compatibility ideograph becomes its unified
+    character; a Kanripo character stays the private-use character).
+    """
+
+    sentence: int  # index into Unit.sentences (0 for an unsegmented unit)
+    id: int
+    start: int
+    end: int
+    form: str
+    lemma: str
+    upos: str
+    xpos: str
+    feats: str
+    head: int
+    deprel: str
+
+
+@dataclass
 class Unit:
     seq: int  # position in the document, 0-based, counted over all units
     kind: UnitKind
@@ -132,6 +156,7 @@ class Unit:
     entities: list[Entity] = field(default_factory=list)
     glosses: list[Gloss] = field(default_factory=list)
     readings: list[Reading] = field(default_factory=list)  # of an 音義 unit
+    words: list[Word] = field(default_factory=list)  # the parse stage: trees of the sentences, in order
 
     def punctuated(self) -> str:
         """The unit text with its restored marks inserted."""

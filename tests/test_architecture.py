@@ -14,7 +14,7 @@ from pipeline import paths
 
 PACKAGE = paths.REPO / "pipeline"
 CORE = {"model", "errors", "atomic", "pua", "paths", "stage", "jsonlines", "variants"}
-STAGES = {"ingest", "segment", "tag", "align", "export"}
+STAGES = {"ingest", "segment", "tag", "align", "parse", "export"}
 
 
 def module_name(path: Path) -> str:

@@ -1,4 +1,4 @@
-"""dvc.yaml / params.yaml: the six stages in order, every dependency and parameter resolvable,
+"""dvc.yaml / params.yaml: the seven stages in order, every dependency and parameter resolvable,
 every command a real zhushu command. DVC itself is optional (not installed in CI); when it is
 installed, `dvc status` must parse the pipeline."""
 
@@ -19,7 +19,7 @@ ROOT = Path(__file__).resolve().parent.parent
 DVC = yaml.safe_load((ROOT / "dvc.yaml").read_text(encoding="utf-8"))
 PARAMS = yaml.safe_load((ROOT / "params.yaml").read_text(encoding="utf-8"))
 TRAIN_STAGES = ["train_segmenter", "train_segmenter_hybrid", "train_tagger"]
-STAGES = ["ingest", "segment", "tag", "align", "export", "evaluate"]
+STAGES = ["ingest", "segment", "tag", "align", "parse", "export", "evaluate"]
 
 
 def param(dotted: str):
@@ -120,6 +120,7 @@ ENTRIES = {
     "segment": ["pipeline.segment"],
     "tag": ["pipeline.tag"],
     "align": ["pipeline.align"],
+    "parse": ["pipeline.parse"],
     "export": ["pipeline.export", "pipeline.runner.document"],
     "evaluate": ["pipeline.evaluate.segment", "pipeline.evaluate.entities", "pipeline.evaluate.glosses",
                  "pipeline.export.stats"],

@@ -12,10 +12,10 @@ from pathlib import Path
 import pytest
 from lxml import etree
 
-from pipeline.export import card, conllu, html, iob, jsonl, parquet, records, spacy_docbin, tei
+from pipeline.export import html, records, tei
 from pipeline.ingest import read_document
 from pipeline.model import Entity, Gloss, spans_from_marks
-from pipeline.pua import decode_entities
+from pipeline.pua import decode_entities, encode_entities
 from pipeline.export import FORMATS, assemble, bundle
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -56,13 +56,16 @@ def _annotate(doc):
 
 @pytest.fixture(scope="module")
 def docs():
-    return [_annotate(read_document(FIX / name)) for name in ("KR1d0030_001.txt", "KR1d0030_010.txt")]
+    from pipeline.parse import ParseStage
+
+    parse = ParseStage.load()  # the real parse stage over the hand annotations (UD-Kanbun is a dependency)
+    return [parse(_annotate(read_document(FIX / name))) for name in ("KR1d0030_001.txt", "KR1d0030_010.txt")]
 
 
 def _export_all(docs, reverse: bool = False):
     """Export each document as a worker would, then assemble (optionally in reverse order)."""
     formats = list(FORMATS.values())
-    exports = [bundle(doc, "dev" if doc.id == "KR1d0030_010" else "train", ["ingest", "segment", "tag", "align"], formats)
+    exports = [bundle(doc, "dev" if doc.id == "KR1d0030_010" else "train", ["ingest", "segment", "tag", "align", "parse"], formats)
                for doc in docs]
     if reverse:
         exports.reverse()
@@ -95,7 +98,7 @@ def test_jsonl_records_carry_provenance_and_round_trip_offsets(outputs, docs):
             assert list(r) == sorted(r)  # sorted keys
     for e in recs["entities"]:
         unit = units[e["doc"]][e["unit"]]
-        assert unit.text[e["start"] : e["end"]] == decode_entities(e["text"])
+        assert encode_entities(unit.text)[e["start"] : e["end"]] == e["text"]
     # the &KR character comes back as its entity, and counts as one character in offsets
     kr = [u for u in recs["units"] if "&KR1362;" in u["text"]]
     assert kr and len(decode_entities(kr[0]["text"])) == kr[0]["chars"]
@@ -134,17 +137,22 @@ def test_conllu_parsed_by_the_conllu_package(outputs, docs):
         assert all(t["misc"]["SpaceAfter"] == "No" for t in s)
         assert "".join(t["form"] for t in s) == s.metadata["text"]
         assert s.metadata["pb"].startswith("KR1d0030_WYG_010")
-    # characters, not words; restored marks are PUNCT tokens
+    # words of the parse (a two-character name is one word); restored marks are punct leaves
     by_id = {s.metadata["sent_id"]: s for s in sents}
     first = by_id["KR1d0030_010#3.s0"]
-    assert [t["form"] for t in first][:3] == ["司", "射", "適"]
-    assert first[0]["misc"]["Entity"] == "B-ROLE" and first[1]["misc"]["Entity"] == "I-ROLE"
-    assert any(t["upos"] == "PUNCT" and t["misc"].get("Restored") == "Yes" for t in first)
+    assert [t["form"] for t in first][:3] == ["司射", "適", "西階"]
+    assert first[0]["misc"]["ZhNE"] == "B-ROLE" and first[2]["misc"]["ZhNE"] == "B-PLACE"
+    assert first[0]["misc"]["ZhSpan"] == "0-2" and "Entity" not in first[0]["misc"]
+    marks = [t for t in first if t["upos"] == "PUNCT"]
+    assert marks and all(t["misc"].get("ZhRestored") == "Yes" and t["deprel"] == "punct" for t in marks)
+    ids = {t["id"] for t in first}
+    assert sum(t["head"] == 0 for t in first) == 1 and all(t["head"] in ids | {0} for t in first)
+    assert not any(t["head"] == m["id"] for t in first for m in marks)  # a mark heads nothing
     # gloss links both ways
     note = by_id["KR1d0030_010#4.s0"]
-    assert note[0]["misc"]["Gloss"] == "KR1d0030_010#4.g0"
-    assert note[0]["misc"]["GlossType"] == "definition" and note[0]["misc"]["GlossLemma"] == "KR1d0030_010#3:0-2"
-    assert "KR1d0030_010#4.g0" in first[0]["misc"]["LemmaOf"]
+    assert note[0]["misc"]["ZhGloss"] == "KR1d0030_010#4.g0"
+    assert note[0]["misc"]["ZhGlossType"] == "definition" and note[0]["misc"]["ZhGlossLemma"] == "KR1d0030_010#3:0-2"
+    assert "KR1d0030_010#4.g0" in first[0]["misc"]["ZhLemmaOf"]
     kr = conllu_pkg.parse(outputs["conllu/KR1d0030_001.conllu"].decode())
     assert any(t["form"] == "&KR1362;" for s in kr for t in s)
 
@@ -169,7 +177,13 @@ def test_spacy_docbins_train_a_blank_ner(outputs):
     train = list(DocBin().from_bytes(outputs["spacy/train.spacy"]).get_docs(nlp.vocab))
     dev = list(DocBin().from_bytes(outputs["spacy/dev.spacy"]).get_docs(nlp.vocab))
     assert train and dev
-    assert any(t.text == "&KR1362;" for d in train for t in d)
+    # a Kanripo character is one token (its private-use character, NORM &KR1362;), also for
+    # spaCy's own character tokenizer
+    kr = [t for d in train for t in d if t.norm_ == "&KR1362;"]
+    assert kr and all(len(t.text) == 1 for t in kr)
+    kr_doc = kr[0].doc
+    assert len(nlp.make_doc(kr_doc.text)) == len(kr_doc) or [t.text for t in nlp.make_doc(kr_doc.text)].count(kr[0].text) == 1
+    assert any(t.dep_ and t.pos_ and t.head is not t for d in train for t in d)
     labels = {e.label_ for d in train + dev for e in d.ents}
     assert {"ROLE", "PLACE", "OBJECT"} <= labels
     ner = nlp.add_pipe("ner")
@@ -211,7 +225,7 @@ def test_tei_well_formed_and_valid_against_the_subset_schema(outputs, docs):
     assert t1.find(".//t:g[@ref='#KR1362']", ns) is not None
     assert t1.find(".//t:glyph", ns).get("{http://www.w3.org/XML/1998/namespace}id") == "KR1362"
     # the text content (without header, notes and restored marks) is the unit text
-    body_p = t1.find(".//t:p[@type='base']", ns)
+    body_p = t1.find(".//t:ab[@type='base']", ns)
     assert "".join(body_p.itertext()).replace("，", "").replace("。", "").replace("、", "").startswith("緇布冠缺項")
 
 

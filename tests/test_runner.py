@@ -46,8 +46,9 @@ def test_serial_run_writes_every_format_and_reports_stages(serial):
                  "spacy/dev.spacy", "iob/train.iob", "tei/KR1d0030_001.xml", "html/index.html"):
         assert name in files, name
     # every stage ran (the shipped models load), and the datasets carry what they provide
-    assert summary.stages == {s: "ran" for s in ("ingest", "segment", "tag", "align", "export")}
+    assert summary.stages == {s: "ran" for s in ("ingest", "segment", "tag", "align", "parse", "export")}
     assert summary.counts["sentences"] > 0 and summary.counts["entities"] > 0 and summary.counts["glosses"] > 0
+    assert summary.counts["tokens"] > 0
     card = files["README.md"].decode()
     for stage, status in summary.stages.items():
         assert f"| {stage} | {status} |" in card
@@ -74,7 +75,7 @@ def test_saved_state_stage_by_stage_equals_one_run(serial, inputs, tmp_path):
     state1, state2, final = tmp_path / "s1", tmp_path / "s2", tmp_path / "final"
     run([str(inputs)], None, steps=["ingest"], state_out=str(state1), progress=False)
     assert sorted(p.name for p in state1.iterdir()) == ["KR1d0030_001.json", "KR1d0030_010.json"]
-    run(None, None, steps=["segment", "tag", "align"], state_in=str(state1), state_out=str(state2), progress=False)
+    run(None, None, steps=["segment", "tag", "align", "parse"], state_in=str(state1), state_out=str(state2), progress=False)
     run(None, final, steps=["export"], state_in=str(state2), progress=False)
     assert tree(final) == tree(out)
 

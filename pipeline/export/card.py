@@ -78,10 +78,17 @@ def render(stats: list[dict], stages: dict[str, str], files: list[str], failed: 
     out.append("## Conventions")
     out.append("")
     out.append(
-        "- Offsets are code-point offsets into the clean unit text (no marker, no collation notes, "
-        "no punctuation), in which a Kanripo character `&KRnnnn;` counts as ONE character. Text "
-        "fields give such characters as `&KRnnnn;` (decode with `pipeline.pua.decode_entities`, "
-        "which maps them to U+F0000+nnnn)."
+        "- Offsets index the string stored beside them. An offset into a unit (sentences, "
+        "entities, glosses `note_*`/`lemma_*`, collation `offset`, tokens) is a code-point offset "
+        "into the unit's stored `text` (units table: no marker, no collation notes, no "
+        "punctuation), in which a Kanripo character is spelled out as `&KRnnnn;` and counts its 8 "
+        "characters: `units.text[start:end]` equals the record's `text` for every row "
+        "(`pipeline.pua.decode_entities` maps the entities to U+F0000+nnnn). A restored mark in "
+        "`tokens` has start = end (the place it stands). The raw `start`/`end` of units and "
+        "collation notes index the source file, which spells the entities out as well."
+    )
+    out.append(
+        "- `chars` (units, documents) counts characters with a Kanripo character as ONE."
     )
     out.append("- Ids: document `KR1d0030_010`, unit `KR1d0030_010#12` (seq in the document), gloss `KR1d0030_010#13.g0`, collation note `KR1d0030_010.n3`.")
     out.append("- Page provenance: `pb` is the Kanripo page id (`KR1d0030_WYG_010-1a`), `line` the printed line on that page (1-based).")
@@ -97,10 +104,10 @@ def render(stats: list[dict], stages: dict[str, str], files: list[str], failed: 
     descr = {
         "jsonl/": "standoff records, one JSON object a line, one file per record kind",
         "parquet/": "the same records, one Parquet table per kind (read with pandas.read_parquet)",
-        "conllu/": "one CoNLL-U file per document: a sentence per restored sentence, a token per character, restored marks as PUNCT tokens, SpaceAfter=No, MISC Entity=<BIO>, Gloss / GlossType / GlossLemma / LemmaOf links",
-        "spacy/": "train.spacy / dev.spacy: spaCy DocBins, a Doc per restored sentence, character tokens, entities set",
+        "conllu/": "one CoNLL-U file per document: a sentence per restored sentence, a token per word of the parse stage (UD-Kanbun: UPOS, XPOS, FEATS, lemma, HEAD, DEPREL), restored marks as PUNCT tokens (`punct`), NFC forms (original in MISC ZhOrig), layout spaces left out (MISC ZhSpacesBefore/After), SpaceAfter=No, MISC ZhSpan, ZhNE=<BIO>, ZhGloss / ZhGlossType / ZhGlossLemma / ZhLemmaOf links; passes `udvalidate --lang lzh --level 2`",
+        "spacy/": "train.spacy / dev.spacy: spaCy DocBins, a Doc per restored sentence, the parse's words (a `&KRnnnn;` character is one token), POS, TAG, lemma, heads, deps, entities set",
         "iob/": "train.iob / dev.iob: `character<TAB>BIO tag`, a blank line between sentences, -DOCSTART- per document",
-        "tei/": "one TEI P5 file per document (validates against schemas/tei_zhushu.rng, a documented TEI subset)",
+        "tei/": "one TEI P5 file per document (valid against TEI P5 tei_all and against schemas/tei_zhushu.rng, a documented TEI subset)",
         "html/": "a page per juan and index.html with counts and plots",
     }
     present = sorted({f.split("/", 1)[0] + "/" for f in files if "/" in f})

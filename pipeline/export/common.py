@@ -60,6 +60,17 @@ def text_units(doc: Document) -> Iterator[Unit]:
             yield unit
 
 
+def offset_map(text: str) -> list[int]:
+    """Offsets into the stored text for each offset 0..len(text) of the unit text: the stored
+    text spells a Kanripo character out as `&KRnnnn;`, so every character before it moves the
+    offsets after it (see docs/datasets.md: offsets index the string stored beside them)."""
+    out, pos = [0], 0
+    for ch in text:
+        pos += len(encode_entities(ch)) if entity_number(ch) is not None else 1
+        out.append(pos)
+    return out
+
+
 def token_form(ch: str) -> str:
     """A character as a token: a Kanripo private-use character goes back to `&KRnnnn;`."""
     return encode_entities(ch)

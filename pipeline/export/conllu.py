@@ -1,31 +1,66 @@
-"""conllu/<doc>.conllu: one sentence per restored sentence, one token per character.
+"""conllu/<doc>.conllu: one sentence per restored sentence (a unit when not segmented).
 
-Restored punctuation marks are tokens of their own (UPOS PUNCT). Every token has
-SpaceAfter=No; MISC also carries Entity=<BIO tag> and the gloss links:
-- on commentary tokens inside a gloss: Gloss=<gloss id> (GlossType and GlossLemma=<base unit>:<start>-<end>
-  on its first token);
-- on base tokens inside a lemma: LemmaOf=<gloss id>[,<gloss id>…].
+Tokens are the words of the parse stage (UPOS, XPOS, FEATS, lemma, HEAD, DEPREL from
+UD-Kanbun; restored marks are PUNCT tokens attached as `punct`). Without the parse stage
+(`--skip parse`) a token is a character and the columns after FORM are `_` (such files are
+not valid UD: no tree).
+
+- FORM and LEMMA are NFC; a form that NFC changed (a CJK compatibility ideograph) keeps its
+  original spelling in MISC `ZhOrig` as code points (`ZhOrig=U+2F80F`: MISC must be NFC too). A Kanripo character is written `&KRnnnn;`.
+- Layout whitespace (the U+3000 of header lines) is no token: it is left out of FORM and of
+  `# text` and recorded in MISC `ZhSpacesBefore` / `ZhSpacesAfter` as `\\uXXXX` escapes.
+- Every token has SpaceAfter=No. MISC keys of our own (none of them is a UD/CorefUD key):
+  `ZhSpan=<start>-<end>` (offsets in the unit text as stored in jsonl/parquet, `&KRnnnn;`
+  counting its 8 characters), `ZhRestored=Yes` on a restored mark, `ZhNE=<BIO tag>` (entities;
+  words are cut at entity edges, so the tags are exact), and the gloss links:
+  on commentary words inside a gloss `ZhGloss=<gloss id>` (`ZhGlossType` and
+  `ZhGlossLemma=<base unit>:<start>-<end>` on the word where it starts); on base words inside a
+  lemma `ZhLemmaOf=<gloss id>[,<gloss id>…]`.
 Sentence comments: newdoc id, newpar id (= unit id), sent_id, text (punctuated), unit_kind, pb, line.
 """
 
 from __future__ import annotations
 
+import unicodedata
+
 from pipeline.export.bundle import Format, merge_files
 from pipeline.export.common import (
     entity_tags,
     gloss_id,
+    offset_map,
     provenance,
     sentences_of,
     text_units,
-    token_form,
     unit_id,
 )
-from pipeline.model import Document
+from pipeline.model import Document, Unit, Word
+from pipeline.pua import encode_entities
 
 
 def _misc_value(value: str) -> str:
     # MISC values may not hold | or whitespace
     return value.replace("|", "¦").replace(" ", "_").replace("\t", "_")
+
+
+def _escape_spaces(s: str) -> str:
+    return "".join(f"\\u{ord(ch):04x}" for ch in s)
+
+
+def _form(s: str) -> str:
+    return encode_entities(unicodedata.normalize("NFC", s))
+
+
+def _char_words(unit: Unit, si: int, start: int, end: int) -> list[Word]:
+    """Character tokens of a sentence without a parse (marks as PUNCT, no tree)."""
+    words: list[Word] = []
+    for k in range(start, end):
+        if unit.text[k].isspace():
+            continue
+        words.append(Word(si, len(words) + 1, k, k + 1, unit.text[k], "_", "_", "_", "_", -1, "_"))
+        mark = unit.marks.get(k + 1)
+        if mark and k + 1 <= end:
+            words.append(Word(si, len(words) + 1, k + 1, k + 1, mark, "_", "PUNCT", "_", "_", -1, "_"))
+    return words
 
 
 def render(doc: Document) -> str:
@@ -42,48 +77,86 @@ def render(doc: Document) -> str:
     for unit in text_units(doc):
         uid = unit_id(doc, unit)
         tags = entity_tags(unit, 0, len(unit.text))
+        omap = offset_map(unit.text)
         gloss_at: dict[int, list[str]] = {}
         gloss_head: dict[int, list[str]] = {}
         for i, gl in enumerate(unit.glosses):
             gid = gloss_id(doc, unit, i)
             for k in range(gl.note_start, gl.note_end):
                 gloss_at.setdefault(k, []).append(gid)
-            head = [f"GlossType={_misc_value(gl.type)}"]
+            head = [f"ZhGlossType={_misc_value(gl.type)}"]
             base = by_seq.get(gl.base_seq) if gl.base_seq is not None else None
-            if base is not None and gl.lemma_start is not None:
-                head.append(f"GlossLemma={unit_id(doc, base)}:{gl.lemma_start}-{gl.lemma_end}")
+            if base is not None and gl.lemma_start is not None and gl.lemma_end is not None:
+                bmap = offset_map(base.text)
+                head.append(f"ZhGlossLemma={unit_id(doc, base)}:{bmap[gl.lemma_start]}-{bmap[gl.lemma_end]}")
             gloss_head.setdefault(gl.note_start, []).extend(head)
+        parsed: dict[int, list[Word]] = {}
+        for w in unit.words:
+            parsed.setdefault(w.sentence, []).append(w)
+        written = 0
         for si, sent in enumerate(sentences_of(unit)):
-            forms: list[tuple[str, str, list[str]]] = []  # form, upos, misc
-            for k in range(sent.start, sent.end):
-                misc = ["SpaceAfter=No", f"Entity={tags[k]}"]
-                if k in gloss_at:
-                    misc.append("Gloss=" + _misc_value(",".join(gloss_at[k])))
-                misc.extend(gloss_head.get(k, []))
-                if (unit.seq, k) in lemma_of:
-                    misc.append("LemmaOf=" + _misc_value(",".join(lemma_of[(unit.seq, k)])))
-                forms.append((token_form(unit.text[k]), "_", misc))
-                mark = unit.marks.get(k + 1)
-                if mark:
-                    forms.append((mark, "PUNCT", ["SpaceAfter=No", "Entity=O", "Restored=Yes"]))
-            if not forms:
+            words = parsed.get(si) if unit.words else _char_words(unit, si, sent.start, sent.end)
+            if not words:
                 continue
+            rows: list[str] = []
+            forms: list[str] = []
+            for j, w in enumerate(words):
+                misc = ["SpaceAfter=No"]
+                restored = w.start == w.end
+                form = w.form if restored else _form(unit.text[w.start : w.end])
+                if restored:
+                    misc += [f"ZhSpan={omap[w.start]}-{omap[w.end]}", "ZhRestored=Yes"]
+                else:
+                    orig = unit.text[w.start : w.end]
+                    if unicodedata.normalize("NFC", orig) != orig:
+                        misc.append("ZhOrig=" + ",".join(f"U+{ord(ch):04X}" for ch in orig))
+                    misc.append(f"ZhSpan={omap[w.start]}-{omap[w.end]}")
+                    # layout whitespace before this word (within the sentence) / after the last
+                    prev_end = sent.start if j == 0 else max(x.end for x in words[:j])
+                    gap = unit.text[prev_end : w.start]
+                    if gap and gap.isspace():
+                        misc.append("ZhSpacesBefore=" + _escape_spaces(gap))
+                    misc.append(f"ZhNE={tags[w.start]}")
+                    gl_ids = sorted({g for k in range(w.start, w.end) for g in gloss_at.get(k, ())}, key=_gid_key)
+                    if gl_ids:
+                        misc.append("ZhGloss=" + _misc_value(",".join(gl_ids)))
+                    for k in range(w.start, w.end):
+                        misc.extend(gloss_head.get(k, []))
+                    lo = sorted({g for k in range(w.start, w.end) for g in lemma_of.get((unit.seq, k), ())}, key=_gid_key)
+                    if lo:
+                        misc.append("ZhLemmaOf=" + _misc_value(",".join(lo)))
+                if j == len(words) - 1:
+                    tail = unit.text[max(x.end for x in words) : sent.end]
+                    if tail and tail.isspace():
+                        misc.append("ZhSpacesAfter=" + _escape_spaces(tail))
+                forms.append(form)
+                lemma = _form(w.lemma) if w.lemma != "_" else "_"
+                head = str(w.head) if w.head >= 0 else "_"
+                rows.append(
+                    f"{w.id}\t{form}\t{lemma}\t{w.upos}\t{w.xpos}\t{w.feats}\t{head}\t{w.deprel}\t_\t{'|'.join(misc)}"
+                )
             prov = provenance(doc, unit, sent.start)
             if first_sentence:
                 out.append(f"# newdoc id = {doc.id}")
                 first_sentence = False
-            if si == 0:
+            if written == 0:
                 out.append(f"# newpar id = {uid}")
+            written += 1
             out.append(f"# sent_id = {uid}.s{si}")
-            out.append("# text = " + "".join(f for f, _, _ in forms))
+            out.append("# text = " + "".join(forms))
             out.append(f"# unit_kind = {unit.kind}")
             if prov["pb"] is not None:
                 out.append(f"# pb = {prov['pb']}")
                 out.append(f"# line = {prov['line']}")
-            for j, (form, upos, misc) in enumerate(forms, start=1):
-                out.append(f"{j}\t{form}\t_\t{upos}\t_\t_\t_\t_\t_\t{'|'.join(misc)}")
+            out.extend(rows)
             out.append("")
     return "\n".join(out) + ("\n" if out else "")
+
+
+def _gid_key(gid: str) -> tuple:
+    unit, _, g = gid.rpartition(".g")
+    doc, _, seq = unit.rpartition("#")
+    return (doc, int(seq) if seq.isdigit() else 0, int(g) if g.isdigit() else 0)
 
 
 FORMAT = Format("conllu", lambda b: {f"conllu/{b.doc.id}.conllu": render(b.doc).encode("utf-8")}, merge_files)

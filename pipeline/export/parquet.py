@@ -11,7 +11,7 @@ from pipeline.export.records import RECORD_KINDS, SCHEMAS
 
 
 def _arrow_type(pa, name: str):
-    return {"string": pa.string(), "int64": pa.int64(), "float64": pa.float64(), "json": pa.string()}[name]
+    return {"string": pa.string(), "int64": pa.int64(), "float64": pa.float64(), "bool": pa.bool_(), "json": pa.string()}[name]
 
 
 def table(kind: str, records: list[dict]):

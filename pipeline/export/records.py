@@ -1,18 +1,21 @@
 """Standoff records of an annotated Document: one flat dict per document, unit, sentence,
 entity, gloss and collation note. jsonl/ and parquet/ both write these.
 
-Offsets count code points of the clean unit text, in which an `&KRnnnn;` entity is ONE
-character; the `text` fields give such characters back as `&KRnnnn;` (see docs/datasets.md).
+Offsets index the strings stored beside them: an offset into a unit is a code-point offset
+into that unit's stored `text`, where a Kanripo character is spelled out as `&KRnnnn;` and
+counts its 8 characters (so `units.text[start:end]` is the span's `text`); the raw `start`/`end`
+of units and collation notes index the source file, which spells them out too (see
+docs/datasets.md).
 Every record carries `doc`, `unit` (except documents) and page provenance (`pb`, `line`).
 """
 
 from __future__ import annotations
 
-from pipeline.export.common import book_title, note_id, provenance, unit_id
+from pipeline.export.common import book_title, note_id, offset_map, provenance, unit_id
 from pipeline.model import Document
 from pipeline.pua import encode_entities
 
-RECORD_KINDS = ("documents", "units", "sentences", "entities", "glosses", "collation")
+RECORD_KINDS = ("documents", "units", "sentences", "entities", "glosses", "collation", "tokens")
 
 # column -> arrow type name, in file order; the schema of jsonl and parquet alike
 SCHEMAS: dict[str, list[tuple[str, str, str]]] = {
@@ -34,6 +37,7 @@ SCHEMAS: dict[str, list[tuple[str, str, str]]] = {
         ("entities", "int64", "entity spans"),
         ("glosses", "int64", "glosses"),
         ("collation", "int64", "collation notes"),
+        ("tokens", "int64", "words and restored marks of the parse (0 without the parse stage)"),
         ("stages", "string", "stages that annotated the document, comma-separated"),
     ],
     "units": [
@@ -44,7 +48,7 @@ SCHEMAS: dict[str, list[tuple[str, str, str]]] = {
         ("marker", "string", "commentary marker (鄭注, 釋曰, 鄭目録云) or null"),
         ("text", "string", "clean unit text, &KRnnnn; entities"),
         ("punctuated", "string", "text with the restored punctuation inserted"),
-        ("chars", "int64", "length of the text in characters (an entity counts 1)"),
+        ("chars", "int64", "length of the text in characters (a &KRnnnn; entity counts 1; len(text) counts 8)"),
         ("start", "int64", "raw extent in the source file (code points), marker and notes included"),
         ("end", "int64", "end of the raw extent"),
         ("base_unit", "string", "for commentary: the base unit it comments on"),
@@ -109,15 +113,36 @@ SCHEMAS: dict[str, list[tuple[str, str, str]]] = {
         ("pb", "string", "page of the note"),
         ("line", "int64", "printed line of the note"),
     ],
+    "tokens": [
+        ("doc", "string", "document id"),
+        ("unit", "string", "unit id"),
+        ("sentence", "string", "sentence id unit.sN (the tree's sentence)"),
+        ("word", "int64", "1-based position in the sentence's tree (CoNLL-U ID)"),
+        ("text", "string", "the word as in unit text (&KRnnnn; entities); the mark for a restored mark"),
+        ("form", "string", "NFC form (CoNLL-U FORM)"),
+        ("lemma", "string", "lemma (UD-Kanbun)"),
+        ("upos", "string", "universal part of speech"),
+        ("xpos", "string", "UD-Kanbun's four-field tag"),
+        ("feats", "string", "morphological features, _ if none"),
+        ("head", "int64", "word id of the head in the same sentence, 0 = root"),
+        ("deprel", "string", "universal dependency relation (restored marks: punct)"),
+        ("start", "int64", "start offset in the unit text; a restored mark: start = end, where it stands"),
+        ("end", "int64", "end offset in the unit text"),
+        ("restored", "bool", "a punctuation mark restored by the segment stage (not in the source)"),
+        ("pb", "string", "page of the first character"),
+        ("line", "int64", "printed line of the first character"),
+    ],
 }
 
 
 def document_records(doc: Document, split: str, stages: list[str]) -> dict[str, list[dict]]:
     """All standoff records of one document, by kind, in document order."""
-    units, sentences, entities, glosses, collation = [], [], [], [], []
+    units, sentences, entities, glosses, collation, tokens = [], [], [], [], [], []
     by_seq = {u.seq: u for u in doc.units}
+    maps = {u.seq: offset_map(u.text) for u in doc.units}
     for unit in doc.units:
         uid = unit_id(doc, unit)
+        om = maps[unit.seq]
         n = len(unit.text)
         first = provenance(doc, unit, 0)
         last = provenance(doc, unit, max(n - 1, 0))
@@ -151,8 +176,8 @@ def document_records(doc: Document, split: str, stages: list[str]) -> dict[str, 
                         "doc": doc.id,
                         "unit": uid,
                         "index": i,
-                        "start": sent.start,
-                        "end": sent.end,
+                        "start": om[sent.start],
+                        "end": om[sent.end],
                         "mark": sent.mark,
                         "text": encode_entities(piece),
                         "punctuated": encode_entities(punct),
@@ -165,8 +190,8 @@ def document_records(doc: Document, split: str, stages: list[str]) -> dict[str, 
                 {
                     "doc": doc.id,
                     "unit": uid,
-                    "start": ent.start,
-                    "end": ent.end,
+                    "start": om[ent.start],
+                    "end": om[ent.end],
                     "label": ent.label,
                     "text": encode_entities(ent.text),
                     "source": ent.source,
@@ -182,25 +207,49 @@ def document_records(doc: Document, split: str, stages: list[str]) -> dict[str, 
                 else {"pb": None, "line": None}
             )
             prov = provenance(doc, unit, gl.note_start)
+            bm = maps[base_unit.seq] if base_unit is not None else None
+            anchored = bm is not None and gl.lemma_start is not None and gl.lemma_end is not None
             glosses.append(
                 {
                     "doc": doc.id,
                     "id": f"{uid}.g{i}",
                     "unit": uid,
-                    "note_start": gl.note_start,
-                    "note_end": gl.note_end,
+                    "note_start": om[gl.note_start],
+                    "note_end": om[gl.note_end],
                     "text": encode_entities(gl.text),
                     "type": gl.type,
                     "lemma": encode_entities(gl.lemma),
                     "base_unit": unit_id(doc, base_unit) if base_unit is not None else None,
-                    "lemma_start": gl.lemma_start,
-                    "lemma_end": gl.lemma_end,
+                    "lemma_start": bm[gl.lemma_start] if anchored else None,
+                    "lemma_end": bm[gl.lemma_end] if anchored else None,
                     "confidence": float(gl.confidence),
                     "reason": gl.reason,
                     "pb": prov["pb"],
                     "line": prov["line"],
                     "lemma_pb": lemma_prov["pb"],
                     "lemma_line": lemma_prov["line"],
+                }
+            )
+        for w in unit.words:
+            restored = w.start == w.end
+            tokens.append(
+                {
+                    "doc": doc.id,
+                    "unit": uid,
+                    "sentence": f"{uid}.s{w.sentence}",
+                    "word": w.id,
+                    "text": w.form if restored else encode_entities(unit.text[w.start : w.end]),
+                    "form": encode_entities(w.form),
+                    "lemma": encode_entities(w.lemma),
+                    "upos": w.upos,
+                    "xpos": w.xpos,
+                    "feats": w.feats,
+                    "head": w.head,
+                    "deprel": w.deprel,
+                    "start": om[w.start],
+                    "end": om[w.end],
+                    "restored": restored,
+                    **provenance(doc, unit, w.start),
                 }
             )
     for i, note in enumerate(doc.notes):
@@ -210,7 +259,7 @@ def document_records(doc: Document, split: str, stages: list[str]) -> dict[str, 
                 "doc": doc.id,
                 "id": note_id(doc, i),
                 "unit": unit_id(doc, nunit) if nunit is not None else None,
-                "offset": note.offset,
+                "offset": maps[nunit.seq][note.offset] if nunit is not None else note.offset,
                 "raw": encode_entities(note.raw),
                 "text": encode_entities(note.text),
                 "start": note.start,
@@ -238,6 +287,7 @@ def document_records(doc: Document, split: str, stages: list[str]) -> dict[str, 
             "entities": len(entities),
             "glosses": len(glosses),
             "collation": len(collation),
+            "tokens": len(tokens),
             "stages": ",".join(stages),
         }
     ]
@@ -248,6 +298,7 @@ def document_records(doc: Document, split: str, stages: list[str]) -> dict[str, 
         "entities": entities,
         "glosses": glosses,
         "collation": collation,
+        "tokens": tokens,
     }
 
 

@@ -1,15 +1,70 @@
-"""spacy/train.spacy and spacy/dev.spacy: DocBins of one Doc per restored sentence, tokens are
-characters (`&KRnnnn;` for Kanripo characters), entities set. The Docs are in the order of the sentences of iob/<split>.iob (no user_data: serialising
-it per Doc costs more than the rest of the export).
+"""spacy/train.spacy and spacy/dev.spacy: DocBins of one Doc per restored sentence.
+
+With the parse stage, the tokens are its words (restored marks included, as in conllu/): ORTH
+(NFC; a Kanripo character is its ONE private-use character U+F0000+nnnn, so that spaCy's
+character tokenizer keeps it one token, with NORM `&KRnnnn;`), POS (UPOS), TAG (UD-Kanbun's XPOS), LEMMA,
+MORPH (FEATS), HEAD and DEP (UD's `root` as spaCy's `ROOT`), and the entities (words are cut at entity edges), so
+`spacy debug data` and a tagger / parser / ner config train on them. Without the parse stage
+the tokens are characters (the same private-use convention) with entities only, in the order of the sentences of iob/<split>.iob.
+No user_data (serialising it per Doc costs more than the rest of the export).
 dev = the dev documents (juan 10 by default), train = every other document."""
 
 from __future__ import annotations
 
 from pipeline.export import iob
 from pipeline.export.bundle import Format, by_split
+from pipeline.export.common import entity_tags, sentences_of, text_units
 from pipeline.model import Document
+from pipeline.pua import decode_entities, encode_entities, entity_number
 
-ATTRS = ["ORTH", "ENT_IOB", "ENT_TYPE"]
+ATTRS = ["ORTH", "NORM", "ENT_IOB", "ENT_TYPE", "POS", "TAG", "LEMMA", "MORPH", "HEAD", "DEP", "SENT_START"]
+
+
+def _bio(tags: list[str]) -> list[str]:
+    """BIO that spaCy accepts: an I- that does not continue its entity becomes B-."""
+    out, prev = [], "O"
+    for t in tags:
+        if t.startswith("I-") and prev[2:] != t[2:]:
+            t = "B-" + t[2:]
+        out.append(t)
+        prev = t
+    return out
+
+
+def parsed_sentences(doc: Document):
+    """(forms, pos, tags, lemmas, morphs, heads, deps, ents) of every parsed sentence."""
+    for unit in text_units(doc):
+        if not unit.words:
+            continue
+        by_sent: dict[int, list] = {}
+        for w in unit.words:
+            by_sent.setdefault(w.sentence, []).append(w)
+        sents = sentences_of(unit)
+        for si, words in sorted(by_sent.items()):
+            sent = sents[si]
+            ctags = entity_tags(unit, sent.start, sent.end)
+            ents = []
+            for w in words:
+                if w.start == w.end:
+                    ents.append("O")
+                else:
+                    ents.append(ctags[w.start - sent.start])
+            yield (
+                [w.form for w in words],
+                [w.upos for w in words],
+                [w.xpos for w in words],
+                [w.lemma for w in words],
+                ["" if w.feats == "_" else w.feats for w in words],
+                [w.head - 1 if w.head > 0 else i for i, w in enumerate(words)],
+                ["ROOT" if w.deprel == "root" else w.deprel for w in words],  # spaCy's root label, as `spacy convert` writes it
+                _bio(ents),
+            )
+
+
+def _norms(sdoc) -> None:
+    for tok in sdoc:
+        if any(entity_number(c) is not None for c in tok.text):
+            tok.norm_ = encode_entities(tok.text)
 
 
 def docbin(doc: Document):
@@ -19,9 +74,28 @@ def docbin(doc: Document):
 
     vocab = Vocab()
     db = DocBin(attrs=ATTRS, store_user_data=False)
-    for _sid, forms, tags in iob.sentences(doc):
-        sdoc = Doc(vocab, words=forms, spaces=[False] * len(forms), ents=tags)
-        db.add(sdoc)
+    if any(u.words for u in doc.units):
+        for forms, pos, tags, lemmas, morphs, heads, deps, ents in parsed_sentences(doc):
+            sdoc = Doc(
+                vocab,
+                words=forms,
+                spaces=[False] * len(forms),
+                pos=pos,
+                tags=tags,
+                lemmas=lemmas,
+                morphs=morphs,
+                heads=heads,
+                deps=deps,
+                ents=ents,
+            )
+            _norms(sdoc)
+            db.add(sdoc)
+    else:
+        for _sid, forms, tags in iob.sentences(doc):
+            forms = [decode_entities(f) for f in forms]
+            sdoc = Doc(vocab, words=forms, spaces=[False] * len(forms), ents=_bio(tags))
+            _norms(sdoc)
+            db.add(sdoc)
     return db
 
 

@@ -3,7 +3,8 @@
 - teiHeader from the #+TITLE / #+PROPERTY lines, the Kanripo source and licence, a charDecl
   with one <glyph> per `&KRnnnn;` character used;
 - <pb n="…"/> and <lb n="…"/> kept where the source has them;
-- units in order: base text <p type="base">, titles/headers <p type="title|header">,
+- units in order: base text <ab type="base">, titles/headers <ab type="title|header"> (TEI's
+  anonymous block: `p` has no @type in TEI P5),
   commentary <note type="commentary" subtype="…" target="#base-unit"> with its marker as <label>;
 - restored punctuation as <pc type="restored">, entities as <roleName> (ROLE),
   <placeName> (PLACE), <rs type="OBJECT|ACT|MUSIC">;
@@ -14,7 +15,8 @@
   <linkGrp type="glosses"> of <link type="<gloss type>" target="#gloss-start #gloss-end
   #lemma-start #lemma-end"/> at the end of the body.
 
-The files validate against schemas/tei_zhushu.rng, a documented subset of TEI P5.
+The files validate against TEI P5 tei_all (../shared/schemas/tei_all.rng, tested) and against
+schemas/tei_zhushu.rng, a documented subset of TEI P5.
 """
 
 from __future__ import annotations
@@ -199,7 +201,7 @@ def render_doc(doc: Document) -> str:
             label = f"<label>{escape(unit.marker)}</label>" if unit.marker else ""
             body.append(f"<note {attrs}>{label}{inner}</note>")
         else:
-            body.append(f'<p type="{unit.kind}" xml:id="{uid}">{inner}</p>')
+            body.append(f'<ab type="{unit.kind}" xml:id="{uid}">{inner}</ab>')
     body.extend(m[2] for m in miles.get(-1, []))
     if links:
         body.append('<linkGrp type="glosses">')

@@ -30,7 +30,8 @@ from typing import Callable
 
 from pipeline import paths
 
-TARGETS = {"book_seconds": 60.0, "peak_rss_mb": 2048.0, "udkanbun_ratio": 1.0, "dask_speedup": 1.6}
+TARGETS = {"book_seconds": 90.0,  # issue 14: whole book with the parse stage ≤ 90 s (60 s before the parse stage)
+            "peak_rss_mb": 2048.0, "udkanbun_ratio": 1.0, "dask_speedup": 1.6}
 REPO = paths.REPO
 
 

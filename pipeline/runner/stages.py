@@ -7,11 +7,12 @@ To add a stage: a package with a Stage subclass, listed here.
 from __future__ import annotations
 
 from pipeline.align import AlignStage
+from pipeline.parse import ParseStage
 from pipeline.segment import SegmentStage
 from pipeline.stage import INGEST_PROVIDES, Stage, stage_order
 from pipeline.tag import TagStage
 
-ANNOTATORS: dict[str, type[Stage]] = {s.name: s for s in stage_order([SegmentStage, TagStage, AlignStage])}
+ANNOTATORS: dict[str, type[Stage]] = {s.name: s for s in stage_order([SegmentStage, TagStage, AlignStage, ParseStage])}
 STAGE_ORDER: tuple[str, ...] = ("ingest", *ANNOTATORS, "export")
 
 

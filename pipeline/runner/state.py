@@ -33,6 +33,7 @@ def document_from_json(data: bytes | str):
         unit.entities = [build(model.Entity, e) for e in u.get("entities", [])]
         unit.glosses = [build(model.Gloss, g) for g in u.get("glosses", [])]
         unit.readings = [_reading(build, r) for r in u.get("readings", [])]
+        unit.words = [build(model.Word, w) for w in u.get("words", [])]
         units.append(unit)
     doc = build(model.Document, d)
     doc.units = units

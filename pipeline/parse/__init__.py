@@ -1,0 +1,326 @@
+"""The `parse` stage: words, UPOS, XPOS, FEATS, lemma, HEAD and DEPREL for every restored
+sentence, with UD-Kanbun (`udkanbun`: its MeCab dictionary for words and tags, its UDPipe
+model, trained on the UD Classical Chinese Kyoto treebank, for the trees; both ship in the
+wheel, nothing is downloaded).
+
+    parser = ParseStage.load()            # loads UD-Kanbun once per process
+    doc = parser(doc)                     # fills unit.words (pipeline.model.Word) of every text unit
+
+What we feed it, per restored sentence (pipeline.model.Sentence; a unit that was not segmented
+is one sentence):
+
+- the sentence's characters in NFC (a CJK compatibility ideograph is parsed as its unified
+  character; Word.form keeps the NFC form, the offsets keep pointing into the original text);
+- our restored marks as PUNCT tokens (`，` `、` … as MeCab tags them), which stay `punct`
+  whatever the parser says (and are never a root, never a head);
+- layout whitespace (the U+3000 of header lines) is not a word: it is left out;
+- a Kanripo character (`&KRnnnn;`, a private-use character in unit text) is one NOUN word;
+- word boundaries at every edge of an entity of the tag stage; with `merge_names` (the
+  default) the characters of a multi-character entity are one word (a name is a word, as the
+  treebank's multi-character names are), so a ritual name is never split across subtrees.
+  `split_names` in pipeline/evaluate/parse.py measures how often UD-Kanbun splits them when
+  they are not merged (docs/parsing.md).
+"""
+
+from __future__ import annotations
+
+import unicodedata
+from dataclasses import dataclass
+
+from pipeline.model import SENTENCE_FINAL, Document, Sentence, Unit, Word
+from pipeline.pua import entity_number
+from pipeline.stage import Stage
+
+# XPOS (UD-Kanbun's 4-field tags) of what MeCab cannot tag for us
+PUNCT_XPOS = {True: "s,記号,句点,*", False: "s,記号,読点,*"}  # sentence-final or not
+PUA_TAGS = ("NOUN", "n,名詞,*,*")
+NAME_TAGS = {  # a merged entity: NOUN with the treebank's tag for that kind of noun
+    "ROLE": ("NOUN", "n,名詞,人,役割"),
+    "PLACE": ("NOUN", "n,名詞,固定物,建造物"),
+    "OBJECT": ("NOUN", "n,名詞,可搬,道具"),
+    "MUSIC": ("NOUN", "n,名詞,制度,儀礼"),
+}
+PLACEHOLDER = "物"  # what MeCab sees for a Kanripo character (its tags are then replaced)
+
+
+@dataclass
+class Token:
+    """A word before parsing: span in unit text, NFC form and tags."""
+
+    start: int
+    end: int
+    form: str
+    lemma: str
+    upos: str
+    xpos: str
+    feats: str
+
+
+def sentences_of(unit: Unit) -> list[Sentence]:
+    """The restored sentences of a unit, or the whole unit as one when it was not segmented
+    (the same rule as the exports)."""
+    if unit.sentences:
+        return list(unit.sentences)
+    if not unit.text:
+        return []
+    return [Sentence(0, len(unit.text), unit.marks.get(len(unit.text)))]
+
+
+class Parser:
+    """UD-Kanbun's MeCab (words, tags) and UDPipe (trees), loaded once."""
+
+    def __init__(self, merge_names: bool = True):
+        import udkanbun
+
+        self.udkanbun_version = getattr(udkanbun, "VERSION", None) or _version("udkanbun")
+        lzh = udkanbun.load(MeCab=True, Danku=False)
+        self._lzh = lzh  # keeps UDPipe's Model alive: the Pipeline does not own it (freeing it segfaults)
+        self.mecab = lzh.mecab
+        self.udpipe = lzh.udpipe  # ufal.udpipe.Pipeline(model, "conllu", tagger "none", parser default)
+        self.merge_names = merge_names
+
+    # -- words -------------------------------------------------------------------------------
+
+    def tokenize(self, text: str, start: int, end: int, cuts: set[int], names: list[tuple[int, int, str]]) -> list[Token]:
+        """Words of text[start:end] (whitespace left out), cut at `cuts` (unit offsets), the
+        `names` spans (start, end, label) merged into one word each when merge_names."""
+        chars = [(k, text[k]) for k in range(start, end) if not text[k].isspace()]
+        if not chars:
+            return []
+        nfc = [unicodedata.normalize("NFC", ch) for _, ch in chars]
+        fed = "".join(PLACEHOLDER if entity_number(ch) is not None else n for (_, ch), n in zip(chars, nfc))
+        analysed: list[tuple[str, list[str]]] = []
+        for line in self.mecab.parse(fed).split("\n"):
+            if not line or line == "EOS" or "\t" not in line:
+                continue
+            surface, feats = line.split("\t", 1)
+            analysed.append((surface, feats.split(",")))
+        pieces: list[tuple[int, int, list[str] | None]] = []  # char index range into `chars`, mecab fields
+        pos = 0
+        if "".join(s for s, _ in analysed) == fed:
+            for surface, f in analysed:
+                pieces.append((pos, pos + len(surface), f))
+                pos += len(surface)
+        else:  # MeCab changed the string (should not happen): characters, untagged
+            pieces = [(i, i + 1, None) for i in range(len(chars))]
+        # cut at entity edges, Kanripo characters, sentence-internal marks and whitespace gaps
+        bounds = set(cuts)
+        for i, (k, ch) in enumerate(chars):
+            if entity_number(ch) is not None:
+                bounds |= {k, k + 1}
+            if i and chars[i - 1][0] != k - 1:
+                bounds.add(k)
+        tokens: list[Token] = []
+        for a, b, f in pieces:
+            seg = [a]
+            for i in range(a + 1, b):
+                if chars[i][0] in bounds:
+                    seg.append(i)
+            seg.append(b)
+            whole = len(seg) == 2
+            for x, y in zip(seg, seg[1:]):
+                form = "".join(nfc[x:y])
+                tokens.append(self._token(chars, x, y, form, f, whole))
+        if self.merge_names:
+            tokens = _merge(tokens, names, text)
+        return tokens
+
+    @staticmethod
+    def _token(chars, x: int, y: int, form: str, f: list[str] | None, whole: bool) -> Token:
+        s, e = chars[x][0], chars[y - 1][0] + 1
+        if y - x == 1 and entity_number(chars[x][1]) is not None:
+            return Token(s, e, chars[x][1], chars[x][1], PUA_TAGS[0], PUA_TAGS[1], "_")
+        if f is None or len(f) < 9:
+            return Token(s, e, form, form, "X", "_", "_")
+        lemma = f[6] if f[6] != "*" else form
+        lemma = lemma.split("/")[0] if whole else form
+        upos = f[7] if f[7] != "*" else "X"
+        if upos == "PUNCT" or upos == "SYM":  # a character MeCab does not know, not a mark of ours
+            upos = "X" if upos == "PUNCT" else upos
+        feats = f[8].replace("*", "_") if whole else "_"
+        return Token(s, e, form, lemma or form, upos, ",".join(f[:4]), feats or "_")
+
+    # -- trees -------------------------------------------------------------------------------
+
+    def parse_unit(self, unit: Unit, entities: bool = True) -> list[Word]:
+        """The words of every sentence of a unit, parsed in one UDPipe call."""
+        sents: list[tuple[int, list[Token | str]]] = []  # sentence index, tokens with marks (str) at their places
+        names = [(e.start, e.end, e.label) for e in unit.entities] if entities else []
+        for si, sent in enumerate(sentences_of(unit)):
+            inner = [k for k in unit.marks if sent.start < k < sent.end]
+            cuts = set(inner)
+            for s, e, _ in names:
+                cuts |= {s, e}
+            sn = [n for n in names if sent.start <= n[0] and n[1] <= sent.end and not any(n[0] < k < n[1] for k in inner)]
+            toks = self.tokenize(unit.text, sent.start, sent.end, cuts, sn)
+            if not toks:
+                continue
+            seq: list = []  # the words, each mark (offset, mark) after the word it follows
+            placed = set()
+            for tok in toks:
+                seq.append(tok)
+                if tok.end in unit.marks and (tok.end in inner or tok.end == sent.end):
+                    seq.append((tok.end, unit.marks[tok.end]))
+                    placed.add(tok.end)
+            # a mark after whitespace (no word ends there): after the word before it
+            for k in sorted((set(inner) | ({sent.end} & set(unit.marks))) - placed):
+                at = max((i for i, x in enumerate(seq) if not isinstance(x, tuple) and x.end <= k), default=None)
+                if at is not None:
+                    while at + 1 < len(seq) and isinstance(seq[at + 1], tuple):
+                        at += 1
+                    seq.insert(at + 1, (k, unit.marks[k]))
+            sents.append((si, seq))
+        if not sents:
+            return []
+        parsed = self.parse_conllu(_conllu(sents))
+        words: list[Word] = []
+        for (si, seq), tree in zip(sents, parsed):
+            words.extend(_words(si, seq, tree))
+        return words
+
+    def parse_conllu(self, text: str) -> list[list[tuple[int, str]]]:
+        """(head, deprel) of every token of every sentence of a CoNLL-U string."""
+        out: list[list[tuple[int, str]]] = []
+        cur: list[tuple[int, str]] = []
+        for line in self.udpipe.process(text).split("\n"):
+            if not line:
+                if cur:
+                    out.append(cur)
+                    cur = []
+                continue
+            if line.startswith("#"):
+                continue
+            cols = line.split("\t")
+            if "-" in cols[0] or "." in cols[0]:
+                continue
+            cur.append((int(cols[6]), cols[7]))
+        if cur:
+            out.append(cur)
+        return out
+
+
+def _version(dist: str) -> str | None:
+    try:
+        from importlib.metadata import version
+
+        return version(dist)
+    except Exception:
+        return None
+
+
+def _merge(tokens: list[Token], names: list[tuple[int, int, str]], text: str) -> list[Token]:
+    """Tokens inside each multi-token name span merged into one word."""
+    out: list[Token] = []
+    spans = sorted(names)
+    i = 0
+    while i < len(tokens):
+        tok = tokens[i]
+        span = next((n for n in spans if n[0] == tok.start and n[1] > tok.end), None)
+        if span is not None:
+            j = i
+            while j + 1 < len(tokens) and tokens[j + 1].end <= span[1]:
+                j += 1
+            if j > i and tokens[j].end == span[1]:
+                group = tokens[i : j + 1]
+                form = "".join(t.form for t in group)
+                upos, xpos = NAME_TAGS.get(span[2], ("NOUN", "n,名詞,*,*"))
+                out.append(Token(tok.start, span[1], form, form, upos, xpos, "_"))
+                i = j + 1
+                continue
+        out.append(tok)
+        i += 1
+    return out
+
+
+def _field(s: str) -> str:
+    return s.replace("\t", " ").replace("\n", " ") or "_"
+
+
+def _conllu(sents) -> str:
+    lines: list[str] = []
+    for _si, seq in sents:
+        for j, x in enumerate(seq, start=1):
+            if isinstance(x, tuple):
+                mark = x[1]
+                xpos = PUNCT_XPOS[mark in SENTENCE_FINAL]
+                lines.append(f"{j}\t{mark}\t{mark}\tPUNCT\t{xpos}\t_\t_\t_\t_\t_")
+            else:
+                form = "".join(PLACEHOLDER if entity_number(ch) is not None else ch for ch in x.form)
+                lines.append(f"{j}\t{_field(form)}\t{_field(x.lemma if form == x.form else form)}\t{x.upos}\t{x.xpos}\t{x.feats}\t_\t_\t_\t_")
+        lines.append("")
+    return "\n".join(lines) + "\n"
+
+
+def _words(si: int, seq: list, tree: list[tuple[int, str]]) -> list[Word]:
+    """Words of one sentence, the tree repaired so that our marks are `punct` leaves and the
+    root is a word (UDPipe's trees are otherwise kept as they are)."""
+    n = len(seq)
+    if len(tree) != n:  # UDPipe returned another tokenization (should not happen): a flat fallback
+        tree = [(0, "root")] + [(1, "dep")] * (n - 1)
+    heads = [h for h, _ in tree]
+    rels = [r for _, r in tree]
+    is_punct = [isinstance(x, tuple) for x in seq]
+    if all(is_punct):
+        return []
+    # the root must be a word: a punct root hands the root to its first non-punct dependent (or word)
+    roots = [i for i in range(n) if heads[i] == 0]
+    root = next((i for i in roots if not is_punct[i]), None)
+    if root is None:
+        root = next((i for i in range(n) if not is_punct[i] and heads[i] - 1 in roots), None)
+        if root is None:
+            root = next(i for i in range(n) if not is_punct[i])
+    for i in range(n):
+        if i == root:
+            heads[i], rels[i] = 0, "root"
+        elif heads[i] == 0:
+            heads[i], rels[i] = root + 1, ("punct" if is_punct[i] else "parataxis")
+    # punct is never a head: its dependents go to the punct's own head (or the root)
+    for i in range(n):
+        h = heads[i] - 1
+        guard = 0
+        while h >= 0 and is_punct[h] and guard < n:
+            h = heads[h] - 1 if heads[h] else root
+            guard += 1
+        if h >= 0 and is_punct[h]:
+            h = root
+        if i != root:
+            heads[i] = h + 1 if h != i else root + 1
+    # a cycle (could only come from the repairs above) is broken at the root
+    for i in range(n):
+        seen, j = set(), i
+        while j != root and j not in seen:
+            seen.add(j)
+            j = heads[j] - 1
+        if j != root:
+            heads[i] = root + 1
+    words: list[Word] = []
+    for i, x in enumerate(seq):
+        if is_punct[i]:
+            k, mark = x
+            words.append(Word(si, i + 1, k, k, mark, mark, "PUNCT", PUNCT_XPOS[mark in SENTENCE_FINAL], "_", heads[i], "punct"))
+        else:
+            rel = rels[i] if rels[i] != "punct" else "dep"
+            if i == root:
+                rel = "root"
+            words.append(Word(si, i + 1, x.start, x.end, x.form, x.lemma, x.upos, x.xpos, x.feats, heads[i], rel))
+    return words
+
+
+def parse_document(doc: Document, parser: Parser) -> Document:
+    for unit in doc.units:
+        unit.words = parser.parse_unit(unit) if unit.text else []
+    return doc
+
+
+class ParseStage(Stage):
+    name = "parse"
+    requires = ("sentences",)  # after segment; entities of the tag stage are used when present
+    provides = ("words",)
+    default_model = None  # UD-Kanbun's model ships in its wheel
+
+    @classmethod
+    def load_model(cls, path):
+        return Parser()
+
+    def __call__(self, doc: Document) -> Document:
+        return parse_document(doc, self.model)
