@@ -23,7 +23,8 @@ from pipeline.export.records import RECORD_KINDS
 
 ROOT = Path(__file__).resolve().parent.parent
 INPUTS = [paths.CORPUS / "KR1d0030_000.txt", paths.CORPUS / "KR1d0030_003.txt",
-          ROOT / "tests" / "fixtures" / "parse" / "KR1d0030_025.txt"]
+          ROOT / "tests" / "fixtures" / "parse" / "KR1d0030_025.txt",
+          ROOT / "tests" / "fixtures" / "zhushu" / "KR1d0053_001.txt"]  # the 注疏 layout: 注, 音義, 疏, 考證
 # TEI P5 tei_all, edition 4.3.0: read where ../shared/schemas/README.md puts it (not copied
 # into the repository, as that README asks)
 TEI_ALL = ROOT.parent / "shared" / "schemas" / "tei_all.rng"
@@ -48,7 +49,7 @@ def udvalidate(files, level: int = 2) -> subprocess.CompletedProcess:
 
 def test_conllu_passes_udvalidate_level_2(out):
     files = sorted((out / "conllu").glob("*.conllu"))
-    assert len(files) == 3
+    assert len(files) == len(INPUTS)
     res = udvalidate(files)
     assert res.returncode == 0, (res.stdout + res.stderr)[-3000:]
     text = (out / "conllu" / "KR1d0030_025.conllu").read_text(encoding="utf-8")
@@ -75,7 +76,7 @@ def test_conllu_validator_catches_what_we_fixed(out, tmp_path):
 def test_tei_valid_against_tei_all(out):
     rng = etree.RelaxNG(etree.parse(str(TEI_ALL)))
     files = sorted((out / "tei").glob("*.xml"))
-    assert len(files) == 3
+    assert len(files) == len(INPUTS)
     for f in files:
         tree = etree.parse(str(f))
         assert rng.validate(tree), (f.name, str(rng.error_log)[:2000])
@@ -112,6 +113,10 @@ def test_every_offset_indexes_the_string_beside_it(out, fmt):
         assert units[r["unit"]]["text"][r["note_start"] : r["note_end"]] == r["text"], r
         if r["lemma_start"] is not None:
             assert units[r["base_unit"]]["text"][r["lemma_start"] : r["lemma_end"]] == r["lemma"], r
+    for r in rows["readings"]:
+        assert units[r["unit"]]["text"][r["head_start"] : r["head_end"]] == r["head"], r
+        if r["target_unit"] is not None:
+            assert units[r["target_unit"]]["text"][r["target_start"] : r["target_end"]] == r["head"], r
     for r in rows["collation"]:
         assert sources[r["doc"]][r["start"]] == "(" and sources[r["doc"]][r["end"] - 1] == ")", r
         assert 0 <= r["offset"] <= len(units[r["unit"]]["text"]), r

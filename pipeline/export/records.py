@@ -1,5 +1,5 @@
 """Standoff records of an annotated Document: one flat dict per document, unit, sentence,
-entity, gloss and collation note. jsonl/ and parquet/ both write these.
+entity, gloss, collation note, token and 音義 reading. jsonl/ and parquet/ both write these.
 
 Offsets index the strings stored beside them: an offset into a unit is a code-point offset
 into that unit's stored `text`, where a Kanripo character is spelled out as `&KRnnnn;` and
@@ -15,7 +15,7 @@ from pipeline.export.common import book_title, note_id, offset_map, provenance, 
 from pipeline.model import Document
 from pipeline.pua import encode_entities
 
-RECORD_KINDS = ("documents", "units", "sentences", "entities", "glosses", "collation", "tokens")
+RECORD_KINDS = ("documents", "units", "sentences", "entities", "glosses", "collation", "tokens", "readings")
 
 # column -> arrow type name, in file order; the schema of jsonl and parquet alike
 SCHEMAS: dict[str, list[tuple[str, str, str]]] = {
@@ -38,6 +38,7 @@ SCHEMAS: dict[str, list[tuple[str, str, str]]] = {
         ("glosses", "int64", "glosses"),
         ("collation", "int64", "collation notes"),
         ("tokens", "int64", "words and restored marks of the parse (0 without the parse stage)"),
+        ("readings", "int64", "音義 readings (注疏 layout)"),
         ("stages", "string", "stages that annotated the document, comma-separated"),
     ],
     "units": [
@@ -91,7 +92,7 @@ SCHEMAS: dict[str, list[tuple[str, str, str]]] = {
         ("text", "string", "the gloss statement"),
         ("type", "string", "definition, equivalence, reference, explanation, sound, reading, emendation, variant"),
         ("lemma", "string", "the lemma named by the gloss"),
-        ("base_unit", "string", "unit id of the base unit the lemma is looked up in"),
+        ("base_unit", "string", "unit id of the unit the lemma is looked up in: the base unit (for a 疏 on the 注, the 注 unit)"),
         ("lemma_start", "int64", "lemma span in the base unit text (null: unanchored)"),
         ("lemma_end", "int64", "end of the lemma span"),
         ("confidence", "float64", "aligner confidence"),
@@ -132,12 +133,35 @@ SCHEMAS: dict[str, list[tuple[str, str, str]]] = {
         ("pb", "string", "page of the first character"),
         ("line", "int64", "printed line of the first character"),
     ],
+    "readings": [
+        ("doc", "string", "document id"),
+        ("id", "string", "reading id unit.rN (N: its place in the 音義 note)"),
+        ("unit", "string", "the 音義 unit"),
+        ("head", "string", "the character or word read"),
+        ("head_start", "int64", "the head in the 音義 note text"),
+        ("head_end", "int64", "end of the head in the note"),
+        ("kind", "string", "the reading: fanqie (反切), homophone (音X) or ruzi (如字)"),
+        ("upper", "string", "反切 upper character (the initial)"),
+        ("lower", "string", "反切 lower character (the rhyme and tone)"),
+        ("homophone", "string", "音X: the character X"),
+        ("reading_text", "string", "the reading as printed (X Y反, 音X, 如字)"),
+        ("authority", "string", "who gives the reading (徐, 劉, 沈 …; 一 for 一音, 又 …), when printed"),
+        ("alternatives", "json", "the other readings: [{kind, upper, lower, homophone, text, authority}]"),
+        ("scope", "string", "下同, 注同, 下及注同 …: where else the reading holds"),
+        ("target_unit", "string", "the 經 / 注 (or title) unit the head stands in (null: unanchored)"),
+        ("target_start", "int64", "the head in that unit's text"),
+        ("target_end", "int64", "end of the head in that unit"),
+        ("pb", "string", "page of the head in the note"),
+        ("line", "int64", "printed line of the head in the note"),
+        ("target_pb", "string", "page of the head in the text it reads"),
+        ("target_line", "int64", "printed line of the head in the text it reads"),
+    ],
 }
 
 
 def document_records(doc: Document, split: str, stages: list[str]) -> dict[str, list[dict]]:
     """All standoff records of one document, by kind, in document order."""
-    units, sentences, entities, glosses, collation, tokens = [], [], [], [], [], []
+    units, sentences, entities, glosses, collation, tokens, readings = [], [], [], [], [], [], []
     by_seq = {u.seq: u for u in doc.units}
     maps = {u.seq: offset_map(u.text) for u in doc.units}
     for unit in doc.units:
@@ -252,6 +276,7 @@ def document_records(doc: Document, split: str, stages: list[str]) -> dict[str, 
                     **provenance(doc, unit, w.start),
                 }
             )
+        readings.extend(_reading_records(doc, unit, uid, om, by_seq, maps))
     for i, note in enumerate(doc.notes):
         nunit = by_seq.get(note.unit_seq)
         collation.append(
@@ -288,6 +313,7 @@ def document_records(doc: Document, split: str, stages: list[str]) -> dict[str, 
             "glosses": len(glosses),
             "collation": len(collation),
             "tokens": len(tokens),
+            "readings": len(readings),
             "stages": ",".join(stages),
         }
     ]
@@ -299,7 +325,45 @@ def document_records(doc: Document, split: str, stages: list[str]) -> dict[str, 
         "glosses": glosses,
         "collation": collation,
         "tokens": tokens,
+        "readings": readings,
     }
+
+
+def _sound_record(note: str, sound) -> dict:
+    return {"kind": sound.kind, "upper": sound.upper, "lower": sound.lower, "homophone": sound.homophone,
+            "text": encode_entities(note[sound.start : sound.end]), "authority": "".join(sound.authority) or None}
+
+
+def _reading_records(doc: Document, unit, uid: str, om: list[int], by_seq: dict, maps: dict) -> list[dict]:
+    out = []
+    for i, r in enumerate(unit.readings):
+        target = by_seq.get(r.target) if r.target is not None else None
+        anchored = target is not None and r.anchor_start is not None
+        tprov = provenance(doc, target, r.anchor_start) if anchored else {"pb": None, "line": None}
+        first = _sound_record(unit.text, r.reading) if r.sounds else {}
+        out.append({
+            "doc": doc.id,
+            "id": f"{uid}.r{i}",
+            "unit": uid,
+            "head": encode_entities(r.head),
+            "head_start": om[r.head_start],
+            "head_end": om[r.head_end],
+            "kind": first.get("kind"),
+            "upper": first.get("upper"),
+            "lower": first.get("lower"),
+            "homophone": first.get("homophone"),
+            "reading_text": first.get("text"),
+            "authority": first.get("authority"),
+            "alternatives": [_sound_record(unit.text, s) for s in r.alternatives],
+            "scope": r.scope,
+            "target_unit": unit_id(doc, target) if anchored else None,
+            "target_start": maps[target.seq][r.anchor_start] if anchored else None,
+            "target_end": maps[target.seq][r.anchor_end] if anchored else None,
+            **provenance(doc, unit, r.head_start),
+            "target_pb": tprov["pb"],
+            "target_line": tprov["line"],
+        })
+    return out
 
 
 def _source_prov(doc: Document, index: int) -> dict[str, object]:
