@@ -44,6 +44,14 @@ h1 { font-size: 1.5em; margin: .3em 0; }
 .u.title, .u.header { font-weight: bold; color: #555; }
 .u.commentary { margin-left: 2em; font-size: .95em; color: #444; border-left: 3px solid #e5dcc8; padding-left: .6em; }
 .marker { font-weight: bold; color: #8a6d3b; margin-right: .3em; }
+.u.m-zhu { border-left-color: #b8860b; }
+.u.m-yinyi { font-size: .85em; color: #1f4e79; border-left: 3px dashed #9db7d5; }
+.u.m-yinyi .marker { color: #1f4e79; }
+.u.m-shu { font-size: .9em; color: #555; border-left-color: #c9c0d8; }
+.u.m-shu .marker { color: #6c3483; }
+.u.report { margin-left: 2em; font-size: .85em; color: #666; border-left: 3px double #ccc; padding-left: .6em; }
+details.u summary { cursor: pointer; color: #6c3483; }
+.reading { border-bottom: 1px dashed #1f4e79; cursor: help; }
 .e { font-weight: bold; }
 .e.ROLE { color: #c0392b; } .e.OBJECT { color: #1f6fb2; } .e.PLACE { color: #1e8449; }
 .e.ACT { color: #b9770e; } .e.MUSIC { color: #7d3c98; }
@@ -96,7 +104,28 @@ def _gid(doc: Document, seq: int, i: int) -> str:
     return f"g-{seq}-{i}"
 
 
+# how each commentary of the 注疏 is shown; a 疏 longer than FOLD_SHU characters is folded
+MARKER_CLASS = {"注": "m-zhu", "音義": "m-yinyi", "疏": "m-shu", "小注": "m-xiaozhu"}
+FOLD_SHU = 120
+
+
+def _sound_text(note: str, sound) -> str:
+    who = "".join(sound.authority)
+    return (who + " " if who else "") + note[sound.start : sound.end]
+
+
+def _reading_title(note: str, r) -> str:
+    """What hovering a read head shows: its reading, the alternatives, the scope."""
+    parts = [_sound_text(note, s) for s in r.sounds]
+    return "音義: " + encode_entities(r.head) + " " + "；".join(encode_entities(x) for x in parts) + (f"（{r.scope}）" if r.scope else "")
+
+
 def render_doc(doc: Document, prev_id: str | None = None, next_id: str | None = None) -> str:
+    reading_spans: dict[int, list[tuple[int, int, str]]] = {}
+    for unit in doc.units:
+        for r in unit.readings:
+            if r.target is not None and r.anchor_start is not None:
+                reading_spans.setdefault(r.target, []).append((r.anchor_start, r.anchor_end, _reading_title(unit.text, r)))
     lemma_spans: dict[int, list[tuple[int, int, str]]] = {}
     for unit in doc.units:
         for i, gl in enumerate(unit.glosses):
@@ -139,13 +168,23 @@ def render_doc(doc: Document, prev_id: str | None = None, next_id: str | None = 
             )
         for s, e, gid in lemma_spans.get(unit.seq, []):
             spans.append(Markup(s, e, f'<span class="lemma" data-g="{gid}">', "</span>", rank=0))
+        for s, e, title in reading_spans.get(unit.seq, []):
+            spans.append(Markup(s, e, f'<span class="reading" title="{escape(title)}">', "</span>", rank=0))
+        for r in unit.readings:  # the head as printed in the 音義 note
+            spans.append(Markup(r.head_start, r.head_end, f'<span class="reading" title="{escape(_reading_title(unit.text, r))}">', "</span>", rank=0))
         for ent in non_overlapping_entities(unit):
             spans.append(Markup(ent.start, ent.end, f'<span class="e {escape(ent.label)}" title="{escape(ent.label)}">', "</span>", rank=1))
         points = [(k, 1, escape(m)) for k, m in sorted(unit.marks.items())]
         points += notes_at.get(unit.seq, []) + pages_at.get(unit.seq, [])
         inner = render(unit.text, spans, points, _char)
         marker = f'<span class="marker">{escape(unit.marker)}</span>' if unit.marker else ""
-        body.append(f'<div class="u {unit.kind}" id="u{unit.seq}">{marker}{inner}</div>')
+        classes = f"u {unit.kind}" + (f" {MARKER_CLASS[unit.marker]}" if unit.marker in MARKER_CLASS else "")
+        if unit.marker == "疏" and len(unit.text) > FOLD_SHU:
+            opening = "".join(_char(c) for c in unit.text[:24])
+            body.append(f'<details class="{classes}" id="u{unit.seq}"><summary>{marker}{opening}…'
+                        f' <small>({len(unit.text)} 字)</small></summary>{inner}</details>')
+        else:
+            body.append(f'<div class="{classes}" id="u{unit.seq}">{marker}{inner}</div>')
     nav = ['<a href="index.html">index</a>']
     if prev_id:
         nav.append(f'<a href="{escape(prev_id)}.html">← {escape(prev_id)}</a>')

@@ -36,7 +36,8 @@ from pipeline.model import Document, Unit
 from pipeline.pua import entity_char, entity_number
 
 TEI_NS = "http://www.tei-c.org/ns/1.0"
-MARKER_SUBTYPE = {"鄭注": "zheng", "釋曰": "shiyue", "鄭目録云": "zheng-mulu", "鄭目錄云": "zheng-mulu"}
+MARKER_SUBTYPE = {"鄭注": "zheng", "釋曰": "shiyue", "鄭目録云": "zheng-mulu", "鄭目錄云": "zheng-mulu",
+                  "注": "zhu", "音義": "yinyi", "疏": "shu", "小注": "xiaozhu"}
 LICENCE_URL = "https://creativecommons.org/licenses/by-sa/4.0/"
 # order of point markup at one offset (after the k-th character): a gloss ends, the restored
 # mark, the collation note printed there, page and line breaks, a gloss starts
@@ -173,6 +174,21 @@ def render_doc(doc: Document) -> str:
                 f"<link type={quoteattr(gl.type)} target={quoteattr(' '.join(targets))}"
                 f" n={quoteattr(_plain(gl.lemma))}/>"
             )
+    # 音義 readings: a note at the head in the 音義 unit, pointing at the head where it stands
+    for unit in doc.units:
+        for i, r in enumerate(unit.readings):
+            rid = f"{doc.id}.u{unit.seq}.r{i}"
+            target = ""
+            if r.target in by_seq and r.anchor_start is not None:
+                anchors.setdefault(r.target, []).append((r.anchor_start, START_ANCHOR, f'<anchor xml:id="{rid}.h"/>'))
+                anchors.setdefault(r.target, []).append((r.anchor_end, END_ANCHOR, f'<anchor xml:id="{rid}.he"/>'))
+                target = f' target="#{rid}.h #{rid}.he"'
+            sounds = "".join(
+                f'<seg type="{s.kind}"' + (f' n="{escape("".join(s.authority))}"' if s.authority else "")
+                + f">{_text(unit.text[s.start : s.end])}</seg>" for s in r.sounds)
+            scope = f'<seg type="scope">{_text(r.scope)}</seg>' if r.scope else ""
+            notes_at.setdefault(unit.seq, []).append(
+                (r.head_end, NOTE, f'<note type="reading" xml:id="{rid}"{target}><term>{_text(r.head)}</term>{sounds}{scope}</note>'))
     body: list[str] = []
     juan = doc.properties.get("JUAN", "").strip()
     body.append(f'<div type="juan" xml:id="{doc.id}"' + (f" n={quoteattr(juan)}" if juan else "") + ">")
