@@ -16,6 +16,7 @@ from pipeline import atomic, paths
 from pipeline.cli import main
 
 GOOD = paths.REPO / "tests" / "fixtures" / "export" / "KR1d0030_001.txt"
+ZHOULI = (paths.REPO / "tests" / "fixtures" / "zhushu" / "KR1d0003_001.txt").read_text(encoding="utf-8")  # the 注疏 layout, juan 1
 LINES = GOOD.read_text(encoding="utf-8").split("\n")
 HEAD = LINES[:13]  # properties, page break, header, title and the first base line
 FORMATS = "jsonl,tei,card"
@@ -84,9 +85,19 @@ CASES = {
     "a stage without what it needs": lambda t: ([str(GOOD), "--steps", "ingest,align,export"], "stage align needs segment"),
     "unknown stage": lambda t: ([str(GOOD), "--skip", "parse-everything"], "parse-everything"),
     "unknown format": lambda t: ([str(GOOD), "--formats", "docx"], "docx"),
+    "注疏: a marker with nothing after it": lambda t: (
+        [str(write(t / "KR1d0003_913.txt", ZHOULI.replace("惟王建國注建立也", "惟王建國注音義(王/)建立也", 1)))],
+        f"{t / 'KR1d0003_913.txt'}:{_line_of(ZHOULI, '惟王建國注建立也')}"),
+    "注疏: an unclosed note": lambda t: (
+        [str(write(t / "KR1d0003_914.txt", ZHOULI.replace("(官之首同此序者", "(官之首同此序者(", 1)))],
+        f"{t / 'KR1d0003_914.txt'}:{_line_of(ZHOULI, '(官之首同此序者')}"),
     "broken saved state": lambda t: (["--steps", "export", "--state", str(write(t / "state" / "KR1d0030_001.json", "{").parent)],
                                      t / "state" / "KR1d0030_001.json"),
 }
+
+
+def _line_of(text: str, needle: str) -> int:
+    return next(i for i, line in enumerate(text.split("\n"), 1) if needle in line)
 
 
 def atomic_limit() -> int:
