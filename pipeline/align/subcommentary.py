@@ -22,6 +22,8 @@ from pipeline.variants import fold
 
 MIN_QUOTE = 2
 MAX_QUOTE = 24
+# a quotation never opens with the particle that closed the sentence before it (「…之辭也君席…者」)
+CLOSING_PARTICLES = "也者矣焉"
 # where the 疏 turns from the 經 to the 注: 注正義曰 / 注釋曰 (optionally after a lemma 注X至Y)
 _NOTE_PART = re.compile(r"注[^。]{0,24}?(?:正義曰|釋曰)")
 _RANGE = re.compile(r"(?:自)?([^，。、；：]{1,12}?)至([^，。、；：]{1,12}?)(?=[，。、；：]|者|正義曰|釋曰|是|皆|凡|此|一節|$)")
@@ -63,6 +65,8 @@ def _zhe_quotes(shu: str, fshu: str, lo: int, hi: int, units, target: str, taken
                 break
         if best:
             start, (seq, at) = best
+            while end - start > MIN_QUOTE and shu[start] in CLOSING_PARTICLES:
+                start, at = start + 1, at + 1
             out.append(Quote(start, end, target, seq, at, at + end - start, "者"))
             taken.append((start, end))
     return out
