@@ -100,6 +100,7 @@ def render(doc: Document) -> str:
                 continue
             rows: list[str] = []
             forms: list[str] = []
+            prev_end = sent.start  # the furthest end of the words so far (restored marks are empty)
             for j, w in enumerate(words):
                 misc = ["SpaceAfter=No"]
                 restored = w.start == w.end
@@ -112,7 +113,6 @@ def render(doc: Document) -> str:
                         misc.append("ZhOrig=" + ",".join(f"U+{ord(ch):04X}" for ch in orig))
                     misc.append(f"ZhSpan={omap[w.start]}-{omap[w.end]}")
                     # layout whitespace before this word (within the sentence) / after the last
-                    prev_end = sent.start if j == 0 else max(x.end for x in words[:j])
                     gap = unit.text[prev_end : w.start]
                     if gap and gap.isspace():
                         misc.append("ZhSpacesBefore=" + _escape_spaces(gap))
@@ -125,8 +125,9 @@ def render(doc: Document) -> str:
                     lo = sorted({g for k in range(w.start, w.end) for g in lemma_of.get((unit.seq, k), ())}, key=_gid_key)
                     if lo:
                         misc.append("ZhLemmaOf=" + _misc_value(",".join(lo)))
+                prev_end = max(prev_end, w.end)
                 if j == len(words) - 1:
-                    tail = unit.text[max(x.end for x in words) : sent.end]
+                    tail = unit.text[prev_end : sent.end]
                     if tail and tail.isspace():
                         misc.append("ZhSpacesAfter=" + _escape_spaces(tail))
                 forms.append(form)
