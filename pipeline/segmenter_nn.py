@@ -22,49 +22,86 @@ import numpy as np
 import torch
 from torch import nn
 
-from pipeline.segmenter_data import KIND_OF, LABELS, labels_of
+from pipeline.segmenter_data import LABELS, book_id, book_of, kind_id, labels_of
 
 PAD, UNK = 0, 1
 BOS_EOS = "\x02"  # the "next char" of the last character in a bigram
 
 
 class Tagger(nn.Module):
-    """enc="lstm": a BiLSTM; enc="cnn": residual dilated convolutions (much faster on CPU)."""
+    """The tagger. Inputs per character: char + bigram (+ trigram slots) + kind (+ book) embeddings.
+
+    enc="lstm": a BiLSTM (today's default); enc="cnnlstm": `conv_layers` residual convolutions
+    (width `kernel`) over the embeddings, then the BiLSTM; enc="transformer": a small character
+    transformer (a convolution gives it position, so any unit length works); enc="cnn": residual
+    dilated convolutions only.
+    """
 
     def __init__(self, n_chars: int, n_bigrams: int, emb: int = 128, bemb: int = 64, kemb: int = 16,
                  hidden: int = 160, layers: int = 2, n_labels: int = len(LABELS), dropout: float = 0.3,
                  enc: str = "lstm", dilations: tuple = (1, 2, 4, 8, 1, 1), kernel: int = 3,
-                 ngram_slots: int = 1):
+                 ngram_slots: int = 1, n_kinds: int = 3, n_books: int = 0, book_emb: int = 16,
+                 conv_layers: int = 2, heads: int = 4, ff: int = 512):
         super().__init__()
         self.enc = enc
+        self.n_kinds = n_kinds
         self.char = nn.Embedding(n_chars, emb, padding_idx=PAD)
         self.bigram = nn.Embedding(n_bigrams, bemb, padding_idx=PAD) if n_bigrams else None
-        self.kind = nn.Embedding(len(set(KIND_OF.values())), kemb)
-        inp = emb + (bemb * ngram_slots if n_bigrams else 0) + kemb
+        self.kind = nn.Embedding(n_kinds, kemb)
+        self.book = nn.Embedding(n_books, book_emb) if n_books else None
+        inp = emb + (bemb * ngram_slots if n_bigrams else 0) + kemb + (book_emb if n_books else 0)
         self.drop = nn.Dropout(dropout)
-        if enc == "lstm":
-            self.rnn = nn.LSTM(inp, hidden, num_layers=layers, bidirectional=True, batch_first=True,
+        if enc in ("lstm", "cnnlstm"):
+            rnn_in = inp
+            if enc == "cnnlstm":
+                self.proj = nn.Linear(inp, hidden)
+                self.convs = nn.ModuleList(
+                    nn.Conv1d(hidden, hidden, kernel, padding=kernel // 2) for _ in range(conv_layers))
+                rnn_in = hidden
+            self.rnn = nn.LSTM(rnn_in, hidden, num_layers=layers, bidirectional=True, batch_first=True,
                                dropout=dropout if layers > 1 else 0.0)
             self.out = nn.Linear(2 * hidden, n_labels)
+        elif enc == "transformer":
+            self.proj = nn.Linear(inp, hidden)
+            self.pos = nn.Conv1d(hidden, hidden, kernel, padding=kernel // 2, groups=hidden)
+            layer = nn.TransformerEncoderLayer(hidden, heads, ff, dropout=dropout, batch_first=True, norm_first=True)
+            self.tf = nn.TransformerEncoder(layer, layers, enable_nested_tensor=False)
+            self.norm = nn.LayerNorm(hidden)
+            self.out = nn.Linear(hidden, n_labels)
         else:
             self.proj = nn.Linear(inp, hidden)
             self.convs = nn.ModuleList(
                 nn.Conv1d(hidden, hidden, kernel, dilation=d, padding=d * (kernel // 2)) for d in dilations)
             self.out = nn.Linear(hidden, n_labels)
 
-    def forward(self, chars, bigrams, kinds, lengths):
+    def forward(self, chars, bigrams, kinds, lengths, books=None):
         x = [self.char(chars)]
         if self.bigram is not None:
             b = self.bigram(bigrams)  # (B, T, d) or, with trigrams, (B, T, slots, d)
             x.append(b.flatten(2) if b.dim() == 4 else b)
-        x.append(self.kind(kinds).unsqueeze(1).expand(-1, chars.shape[1], -1))
+        T = chars.shape[1]
+        x.append(self.kind(kinds).unsqueeze(1).expand(-1, T, -1))
+        if self.book is not None:
+            if books is None:
+                books = torch.zeros_like(kinds)
+            x.append(self.book(books).unsqueeze(1).expand(-1, T, -1))
         x = self.drop(torch.cat(x, dim=-1))
-        if self.enc == "lstm":
+        mask = (chars != PAD).unsqueeze(1).to(x.dtype)  # (B, 1, T)
+        if self.enc in ("lstm", "cnnlstm"):
+            if self.enc == "cnnlstm":
+                h = torch.relu(self.proj(x)).transpose(1, 2) * mask
+                for conv in self.convs:
+                    h = (h + torch.relu(conv(self.drop(h)))) * mask
+                x = h.transpose(1, 2)
             packed = nn.utils.rnn.pack_padded_sequence(x, lengths.cpu(), batch_first=True, enforce_sorted=False)
             h, _ = self.rnn(packed)
-            h, _ = nn.utils.rnn.pad_packed_sequence(h, batch_first=True, total_length=chars.shape[1])
+            h, _ = nn.utils.rnn.pad_packed_sequence(h, batch_first=True, total_length=T)
             return self.out(self.drop(h))
-        mask = (chars != PAD).unsqueeze(1).to(x.dtype)  # (B, 1, T)
+        if self.enc == "transformer":
+            h = self.proj(x).transpose(1, 2) * mask
+            h = (h + self.pos(h)) * mask
+            h = self.tf(h.transpose(1, 2), src_key_padding_mask=chars == PAD)
+            return self.out(self.drop(self.norm(h)))
         h = torch.relu(self.proj(x)).transpose(1, 2) * mask  # (B, H, T)
         for conv in self.convs:
             h = (h + torch.relu(conv(self.drop(h)))) * mask
@@ -131,14 +168,15 @@ def _chunks(rec: dict, limit: int = 200) -> list[dict]:
     return out
 
 
-def _batch(items, vocab: Vocab, unk_p: float = 0.0, rng: random.Random | None = None):
+def _batch(items, vocab: Vocab, unk_p: float = 0.0, rng: random.Random | None = None, n_kinds: int = 3):
     n = max(len(it["text"]) for it in items)
     B = len(items)
     chars = torch.zeros(B, n, dtype=torch.long)
     bigs = torch.zeros((B, n, 3) if vocab.trigrams else (B, n), dtype=torch.long)
     labels = torch.full((B, n), -100, dtype=torch.long)
     weights = torch.zeros(B, n)
-    kinds = torch.tensor([KIND_OF[it["kind"]] for it in items])
+    kinds = torch.tensor([kind_id(it["kind"], n_kinds) for it in items])
+    books = torch.tensor([book_id(it.get("book")) for it in items])
     lengths = torch.tensor([len(it["text"]) for it in items])
     for i, it in enumerate(items):
         cs, bs = vocab.encode(it["text"])
@@ -156,7 +194,7 @@ def _batch(items, vocab: Vocab, unk_p: float = 0.0, rng: random.Random | None = 
             lab[-1] = -100  # the unit end is never scored
             labels[i, :L] = torch.tensor(lab)
             weights[i, :L] = it.get("weight", 1.0)
-    return chars, bigs, kinds, lengths, labels, weights
+    return chars, bigs, kinds, lengths, labels, weights, books
 
 
 # The mark at the unit end (k = n). The network never learns it (that position is masked in
@@ -192,16 +230,20 @@ class NeuralSegmenter:
         self.threshold = threshold
         self.config = config or {}
 
-    def probs(self, texts: list[str], kinds: list[str], max_chars: int = 4000) -> list[np.ndarray]:
+    def probs(self, texts: list[str], kinds: list[str], max_chars: int = 4000,
+              books: list[str] | None = None) -> list[np.ndarray]:
+        """Per unit, (n, n_labels) probabilities. `books`: per unit its book id (KR1d0030, …;
+        None: the 集釋), read by models with a book embedding."""
         order = sorted(range(len(texts)), key=lambda i: len(texts[i]))
         out: list[np.ndarray | None] = [None] * len(texts)
         batch: list[int] = []
+        n_kinds = getattr(self.model, "n_kinds", 3)
 
         def run(ids):
-            items = [{"text": texts[i], "kind": kinds[i]} for i in ids]
-            chars, bigs, kk, lengths, _, _ = _batch(items, self.vocab)
+            items = [{"text": texts[i], "kind": kinds[i], "book": books[i] if books else None} for i in ids]
+            chars, bigs, kk, lengths, _, _, bb = _batch(items, self.vocab, n_kinds=n_kinds)
             with torch.inference_mode():
-                logits = self.model(chars, bigs, kk, lengths)
+                logits = self.model(chars, bigs, kk, lengths, bb)
                 p = torch.softmax(logits, dim=-1).numpy()
             for j, i in enumerate(ids):
                 out[i] = p[j, : len(texts[i])]
@@ -218,8 +260,8 @@ class NeuralSegmenter:
             run(batch)
         return out  # type: ignore[return-value]
 
-    def predict(self, texts: list[str], kinds: list[str]) -> list[dict[int, str]]:
-        probs = self.probs(texts, kinds)
+    def predict(self, texts: list[str], kinds: list[str], books: list[str] | None = None) -> list[dict[int, str]]:
+        probs = self.probs(texts, kinds, books=books)
         return [decode(p, len(t), self.threshold) for p, t in zip(probs, texts)]
 
     def save(self, folder: str | Path) -> None:
@@ -238,6 +280,8 @@ class NeuralSegmenter:
 
     @classmethod
     def load(cls, folder: str | Path, quantize: bool = True) -> "NeuralSegmenter":
+        """Load a model folder. Dynamic int8 quantization only where config.json does not say
+        "quantize": false (v2 models run in float: batch-invariant output)."""
         folder = Path(folder)
         cfg = json.loads((folder / "config.json").read_text(encoding="utf-8"))
         vocab = Vocab(cfg["chars"], cfg["bigrams"], cfg.get("trigrams"))
@@ -279,7 +323,8 @@ def break_f1(p_none: list[np.ndarray], records: list[dict], threshold: float) ->
 
 def tune_threshold(seg: NeuralSegmenter, records: list[dict]) -> float:
     """The P(none) threshold maximising seg F1 on records (a held-out slice of train)."""
-    p_none = [p[:, 0] for p in seg.probs([r["text"] for r in records], [r["kind"] for r in records])]
+    p_none = [p[:, 0] for p in seg.probs([r["text"] for r in records], [r["kind"] for r in records],
+                                         books=[r.get("book") for r in records])]
     best, best_f = 0.5, -1.0
     for t in np.arange(0.2, 0.81, 0.025):
         f = break_f1(p_none, records, t)
@@ -288,52 +333,102 @@ def tune_threshold(seg: NeuralSegmenter, records: list[dict]) -> float:
     return round(best, 3)
 
 
+def _bucket(phase_items: list[dict], batch_chars: int, rng: random.Random) -> list[list[dict]]:
+    """Bucket by length: sort with jitter, cut into batches of ~batch_chars, shuffle batches."""
+    keyed = sorted(phase_items, key=lambda it: len(it["text"]) + rng.random() * 8)
+    batches, cur, cur_max = [], [], 0
+    for it in keyed:
+        m = max(cur_max, len(it["text"]))
+        if cur and m * (len(cur) + 1) > batch_chars:
+            batches.append(cur)
+            cur, m = [], len(it["text"])
+        cur.append(it)
+        cur_max = m
+    if cur:
+        batches.append(cur)
+    rng.shuffle(batches)
+    return batches
+
+
+def _tune_log(seg: NeuralSegmenter, tune_sets: dict[str, list[dict]]) -> str:
+    from pipeline.evaluate.segment import score
+
+    out = []
+    seg.threshold = 0.5
+    for name, recs in tune_sets.items():
+        if not recs:
+            continue
+        r = score(recs, seg.predict([x["text"] for x in recs], [x["kind"] for x in recs],
+                                    books=[x.get("book") for x in recs]))
+        out.append(f"{name} seg {r['seg']['f1']:.4f} punct {r['punct']['f1']:.4f} "
+                   + " ".join(f"{k}:{v['seg']['f1']:.4f}" for k, v in r["by_kind"].items()))
+    return " | ".join(out)
+
+
 def train(train_recs: list[dict], tune_recs: list[dict], extra_recs: list[dict] | None = None, *,
           epochs: int = 8, seed: int = 13, arch: dict | None = None, lr: float = 2e-3,
           batch_chars: int = 3000, extra_weight: float = 1.0, unk_p: float = 0.02,
           finetune_epochs: int = 0, finetune_lr: float = 0.25,
-          log=print, time_limit: float | None = None) -> NeuralSegmenter:
-    """Train a tagger. Deterministic for a given seed (one thread, fixed shuffles)."""
+          zhushu_recs: list[dict] | None = None, zhushu_weight: float = 1.0, zhushu_frac: float = 1.0,
+          pretrain_epochs: int = 0, pretrain_zhushu_frac: float = 1.0, tune_zhushu: list[dict] | None = None,
+          quantize: bool = True, log=print, time_limit: float | None = None) -> NeuralSegmenter:
+    """Train a tagger. Deterministic for a given seed (one thread, fixed shuffles).
+
+    Records carry "kind" (base / note / ext, or 注疏 kinds 注 / 疏 / 音義 / 小注: see
+    segmenter_data.record_kind) and optionally "book" (segmenter_data.BOOK_OF) and "weight".
+
+    Punctuation v2 sources: `zhushu_recs` (the 注疏 records) take part with weight
+    `zhushu_weight`; each epoch draws a fresh `zhushu_frac` share of their chunks (a sampling
+    rate: the 注疏 are 1.6 M characters, six times the rest). With `pretrain_epochs`, a first
+    phase runs on everything (注疏 at `pretrain_zhushu_frac`, weight 1) before the main phase.
+    `tune_zhushu` (held-out 注疏 juan) is logged beside the 集釋 tune juan; the threshold is tuned
+    on `tune_recs` (the 集釋).
+    """
     torch.manual_seed(seed)
     rng = random.Random(seed)
     arch = dict(arch or {})
     use_bigrams = arch.pop("use_bigrams", True)
     use_trigrams = arch.pop("use_trigrams", False)
     extra_recs = extra_recs or []
-    vocab = build_vocab(train_recs + extra_recs, use_bigrams=use_bigrams, use_trigrams=use_trigrams)
+    zhushu_recs = zhushu_recs or []
+    vocab = build_vocab(train_recs + extra_recs + zhushu_recs, use_bigrams=use_bigrams, use_trigrams=use_trigrams)
     if vocab.trigrams:
         arch["ngram_slots"] = 3
     model = Tagger(len(vocab.chars) + 2, vocab.n_ngrams, **arch)
-    items = [c for r in train_recs for c in _chunks(r)]
-    items += [dict(c, weight=extra_weight) for r in extra_recs for c in _chunks(r)]
+    n_kinds = model.n_kinds
+    own = [c for r in train_recs for c in _chunks(r)]
+    ext = [dict(c, weight=extra_weight) for r in extra_recs for c in _chunks(r)]
+    zs = [c for r in zhushu_recs for c in _chunks(r)]
     opt = torch.optim.Adam(model.parameters(), lr=lr)
     config = {"arch": {**arch, "n_labels": len(LABELS)}, "use_bigrams": use_bigrams,
               "seed": seed, "epochs": epochs, "lr": lr, "extra_weight": extra_weight,
-              "finetune_epochs": finetune_epochs, "finetune_lr": finetune_lr}
+              "finetune_epochs": finetune_epochs, "finetune_lr": finetune_lr, "quantize": quantize}
+    if zhushu_recs:
+        config.update(zhushu_weight=zhushu_weight, zhushu_frac=zhushu_frac, pretrain_epochs=pretrain_epochs,
+                      pretrain_zhushu_frac=pretrain_zhushu_frac)
     config["arch"].pop("n_labels")
     seg = NeuralSegmenter(model, vocab, 0.5, config)
+    tune_sets = {"tune": tune_recs, "tune-zs": tune_zhushu or []}
     t0 = time.time()
-    # phase 1: in-domain + extra text; phase 2 (optional): in-domain only, lower learning rate
-    phases = [("joint", items, epochs, lr)]
+
+    def sample(frac: float, weight: float) -> list[dict]:
+        if not zs:
+            return []
+        picked = zs if frac >= 1.0 else [c for c in zs if rng.random() < frac]
+        return [dict(c, weight=c.get("weight", 1.0) * weight) for c in picked] if weight != 1.0 else picked
+
+    # phases: (name, epochs, lr, items of an epoch)
+    phases = []
+    if pretrain_epochs:
+        phases.append(("pretrain", pretrain_epochs, lr, lambda: own + ext + sample(pretrain_zhushu_frac, 1.0)))
+    phases.append(("joint", epochs, lr, lambda: own + ext + sample(zhushu_frac, zhushu_weight)))
     if finetune_epochs:
-        phases.append(("finetune", [c for r in train_recs for c in _chunks(r)], finetune_epochs, lr * finetune_lr))
-    for phase, phase_items, n_epochs, phase_lr in phases:
+        phases.append(("finetune", finetune_epochs, lr * finetune_lr, lambda: own))
+    for phase, n_epochs, phase_lr, items_of in phases:
         total_steps, step = None, 0
         for ep in range(n_epochs):
             model.train()
-            # bucket by length: sort with jitter, cut into batches of ~batch_chars, shuffle batches
-            keyed = sorted(phase_items, key=lambda it: len(it["text"]) + rng.random() * 8)
-            batches, cur, cur_max = [], [], 0
-            for it in keyed:
-                m = max(cur_max, len(it["text"]))
-                if cur and m * (len(cur) + 1) > batch_chars:
-                    batches.append(cur)
-                    cur, m = [], len(it["text"])
-                cur.append(it)
-                cur_max = m
-            if cur:
-                batches.append(cur)
-            rng.shuffle(batches)
+            batches = _bucket(items_of(), batch_chars, rng)
             if total_steps is None:
                 total_steps = len(batches) * n_epochs
             tot_loss = 0.0
@@ -341,8 +436,8 @@ def train(train_recs: list[dict], tune_recs: list[dict], extra_recs: list[dict] 
                 # linear warm-down of the learning rate
                 for g in opt.param_groups:
                     g["lr"] = phase_lr * max(0.05, 1 - step / total_steps)
-                chars, bigs, kk, lengths, labels, weights = _batch(b, vocab, unk_p, rng)
-                logits = model(chars, bigs, kk, lengths)
+                chars, bigs, kk, lengths, labels, weights, bb = _batch(b, vocab, unk_p, rng, n_kinds)
+                logits = model(chars, bigs, kk, lengths, bb)
                 loss_tok = nn.functional.cross_entropy(logits.reshape(-1, logits.shape[-1]), labels.reshape(-1),
                                                        reduction="none", ignore_index=-100)
                 w = weights.reshape(-1) * (labels.reshape(-1) != -100)
@@ -355,12 +450,7 @@ def train(train_recs: list[dict], tune_recs: list[dict], extra_recs: list[dict] 
                 step += 1
             model.eval()
             msg = f"{phase} epoch {ep + 1}/{n_epochs} loss {tot_loss / max(1, len(batches)):.4f} {time.time() - t0:.0f}s"
-            if tune_recs:
-                from pipeline.evaluate.segment import score
-                seg.threshold = 0.5
-                r = score(tune_recs, seg.predict([x["text"] for x in tune_recs], [x["kind"] for x in tune_recs]))
-                msg += f" tune seg {r['seg']['f1']:.4f} punct {r['punct']['f1']:.4f}"
-                msg += " " + " ".join(f"{k}:{v['seg']['f1']:.4f}" for k, v in r["by_kind"].items())
+            msg += " " + _tune_log(seg, tune_sets)
             log(msg)
             if time_limit and time.time() - t0 > time_limit:
                 log("time limit reached")
