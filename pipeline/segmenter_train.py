@@ -30,6 +30,16 @@ DEFAULTS = {
     "arch": {"emb": 128, "bemb": 64, "kemb": 16, "hidden": 192, "layers": 1, "dropout": 0.3},
 }
 
+# Punctuation v2 (issue 15; docs/segmentation.md "Punctuation v2"): DEFAULTS + the 注疏 with a kind
+# per marker and a book embedding, float inference (batch-invariant). `zhushu train segmenter
+# --recipe v2` (models/segmenter-v2).
+V2_OVERRIDES = {
+    "zhushu": True,
+    "quantize": False,
+    "epochs": 8,
+    "zhushu_frac": 0.2,
+}
+
 
 def training_data(punct_file: str | Path = PUNCT_FILE, use_extra: bool = True, min_aligned: float = MIN_ALIGNED,
                   tune_juan: tuple[str, ...] = TUNE_JUAN):

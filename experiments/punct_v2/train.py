@@ -34,7 +34,7 @@ cfg = train_segmenter(out, log=log, **overrides)
 log(f"trained in {time.time() - t0:.0f}s")
 seg = NeuralSegmenter.load(out)
 row = dev_table(seg, name, ROOT / "experiments/punct_v2/results.jsonl")
-row_cfg = {"train_seconds": cfg["train_seconds"], "threshold": cfg["threshold"], "overrides": overrides,
+row_cfg = {"train_seconds": cfg["train_seconds"], "threshold": seg.threshold, "overrides": overrides,
            "size_mb": round(sum(f.stat().st_size for f in out.iterdir()) / 1e6, 2)}
 log(json.dumps(row_cfg, ensure_ascii=False))
 log(short(row))
