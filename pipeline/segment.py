@@ -9,7 +9,8 @@ Requires: units with clean text (ingest). Provides: Unit.marks, Unit.sentences, 
 for base and commentary units; header and title units are left untouched.
 
 The model folder holds config.json whose "type" says which backend reads it: "bilstm"
-(pipeline/segmenter_nn.py, one BiLSTM: the shipped default), "ensemble"
+(pipeline/segmenter_nn.py, one BiLSTM: the shipped default; models/segmenter-v2 is one too,
+trained with the punctuated 注疏, kinds per marker and a book embedding, run in float), "ensemble"
 (pipeline/segmenter_ensemble.py: seed-varied BiLSTMs averaged, more accurate, a third of the
 speed), "hybrid" (pipeline/segmenter_hybrid.py: the BiLSTM and a Stanza tokenizer voting, the
 most accurate, about a third of the speed, needs `stanza`) or "crf" (pipeline/segmenter_crf.py, the
