@@ -111,17 +111,22 @@ def eval_segment(gold, split, model_dir, as_json):
               help="bilstm: the shipped model; ensemble: seed-varied BiLSTMs averaged (more accurate, slower); "
                    "hybrid: the BiLSTM + a Stanza tokenizer (most accurate, about a third of the speed; needs stanza).")
 @click.option("--no-extra", is_flag=True, help="Train without the TLS 禮記/周禮 text in data/extra.")
+@click.option("--recipe", type=click.Choice(["v1", "v2"]), default="v1", show_default=True,
+              help="bilstm: v1 = the 集釋 + TLS extra text (models/segmenter); v2 = + the punctuated 注疏 with a "
+                   "kind per marker and a book embedding, float inference (models/segmenter-v2).")
 @click.option("--epochs", type=int, default=None, help="Override the number of epochs (bilstm, ensemble).")
 @click.option("--seeds", default=None, help="Comma-separated member seeds (ensemble; default 13,14,15).")
 @click.option("--bilstm-from", default=None, type=click.Path(file_okay=False, exists=True),
               help="hybrid: use this trained BiLSTM folder (referred to, not copied) instead of training one.")
 @reports_input_errors
-def train_segmenter_cmd(out_dir, model_type, no_extra, epochs, seeds, bilstm_from):
+def train_segmenter_cmd(out_dir, model_type, no_extra, recipe, epochs, seeds, bilstm_from):
     """Rebuild the segmenter from data/punct (train split) and data/extra; fixed seeds."""
     from pipeline.segment import DEFAULT_MODEL
-    from pipeline.train.segment import train_segmenter
+    from pipeline.train.segment import V2_OVERRIDES, train_segmenter
 
-    overrides = {"epochs": epochs} if epochs else {}
+    overrides = dict(V2_OVERRIDES) if recipe == "v2" else {}
+    if epochs:
+        overrides["epochs"] = epochs
     if seeds:
         overrides["seeds"] = [int(x) for x in seeds.split(",")]
     if bilstm_from:

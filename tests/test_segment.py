@@ -340,3 +340,83 @@ def test_hybrid_votes_with_a_stanza_tokenizer_and_loads_through_load_segmenter(t
     assert out[-1] == {}
     assert all(max(m) == len(t) and set(m.values()) <= set("，、：；。？！") for m, t in zip(out[:-1], texts))
     assert out == loaded.predict(texts, kinds)
+
+
+# --- punctuation v2: markers, kinds, books ------------------------------------------------
+
+
+def test_score_by_marker_only_when_records_carry_a_marker():
+    a = {"text": "一二三四", "kind": "base", "marker": "", "marks": {2: "。"}}
+    b = {"text": "甲乙丙丁戊己", "kind": "note", "marker": "疏", "marks": {1: "，", 3: "，", 6: "。"}}
+    c = {"text": "子丑寅卯", "kind": "note", "marker": "音義", "marks": {2: "，"}}
+    r = score([a, b, c], [{2: "。"}, {3: "，"}, {}])
+    assert set(r["by_marker"]) == {"經", "疏", "音義"}
+    assert r["by_marker"]["經"]["seg"]["f1"] == 1.0
+    assert r["by_marker"]["疏"]["seg"]["r"] == 0.5
+    assert r["by_marker"]["音義"]["seg"]["tp"] == 0 and r["by_marker"]["音義"]["seg"]["gold"] == 1
+    assert r["by_kind"]["note"]["seg"]["gold"] == 3  # by_kind unchanged
+    assert "by_marker" not in score([{"text": "一二三", "kind": "base", "marks": {}}], [{}])
+
+
+def test_record_kind_and_book_of_markers():
+    from pipeline.segment.data import book_of, kind_id, record_kind
+
+    assert record_kind({"kind": "base", "marker": ""}) == "base"
+    assert record_kind({"kind": "note", "marker": "疏"}) == "疏"
+    assert record_kind({"kind": "note", "marker": "音義"}) == "音義"
+    assert record_kind({"kind": "note"}) == "note"
+    assert book_of("KR1d0053_062#1") == "KR1d0053" and book_of(None) == ""
+    assert kind_id("疏", 3) == 1 and kind_id("疏") == 3 and kind_id("注") == kind_id("note")
+
+
+def test_evaluate_passes_marker_kinds_and_books(tmp_path):
+    seen = {}
+
+    class Spy:
+        name = "spy"
+
+        def predict(self, texts, kinds, books=None):
+            seen.setdefault("kinds", []).extend(kinds)
+            seen.setdefault("books", []).extend(books or [])
+            return [{} for _ in texts]
+
+    f = tmp_path / "zs.jsonl"
+    f.write_text("\n".join(json.dumps(r, ensure_ascii=False) for r in [
+        {"id": "KR1d0003_010#1", "split": "dev", "kind": "base", "marker": "", "text": "一二三", "marks": {}},
+        {"id": "KR1d0003_010#2", "split": "dev", "kind": "note", "marker": "疏", "text": "四五六", "marks": {"1": "，"}},
+    ]) + "\n", encoding="utf-8")
+    r = evaluate_segment(f, Spy(), split="dev")
+    assert seen["kinds"][-2:] == ["base", "疏"] and seen["books"][-2:] == ["KR1d0003", "KR1d0003"]
+    assert set(r["by_marker"]) == {"經", "疏"}
+
+
+def test_tiny_v2_training_is_deterministic_and_batch_invariant(tmp_path):
+    """Kinds per marker, a book embedding, the 注疏 sampled per epoch, a pretraining phase; float
+    inference: two runs give the same bytes, and a unit gets the same marks alone or batched."""
+    import torch
+
+    from pipeline.segment.bilstm import NeuralSegmenter
+
+    from pipeline.train.segment.bilstm import train
+
+    recs = [dict(r, marks={int(k): v for k, v in r["marks"].items()}, book="KR1d0030") for r in _dev_records(60)]
+    zs = [dict(r, kind=k, book="KR1d0053") for r, k in zip(recs, ["base", "注", "疏", "音義"] * 15)]
+    arch = {"emb": 16, "bemb": 8, "kemb": 4, "hidden": 16, "layers": 1, "n_kinds": 6, "n_books": 4}
+    old = torch.get_num_threads()
+    torch.set_num_threads(1)
+    try:
+        outs = []
+        for i in range(2):
+            seg = train(recs[:50], recs[50:], zhushu_recs=zs, zhushu_frac=0.5, pretrain_epochs=1, epochs=1,
+                        arch=dict(arch), quantize=False, log=lambda m: None)
+            seg.save(tmp_path / f"m{i}")
+            outs.append(NeuralSegmenter.load(tmp_path / f"m{i}"))
+        texts, kinds = [r["text"] for r in zs], [r["kind"] for r in zs]
+        books = ["KR1d0053"] * len(zs)
+        batched = outs[0].predict(texts, kinds, books=books)
+        alone = [outs[0].predict([t], [k], books=["KR1d0053"])[0] for t, k in zip(texts, kinds)]
+    finally:
+        torch.set_num_threads(old)
+    assert (tmp_path / "m0" / "weights.pt").read_bytes() == (tmp_path / "m1" / "weights.pt").read_bytes()
+    assert batched == outs[1].predict(texts, kinds, books=books)
+    assert batched == alone

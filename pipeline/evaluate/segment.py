@@ -45,9 +45,15 @@ class _Counts:
         return {m: prf(*self.c[m]) for m in METRICS}
 
 
+MARKER_NAMES = {"": "經"}  # the 注疏 data's marker "" is base text (經)
+
+
 def score(records: list[dict], predictions: list[dict[int, str]]) -> dict:
-    """Score predictions (one marks dict per record) against the records' gold marks."""
-    total, by_kind = _Counts(), {}
+    """Score predictions (one marks dict per record) against the records' gold marks.
+
+    A pure function. Adds `by_marker` (經 / 注 / 疏 / 音義 / 小注 …) over the records that carry a
+    `marker` (the 注疏 punct data; marker "" is 經) when any does."""
+    total, by_kind, by_marker = _Counts(), {}, {}
     chars = 0
     for rec, pred in zip(records, predictions, strict=True):
         n = len(rec["text"])
@@ -55,10 +61,15 @@ def score(records: list[dict], predictions: list[dict[int, str]]) -> dict:
         pred = {int(k): v for k, v in pred.items()}
         total.add(n, gold, pred)
         by_kind.setdefault(rec.get("kind", "base"), _Counts()).add(n, gold, pred)
+        if rec.get("marker") is not None:
+            m = MARKER_NAMES.get(rec["marker"], rec["marker"])
+            by_marker.setdefault(m, _Counts()).add(n, gold, pred)
         chars += n
     out = {"records": len(records), "chars": chars}
     out.update(total.result())
     out["by_kind"] = {k: by_kind[k].result() for k in sorted(by_kind)}
+    if by_marker:
+        out["by_marker"] = {k: by_marker[k].result() for k in sorted(by_marker)}
     return out
 
 
@@ -69,17 +80,31 @@ def evaluate_segment(gold_path: str | Path, segmenter=None, split: str | None = 
     empty text are skipped. chars_per_second = characters of the scored records / predict time.
     """
     from pipeline.segment import load_segmenter
-    from pipeline.segment.data import read_records
+    from pipeline.segment.data import book_of, read_records, record_kind
 
     records = [r for r in read_records(gold_path, split=split) if r["text"]]
     if not records:
         which = f' with "split": {split!r}' if split is not None else ""
         raise InputError(str(gold_path), None, f"no records with text{which} to score")
     seg = segmenter if segmenter is not None else load_segmenter()
+    # the model's kind: the marker where the records carry one (注疏 data), else base / note
+    kinds = [record_kind(r) for r in records]
+    books = [book_of(r.get("id")) for r in records]
+    predict = seg.predict
+    try:
+        import inspect
+
+        with_books = "books" in inspect.signature(predict).parameters
+    except (TypeError, ValueError):
+        with_books = False
+
+    def run(ts, ks, bs):
+        return predict(ts, ks, books=bs) if with_books else predict(ts, ks)
+
     if records:  # warm-up (lazy initialisation of the backend), not timed
-        seg.predict([records[0]["text"]], [records[0]["kind"]])
+        run([records[0]["text"]], [kinds[0]], books[:1])
     t0 = time.perf_counter()
-    preds = seg.predict([r["text"] for r in records], [r["kind"] for r in records])
+    preds = run([r["text"] for r in records], kinds, books)
     elapsed = time.perf_counter() - t0
     out = score(records, preds)
     out["chars_per_second"] = round(out["chars"] / elapsed, 1) if elapsed > 0 else 0.0

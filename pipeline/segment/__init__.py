@@ -9,10 +9,11 @@ Requires: units with clean text (ingest). Provides: Unit.marks, Unit.sentences, 
 for base and commentary units; header and title units are left untouched.
 
 The model folder holds config.json whose "type" says which backend reads it: "bilstm"
-(bilstm.py, one BiLSTM: the shipped default), "ensemble" (ensemble.py: seed-varied BiLSTMs
-averaged, more accurate, a third of the speed), "hybrid" (hybrid.py: the BiLSTM and a Stanza
-tokenizer voting, the most accurate, about a third of the speed, needs `stanza`) or "crf"
-(crf.py, the baseline). Training lives in pipeline/train/segment.py.
+(bilstm.py, one BiLSTM: the shipped default; models/segmenter-v2 is one too, trained with the
+punctuated 注疏, kinds per marker and a book embedding, run in float), "ensemble" (ensemble.py:
+seed-varied BiLSTMs averaged, more accurate, a third of the speed), "hybrid" (hybrid.py: the
+BiLSTM and a Stanza tokenizer voting, the most accurate, about a third of the speed, needs
+`stanza`) or "crf" (crf.py, the baseline). Training lives in pipeline/train/segment/.
 Output is deterministic: inference runs in eval mode, one thread by default.
 """
 
@@ -30,7 +31,12 @@ DEFAULT_MODEL = paths.SEGMENTER_MODEL
 
 
 def _norm_kind(kind: str) -> str:
-    return "note" if kind in ("note", "commentary") else "base"
+    """base / note, or a 注疏 kind (注, 疏, 音義, 小注) that v2 models read (others read it as note)."""
+    if kind in ("note", "commentary"):
+        return "note"
+    if kind in ("注", "疏", "音義", "小注"):
+        return kind
+    return "base"
 
 
 @contextmanager
@@ -65,11 +71,17 @@ class Segmenter:
         self.name = f"{kind}:{path.name}"
         self.threads = threads
 
-    def predict(self, texts: list[str], kinds: list[str]) -> list[dict[int, str]]:
+    def predict(self, texts: list[str], kinds: list[str], books: list[str] | None = None) -> list[dict[int, str]]:
+        """`kinds`: base / note, or the 注疏 kinds 注 / 疏 / 音義 / 小注 (models without them read
+        note); `books`: per text the book id (KR1d0030, KR1d0003, …) for models with a book
+        embedding (None: the 集釋)."""
         if len(texts) != len(kinds):
             raise ValueError("texts and kinds differ in length")
         kinds = [_norm_kind(k) for k in kinds]
         with _torch_threads(self.threads if self.type in TORCH_BACKENDS else None):
+            if self.type == "bilstm":
+                return self.backend.predict(list(texts), kinds, books=books)
+            kinds = ["base" if k == "base" else "note" for k in kinds]
             return self.backend.predict(list(texts), kinds)
 
 
@@ -142,8 +154,12 @@ class SegmentStage(Stage):
 def segment_document(doc: Document, segmenter: Segmenter | None = None) -> Document:
     """Fill marks, sentences and clauses of the base and commentary units of a document."""
     seg = segmenter or load_segmenter()
+    from pipeline.segment.data import MARKER_KIND, book_of
+
     units = [u for u in doc.units if u.kind in ("base", "commentary") and u.text]
-    preds = seg.predict([u.text for u in units], ["note" if u.kind == "commentary" else "base" for u in units])
+    # the kind of a commentary unit from its marker (鄭注 → 注, 釋曰 → 疏; v2 models read it)
+    kinds = [MARKER_KIND.get(u.marker or "", "note") if u.kind == "commentary" else "base" for u in units]
+    preds = seg.predict([u.text for u in units], kinds, books=[book_of(doc.id)] * len(units))
     for u, marks in zip(units, preds):
         u.marks = dict(sorted(marks.items()))
         u.sentences = spans_from_marks(len(u.text), u.marks, final_only=True)

@@ -1,13 +1,16 @@
-"""The neural segmenter: a character BiLSTM tagger (torch, CPU) with a kind embedding.
+"""The neural segmenter: a character BiLSTM tagger (torch, CPU) with kind (and book) embeddings.
 
 Input per character: char embedding + embedding of the bigram (this char, next char) — the
-bigram straddles the position a mark may follow — + kind embedding (base / note / ext, the last
-for the extra TLS training text). A 2-layer BiLSTM reads the unit; a linear layer gives, for
-each character, a distribution over {no mark, ，、：；。？！}. Decoding: a break where
-P(no mark) < threshold (tuned on a held-out slice of the train split), the mark is the argmax
-over the marks.
+bigram straddles the position a mark may follow — + kind embedding (base / note / ext; v2 models
+also 疏 / 音義 / 小注, the 集釋's 鄭注 being a 注 = note) + for v2 models a book embedding (集釋 /
+周禮注疏 / 禮記註疏 / TLS). A BiLSTM (1 layer of 192 in the shipped models) reads the unit; a linear
+layer gives, for each character, a distribution over {no mark, ，、：；。？！}. Decoding: a break
+where P(no mark) < threshold (tuned on a held-out slice of the train split), the mark is the argmax
+over the marks. Other encoders (`enc`): CNN+BiLSTM, a small transformer, dilated CNN (measured in
+docs/segmentation.md, not shipped).
 
-Files in the model folder: config.json (sizes, threshold, vocab), weights.pt (state dict).
+Files in the model folder: config.json (sizes, threshold, vocab; "quantize": false for float
+inference, which is batch-invariant), weights.pt (state dict).
 """
 
 from __future__ import annotations
@@ -20,49 +23,86 @@ import numpy as np
 import torch
 from torch import nn
 
-from pipeline.segment.data import KIND_OF, LABELS, labels_of
+from pipeline.segment.data import LABELS, book_id, kind_id, labels_of
 
 PAD, UNK = 0, 1
 BOS_EOS = "\x02"  # the "next char" of the last character in a bigram
 
 
 class Tagger(nn.Module):
-    """enc="lstm": a BiLSTM; enc="cnn": residual dilated convolutions (much faster on CPU)."""
+    """The tagger. Inputs per character: char + bigram (+ trigram slots) + kind (+ book) embeddings.
+
+    enc="lstm": a BiLSTM (today's default); enc="cnnlstm": `conv_layers` residual convolutions
+    (width `kernel`) over the embeddings, then the BiLSTM; enc="transformer": a small character
+    transformer (a convolution gives it position, so any unit length works); enc="cnn": residual
+    dilated convolutions only.
+    """
 
     def __init__(self, n_chars: int, n_bigrams: int, emb: int = 128, bemb: int = 64, kemb: int = 16,
                  hidden: int = 160, layers: int = 2, n_labels: int = len(LABELS), dropout: float = 0.3,
                  enc: str = "lstm", dilations: tuple = (1, 2, 4, 8, 1, 1), kernel: int = 3,
-                 ngram_slots: int = 1):
+                 ngram_slots: int = 1, n_kinds: int = 3, n_books: int = 0, book_emb: int = 16,
+                 conv_layers: int = 2, heads: int = 4, ff: int = 512):
         super().__init__()
         self.enc = enc
+        self.n_kinds = n_kinds
         self.char = nn.Embedding(n_chars, emb, padding_idx=PAD)
         self.bigram = nn.Embedding(n_bigrams, bemb, padding_idx=PAD) if n_bigrams else None
-        self.kind = nn.Embedding(len(set(KIND_OF.values())), kemb)
-        inp = emb + (bemb * ngram_slots if n_bigrams else 0) + kemb
+        self.kind = nn.Embedding(n_kinds, kemb)
+        self.book = nn.Embedding(n_books, book_emb) if n_books else None
+        inp = emb + (bemb * ngram_slots if n_bigrams else 0) + kemb + (book_emb if n_books else 0)
         self.drop = nn.Dropout(dropout)
-        if enc == "lstm":
-            self.rnn = nn.LSTM(inp, hidden, num_layers=layers, bidirectional=True, batch_first=True,
+        if enc in ("lstm", "cnnlstm"):
+            rnn_in = inp
+            if enc == "cnnlstm":
+                self.proj = nn.Linear(inp, hidden)
+                self.convs = nn.ModuleList(
+                    nn.Conv1d(hidden, hidden, kernel, padding=kernel // 2) for _ in range(conv_layers))
+                rnn_in = hidden
+            self.rnn = nn.LSTM(rnn_in, hidden, num_layers=layers, bidirectional=True, batch_first=True,
                                dropout=dropout if layers > 1 else 0.0)
             self.out = nn.Linear(2 * hidden, n_labels)
+        elif enc == "transformer":
+            self.proj = nn.Linear(inp, hidden)
+            self.pos = nn.Conv1d(hidden, hidden, kernel, padding=kernel // 2, groups=hidden)
+            layer = nn.TransformerEncoderLayer(hidden, heads, ff, dropout=dropout, batch_first=True, norm_first=True)
+            self.tf = nn.TransformerEncoder(layer, layers, enable_nested_tensor=False)
+            self.norm = nn.LayerNorm(hidden)
+            self.out = nn.Linear(hidden, n_labels)
         else:
             self.proj = nn.Linear(inp, hidden)
             self.convs = nn.ModuleList(
                 nn.Conv1d(hidden, hidden, kernel, dilation=d, padding=d * (kernel // 2)) for d in dilations)
             self.out = nn.Linear(hidden, n_labels)
 
-    def forward(self, chars, bigrams, kinds, lengths):
+    def forward(self, chars, bigrams, kinds, lengths, books=None):
         x = [self.char(chars)]
         if self.bigram is not None:
             b = self.bigram(bigrams)  # (B, T, d) or, with trigrams, (B, T, slots, d)
             x.append(b.flatten(2) if b.dim() == 4 else b)
-        x.append(self.kind(kinds).unsqueeze(1).expand(-1, chars.shape[1], -1))
+        T = chars.shape[1]
+        x.append(self.kind(kinds).unsqueeze(1).expand(-1, T, -1))
+        if self.book is not None:
+            if books is None:
+                books = torch.zeros_like(kinds)
+            x.append(self.book(books).unsqueeze(1).expand(-1, T, -1))
         x = self.drop(torch.cat(x, dim=-1))
-        if self.enc == "lstm":
+        mask = (chars != PAD).unsqueeze(1).to(x.dtype)  # (B, 1, T)
+        if self.enc in ("lstm", "cnnlstm"):
+            if self.enc == "cnnlstm":
+                h = torch.relu(self.proj(x)).transpose(1, 2) * mask
+                for conv in self.convs:
+                    h = (h + torch.relu(conv(self.drop(h)))) * mask
+                x = h.transpose(1, 2)
             packed = nn.utils.rnn.pack_padded_sequence(x, lengths.cpu(), batch_first=True, enforce_sorted=False)
             h, _ = self.rnn(packed)
-            h, _ = nn.utils.rnn.pad_packed_sequence(h, batch_first=True, total_length=chars.shape[1])
+            h, _ = nn.utils.rnn.pad_packed_sequence(h, batch_first=True, total_length=T)
             return self.out(self.drop(h))
-        mask = (chars != PAD).unsqueeze(1).to(x.dtype)  # (B, 1, T)
+        if self.enc == "transformer":
+            h = self.proj(x).transpose(1, 2) * mask
+            h = (h + self.pos(h)) * mask
+            h = self.tf(h.transpose(1, 2), src_key_padding_mask=chars == PAD)
+            return self.out(self.drop(self.norm(h)))
         h = torch.relu(self.proj(x)).transpose(1, 2) * mask  # (B, H, T)
         for conv in self.convs:
             h = (h + torch.relu(conv(self.drop(h)))) * mask
@@ -95,14 +135,15 @@ class Vocab:
         return cs, bs
 
 
-def encode_batch(items, vocab: Vocab, unk_p: float = 0.0, rng: random.Random | None = None):
+def encode_batch(items, vocab: Vocab, unk_p: float = 0.0, rng: random.Random | None = None, n_kinds: int = 3):
     n = max(len(it["text"]) for it in items)
     B = len(items)
     chars = torch.zeros(B, n, dtype=torch.long)
     bigs = torch.zeros((B, n, 3) if vocab.trigrams else (B, n), dtype=torch.long)
     labels = torch.full((B, n), -100, dtype=torch.long)
     weights = torch.zeros(B, n)
-    kinds = torch.tensor([KIND_OF[it["kind"]] for it in items])
+    kinds = torch.tensor([kind_id(it["kind"], n_kinds) for it in items])
+    books = torch.tensor([book_id(it.get("book")) for it in items])
     lengths = torch.tensor([len(it["text"]) for it in items])
     for i, it in enumerate(items):
         cs, bs = vocab.encode(it["text"])
@@ -120,7 +161,7 @@ def encode_batch(items, vocab: Vocab, unk_p: float = 0.0, rng: random.Random | N
             lab[-1] = -100  # the unit end is never scored
             labels[i, :L] = torch.tensor(lab)
             weights[i, :L] = it.get("weight", 1.0)
-    return chars, bigs, kinds, lengths, labels, weights
+    return chars, bigs, kinds, lengths, labels, weights, books
 
 
 # The mark at the unit end (k = n). The network never learns it (that position is masked in
@@ -156,16 +197,20 @@ class NeuralSegmenter:
         self.threshold = threshold
         self.config = config or {}
 
-    def probs(self, texts: list[str], kinds: list[str], max_chars: int = 4000) -> list[np.ndarray]:
+    def probs(self, texts: list[str], kinds: list[str], max_chars: int = 4000,
+              books: list[str] | None = None) -> list[np.ndarray]:
+        """Per unit, (n, n_labels) probabilities. `books`: per unit its book id (KR1d0030, …;
+        None: the 集釋), read by models with a book embedding."""
         order = sorted(range(len(texts)), key=lambda i: len(texts[i]))
         out: list[np.ndarray | None] = [None] * len(texts)
         batch: list[int] = []
+        n_kinds = getattr(self.model, "n_kinds", 3)
 
         def run(ids):
-            items = [{"text": texts[i], "kind": kinds[i]} for i in ids]
-            chars, bigs, kk, lengths, _, _ = encode_batch(items, self.vocab)
+            items = [{"text": texts[i], "kind": kinds[i], "book": books[i] if books else None} for i in ids]
+            chars, bigs, kk, lengths, _, _, bb = encode_batch(items, self.vocab, n_kinds=n_kinds)
             with torch.inference_mode():
-                logits = self.model(chars, bigs, kk, lengths)
+                logits = self.model(chars, bigs, kk, lengths, bb)
                 p = torch.softmax(logits, dim=-1).numpy()
             for j, i in enumerate(ids):
                 out[i] = p[j, : len(texts[i])]
@@ -182,8 +227,8 @@ class NeuralSegmenter:
             run(batch)
         return out  # type: ignore[return-value]
 
-    def predict(self, texts: list[str], kinds: list[str]) -> list[dict[int, str]]:
-        probs = self.probs(texts, kinds)
+    def predict(self, texts: list[str], kinds: list[str], books: list[str] | None = None) -> list[dict[int, str]]:
+        probs = self.probs(texts, kinds, books=books)
         return [decode(p, len(t), self.threshold) for p, t in zip(probs, texts)]
 
     def save(self, folder: str | Path) -> None:
@@ -202,6 +247,8 @@ class NeuralSegmenter:
 
     @classmethod
     def load(cls, folder: str | Path, quantize: bool = True) -> "NeuralSegmenter":
+        """Load a model folder. Dynamic int8 quantization only where config.json does not say
+        "quantize": false (v2 models run in float: batch-invariant output)."""
         folder = Path(folder)
         cfg = json.loads((folder / "config.json").read_text(encoding="utf-8"))
         vocab = Vocab(cfg["chars"], cfg["bigrams"], cfg.get("trigrams"))

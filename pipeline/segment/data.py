@@ -18,7 +18,42 @@ MARKS = PUNCTUATION_MARKS  # "，、：；。？！"
 LABELS = ("",) + tuple(MARKS)  # label 0 = no mark after this character
 LABEL_OF = {m: i for i, m in enumerate(LABELS)}
 KINDS = ("base", "note", "ext")
-KIND_OF = {"base": 0, "note": 1, "commentary": 1, "ext": 2}
+# Kind ids seen by the model. The first three are today's (base / note / ext); punctuation v2
+# adds the 注疏 markers: 經 = base, 注 = note (the 集釋's 鄭注 is a 注 too), then 疏, 音義, 小注.
+# A model trained with three kinds (config arch n_kinds = 3) reads 疏 / 音義 / 小注 as note.
+KIND_OF = {"base": 0, "經": 0, "note": 1, "commentary": 1, "注": 1, "ext": 2, "疏": 3, "音義": 4, "小注": 5}
+N_KINDS = 6
+# The kind of each marker: the 注疏 data's `marker` field and the 集釋's commentary markers.
+MARKER_KIND = {"": "base", "注": "注", "疏": "疏", "音義": "音義", "小注": "小注",
+               "鄭注": "注", "鄭目録云": "注", "鄭目錄云": "注", "釋曰": "疏"}
+# Book ids (a book embedding): the 集釋 (and any text not listed: the pipeline's corpus), the two
+# 注疏, the TLS extra text.
+BOOK_OF = {"KR1d0030": 0, "KR1d0003": 1, "KR1d0053": 2, "KR1d0052": 3, "KR1d0001": 3, "ext": 3}
+N_BOOKS = 4
+PUNCT_FILES_V2 = ("KR1d0003.punct.jsonl", "KR1d0053.punct.jsonl")
+
+
+def record_kind(rec: dict) -> str:
+    """The model kind of a record: its `marker` mapped (經 → base, 注, 疏, 音義, 小注) when it has one,
+    else its `kind` (base / note / ext)."""
+    m = rec.get("marker")
+    if m is not None and m in MARKER_KIND:
+        return MARKER_KIND[m]
+    return rec.get("kind", "base")
+
+
+def book_of(unit_id: str | None) -> str:
+    """The book part of a record or document id ("KR1d0003_010#5" -> "KR1d0003")."""
+    return (unit_id or "").split("_")[0].split("#")[0]
+
+
+def kind_id(kind: str, n_kinds: int = N_KINDS) -> int:
+    k = KIND_OF.get(kind, 1)
+    return 1 if k >= n_kinds else k
+
+
+def book_id(book: str | None) -> int:
+    return BOOK_OF.get(book or "", 0)
 
 PUNCT_FILE = paths.PUNCT_FILE
 EXTRA_DIR = paths.EXTRA_DIR

@@ -26,8 +26,8 @@ class EnsembleSegmenter:
         self.threshold = threshold
         self.config = config or {}
 
-    def probs(self, texts: list[str], kinds: list[str]) -> list[np.ndarray]:
-        per_member = [m.probs(texts, kinds) for m in self.members]
+    def probs(self, texts: list[str], kinds: list[str], books: list[str] | None = None) -> list[np.ndarray]:
+        per_member = [m.probs(texts, kinds, books=books) for m in self.members]
         return [np.mean([p[i] for p in per_member], axis=0) for i in range(len(texts))]
 
     def predict(self, texts: list[str], kinds: list[str]) -> list[dict[int, str]]:

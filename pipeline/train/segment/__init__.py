@@ -14,7 +14,7 @@ import os
 import time
 from pathlib import Path
 
-from pipeline.segment.data import PUNCT_FILE, read_extra, read_records
+from pipeline.segment.data import N_BOOKS, N_KINDS, PUNCT_FILE, PUNCT_FILES_V2, book_of, read_extra, read_records, record_kind
 
 TUNE_JUAN = ("KR1d0030_007", "KR1d0030_027")
 CLEAN_ALIGNED = 0.9  # at and above: weight 1
@@ -28,6 +28,16 @@ DEFAULTS = {
     "extra_weight": 1.0,
     "unk_p": 0.02,
     "arch": {"emb": 128, "bemb": 64, "kemb": 16, "hidden": 192, "layers": 1, "dropout": 0.3},
+}
+
+# Punctuation v2 (issue 15; docs/segmentation.md "Punctuation v2"): DEFAULTS + the 注疏 with a kind
+# per marker and a book embedding, float inference (batch-invariant). `zhushu train segmenter
+# --recipe v2` (models/segmenter-v2).
+V2_OVERRIDES = {
+    "zhushu": True,
+    "quantize": False,
+    "epochs": 8,
+    "zhushu_frac": 0.2,
 }
 
 
@@ -44,6 +54,43 @@ def training_data(punct_file: str | Path = PUNCT_FILE, use_extra: bool = True, m
         r["weight"] = 1.0 if a >= CLEAN_ALIGNED else round(a, 3)
     extra = read_extra() if use_extra else []
     return train, tune, extra
+
+
+# Punctuation v2: the punctuated 注疏 (data/punct/KR1d0003, KR1d0053). Juan 7 of each is held out
+# of the gradient steps as their tune juan (logged; the dev juan 10, 20, … are never used).
+TUNE_JUAN_ZHUSHU = ("KR1d0003_007", "KR1d0053_007")
+
+
+def zhushu_data(punct_dir: str | Path | None = None, min_aligned: float = MIN_ALIGNED,
+                tune_juan: tuple[str, ...] = TUNE_JUAN_ZHUSHU) -> tuple[list[dict], list[dict]]:
+    """(train, tune) records of the 注疏 punct data: split train, juan 0 (prefaces, poorly aligned)
+    left out, aligned ≥ min_aligned with the same weights as the 集釋; "kind" is the marker's
+    (經 → base, 注, 疏, 音義, 小注) and "book" the book id."""
+    punct_dir = Path(punct_dir) if punct_dir else PUNCT_FILE.parent
+    train, tune = [], []
+    for name in PUNCT_FILES_V2:
+        for r in read_records(punct_dir / name, split="train"):
+            juan = r["id"].split("#")[0]
+            a = r.get("aligned", 1.0)
+            if not r["text"] or juan.endswith("_000") or a < min_aligned:
+                continue
+            r = dict(r, kind=record_kind(r), book=book_of(r["id"]))
+            if juan in tune_juan:
+                if a >= CLEAN_ALIGNED:
+                    tune.append(r)
+                continue
+            r["weight"] = 1.0 if a >= CLEAN_ALIGNED else round(a, 3)
+            train.append(r)
+    return train, tune
+
+
+def v2_records(train: list[dict], tune: list[dict], extra: list[dict]) -> None:
+    """Tag the 集釋 and extra records with their v2 kind (鄭注 → 注) and book, in place."""
+    for r in train + tune:
+        r["kind"] = "注" if r["kind"] == "note" else r["kind"]
+        r["book"] = "KR1d0030"
+    for r in extra:
+        r["book"] = "ext"
 
 
 def train_segmenter(out_dir: str | Path, model_type: str = "bilstm", punct_file: str | Path = PUNCT_FILE,
@@ -76,6 +123,13 @@ def train_segmenter(out_dir: str | Path, model_type: str = "bilstm", punct_file:
     data = {"punct": str(Path(punct_file).name), "min_aligned": MIN_ALIGNED,
             "clean_aligned": CLEAN_ALIGNED, "tune_juan": list(tune_juan), "extra": use_extra}
     seeds = params.pop("seeds")
+    if params.pop("zhushu", False):  # punctuation v2: + the 注疏, kinds per marker, a book embedding
+        zs_train, zs_tune = zhushu_data()
+        v2_records(train, tune, extra)
+        params.update(zhushu_recs=zs_train, tune_zhushu=zs_tune)
+        params["arch"] = {"n_kinds": N_KINDS, "n_books": N_BOOKS, **params["arch"]}
+        data.update(zhushu=list(PUNCT_FILES_V2), tune_juan_zhushu=list(TUNE_JUAN_ZHUSHU))
+        log(f"zhushu train {len(zs_train)} records ({sum(len(r['text']) for r in zs_train)} chars), tune {len(zs_tune)}")
     t0 = time.time()
     if model_type == "ensemble":  # one member per seed, each a complete BiLSTM folder; the ensemble threshold on tune
         from pipeline.train.segment.ensemble import tune_ensemble

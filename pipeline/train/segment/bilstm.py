@@ -63,7 +63,8 @@ def break_f1(p_none: list[np.ndarray], records: list[dict], threshold: float) ->
 
 def tune_threshold(seg: NeuralSegmenter, records: list[dict]) -> float:
     """The P(none) threshold maximising seg F1 on records (a held-out slice of train)."""
-    p_none = [p[:, 0] for p in seg.probs([r["text"] for r in records], [r["kind"] for r in records])]
+    p_none = [p[:, 0] for p in seg.probs([r["text"] for r in records], [r["kind"] for r in records],
+                                         books=[r.get("book") for r in records])]
     best, best_f = 0.5, -1.0
     for t in np.arange(0.2, 0.81, 0.025):
         f = break_f1(p_none, records, t)
@@ -72,52 +73,102 @@ def tune_threshold(seg: NeuralSegmenter, records: list[dict]) -> float:
     return round(best, 3)
 
 
+def _bucket(phase_items: list[dict], batch_chars: int, rng: random.Random) -> list[list[dict]]:
+    """Bucket by length: sort with jitter, cut into batches of ~batch_chars, shuffle batches."""
+    keyed = sorted(phase_items, key=lambda it: len(it["text"]) + rng.random() * 8)
+    batches, cur, cur_max = [], [], 0
+    for it in keyed:
+        m = max(cur_max, len(it["text"]))
+        if cur and m * (len(cur) + 1) > batch_chars:
+            batches.append(cur)
+            cur, m = [], len(it["text"])
+        cur.append(it)
+        cur_max = m
+    if cur:
+        batches.append(cur)
+    rng.shuffle(batches)
+    return batches
+
+
+def _tune_log(seg: NeuralSegmenter, tune_sets: dict[str, list[dict]]) -> str:
+    from pipeline.evaluate.segment import score
+
+    out = []
+    seg.threshold = 0.5
+    for name, recs in tune_sets.items():
+        if not recs:
+            continue
+        r = score(recs, seg.predict([x["text"] for x in recs], [x["kind"] for x in recs],
+                                    books=[x.get("book") for x in recs]))
+        out.append(f"{name} seg {r['seg']['f1']:.4f} punct {r['punct']['f1']:.4f} "
+                   + " ".join(f"{k}:{v['seg']['f1']:.4f}" for k, v in r["by_kind"].items()))
+    return " | ".join(out)
+
+
 def train(train_recs: list[dict], tune_recs: list[dict], extra_recs: list[dict] | None = None, *,
           epochs: int = 8, seed: int = 13, arch: dict | None = None, lr: float = 2e-3,
           batch_chars: int = 3000, extra_weight: float = 1.0, unk_p: float = 0.02,
           finetune_epochs: int = 0, finetune_lr: float = 0.25,
-          log=print, time_limit: float | None = None) -> NeuralSegmenter:
-    """Train a tagger. Deterministic for a given seed (one thread, fixed shuffles)."""
+          zhushu_recs: list[dict] | None = None, zhushu_weight: float = 1.0, zhushu_frac: float = 1.0,
+          pretrain_epochs: int = 0, pretrain_zhushu_frac: float = 1.0, tune_zhushu: list[dict] | None = None,
+          quantize: bool = True, log=print, time_limit: float | None = None) -> NeuralSegmenter:
+    """Train a tagger. Deterministic for a given seed (one thread, fixed shuffles).
+
+    Records carry "kind" (base / note / ext, or 注疏 kinds 注 / 疏 / 音義 / 小注: see
+    segmenter_data.record_kind) and optionally "book" (segmenter_data.BOOK_OF) and "weight".
+
+    Punctuation v2 sources: `zhushu_recs` (the 注疏 records) take part with weight
+    `zhushu_weight`; each epoch draws a fresh `zhushu_frac` share of their chunks (a sampling
+    rate: the 注疏 are 1.6 M characters, six times the rest). With `pretrain_epochs`, a first
+    phase runs on everything (注疏 at `pretrain_zhushu_frac`, weight 1) before the main phase.
+    `tune_zhushu` (held-out 注疏 juan) is logged beside the 集釋 tune juan; the threshold is tuned
+    on `tune_recs` (the 集釋).
+    """
     torch.manual_seed(seed)
     rng = random.Random(seed)
     arch = dict(arch or {})
     use_bigrams = arch.pop("use_bigrams", True)
     use_trigrams = arch.pop("use_trigrams", False)
     extra_recs = extra_recs or []
-    vocab = build_vocab(train_recs + extra_recs, use_bigrams=use_bigrams, use_trigrams=use_trigrams)
+    zhushu_recs = zhushu_recs or []
+    vocab = build_vocab(train_recs + extra_recs + zhushu_recs, use_bigrams=use_bigrams, use_trigrams=use_trigrams)
     if vocab.trigrams:
         arch["ngram_slots"] = 3
     model = Tagger(len(vocab.chars) + 2, vocab.n_ngrams, **arch)
-    items = [c for r in train_recs for c in _chunks(r)]
-    items += [dict(c, weight=extra_weight) for r in extra_recs for c in _chunks(r)]
+    n_kinds = model.n_kinds
+    own = [c for r in train_recs for c in _chunks(r)]
+    ext = [dict(c, weight=extra_weight) for r in extra_recs for c in _chunks(r)]
+    zs = [c for r in zhushu_recs for c in _chunks(r)]
     opt = torch.optim.Adam(model.parameters(), lr=lr)
     config = {"arch": {**arch, "n_labels": len(LABELS)}, "use_bigrams": use_bigrams,
               "seed": seed, "epochs": epochs, "lr": lr, "extra_weight": extra_weight,
-              "finetune_epochs": finetune_epochs, "finetune_lr": finetune_lr}
+              "finetune_epochs": finetune_epochs, "finetune_lr": finetune_lr, "quantize": quantize}
+    if zhushu_recs:
+        config.update(zhushu_weight=zhushu_weight, zhushu_frac=zhushu_frac, pretrain_epochs=pretrain_epochs,
+                      pretrain_zhushu_frac=pretrain_zhushu_frac)
     config["arch"].pop("n_labels")
     seg = NeuralSegmenter(model, vocab, 0.5, config)
+    tune_sets = {"tune": tune_recs, "tune-zs": tune_zhushu or []}
     t0 = time.time()
-    # phase 1: in-domain + extra text; phase 2 (optional): in-domain only, lower learning rate
-    phases = [("joint", items, epochs, lr)]
+
+    def sample(frac: float, weight: float) -> list[dict]:
+        if not zs:
+            return []
+        picked = zs if frac >= 1.0 else [c for c in zs if rng.random() < frac]
+        return [dict(c, weight=c.get("weight", 1.0) * weight) for c in picked] if weight != 1.0 else picked
+
+    # phases: (name, epochs, lr, items of an epoch)
+    phases = []
+    if pretrain_epochs:
+        phases.append(("pretrain", pretrain_epochs, lr, lambda: own + ext + sample(pretrain_zhushu_frac, 1.0)))
+    phases.append(("joint", epochs, lr, lambda: own + ext + sample(zhushu_frac, zhushu_weight)))
     if finetune_epochs:
-        phases.append(("finetune", [c for r in train_recs for c in _chunks(r)], finetune_epochs, lr * finetune_lr))
-    for phase, phase_items, n_epochs, phase_lr in phases:
+        phases.append(("finetune", finetune_epochs, lr * finetune_lr, lambda: own))
+    for phase, n_epochs, phase_lr, items_of in phases:
         total_steps, step = None, 0
         for ep in range(n_epochs):
             model.train()
-            # bucket by length: sort with jitter, cut into batches of ~batch_chars, shuffle batches
-            keyed = sorted(phase_items, key=lambda it: len(it["text"]) + rng.random() * 8)
-            batches, cur, cur_max = [], [], 0
-            for it in keyed:
-                m = max(cur_max, len(it["text"]))
-                if cur and m * (len(cur) + 1) > batch_chars:
-                    batches.append(cur)
-                    cur, m = [], len(it["text"])
-                cur.append(it)
-                cur_max = m
-            if cur:
-                batches.append(cur)
-            rng.shuffle(batches)
+            batches = _bucket(items_of(), batch_chars, rng)
             if total_steps is None:
                 total_steps = len(batches) * n_epochs
             tot_loss = 0.0
@@ -125,8 +176,8 @@ def train(train_recs: list[dict], tune_recs: list[dict], extra_recs: list[dict] 
                 # linear warm-down of the learning rate
                 for g in opt.param_groups:
                     g["lr"] = phase_lr * max(0.05, 1 - step / total_steps)
-                chars, bigs, kk, lengths, labels, weights = encode_batch(b, vocab, unk_p, rng)
-                logits = model(chars, bigs, kk, lengths)
+                chars, bigs, kk, lengths, labels, weights, bb = encode_batch(b, vocab, unk_p, rng, n_kinds)
+                logits = model(chars, bigs, kk, lengths, bb)
                 loss_tok = nn.functional.cross_entropy(logits.reshape(-1, logits.shape[-1]), labels.reshape(-1),
                                                        reduction="none", ignore_index=-100)
                 w = weights.reshape(-1) * (labels.reshape(-1) != -100)
@@ -139,12 +190,7 @@ def train(train_recs: list[dict], tune_recs: list[dict], extra_recs: list[dict] 
                 step += 1
             model.eval()
             msg = f"{phase} epoch {ep + 1}/{n_epochs} loss {tot_loss / max(1, len(batches)):.4f} {time.time() - t0:.0f}s"
-            if tune_recs:
-                from pipeline.evaluate.segment import score
-                seg.threshold = 0.5
-                r = score(tune_recs, seg.predict([x["text"] for x in tune_recs], [x["kind"] for x in tune_recs]))
-                msg += f" tune seg {r['seg']['f1']:.4f} punct {r['punct']['f1']:.4f}"
-                msg += " " + " ".join(f"{k}:{v['seg']['f1']:.4f}" for k, v in r["by_kind"].items())
+            msg += " " + _tune_log(seg, tune_sets)
             log(msg)
             if time_limit and time.time() - t0 > time_limit:
                 log("time limit reached")
