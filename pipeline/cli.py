@@ -85,7 +85,7 @@ def ingest(files, as_jsonl, out_dir, layout, encoding, base_text, markers_only):
 @eval_group.command("segment")
 @click.option("--gold", "gold", required=True, type=click.Path(dir_okay=False), help="Gold JSONL (gold or punct-data shape).")
 @click.option("--split", default=None, help='Score only records whose "split" is this (e.g. dev).')
-@click.option("--model", "model_dir", default=None, type=click.Path(file_okay=False), help="Model folder (default models/segmenter).")
+@click.option("--model", "model_dir", default=None, type=click.Path(file_okay=False), help="Model folder (default models/segmenter-v2).")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
 @reports_input_errors
 def eval_segment(gold, split, model_dir, as_json):
@@ -105,15 +105,16 @@ def eval_segment(gold, split, model_dir, as_json):
 
 
 @train_group.command("segmenter")
-@click.option("--out", "out_dir", default=None, type=click.Path(file_okay=False), help="Model folder (default models/segmenter).")
+@click.option("--out", "out_dir", default=None, type=click.Path(file_okay=False),
+              help="Model folder (bilstm: default models/segmenter-v2 for --recipe v2, models/segmenter for v1; other types: required).")
 @click.option("--type", "model_type", type=click.Choice(list(SEGMENTER_BACKENDS)), default="bilstm",
               show_default=True,
               help="bilstm: the shipped model; ensemble: seed-varied BiLSTMs averaged (more accurate, slower); "
                    "hybrid: the BiLSTM + a Stanza tokenizer (most accurate, about a third of the speed; needs stanza).")
 @click.option("--no-extra", is_flag=True, help="Train without the TLS 禮記/周禮 text in data/extra.")
-@click.option("--recipe", type=click.Choice(["v1", "v2"]), default="v1", show_default=True,
-              help="bilstm: v1 = the 集釋 + TLS extra text (models/segmenter); v2 = + the punctuated 注疏 with a "
-                   "kind per marker and a book embedding, float inference (models/segmenter-v2).")
+@click.option("--recipe", type=click.Choice(["v1", "v2"]), default="v2", show_default=True,
+              help="bilstm: v2 = the 集釋, the TLS extra text and the punctuated 注疏 with a kind per marker and a "
+                   "book embedding (models/segmenter-v2, the default); v1 = without the 注疏 (models/segmenter).")
 @click.option("--epochs", type=int, default=None, help="Override the number of epochs (bilstm, ensemble).")
 @click.option("--seeds", default=None, help="Comma-separated member seeds (ensemble; default 13,14,15).")
 @click.option("--bilstm-from", default=None, type=click.Path(file_okay=False, exists=True),
@@ -121,8 +122,13 @@ def eval_segment(gold, split, model_dir, as_json):
 @reports_input_errors
 def train_segmenter_cmd(out_dir, model_type, no_extra, recipe, epochs, seeds, bilstm_from):
     """Rebuild the segmenter from data/punct (train split) and data/extra; fixed seeds."""
-    from pipeline.segment import DEFAULT_MODEL
+    from pipeline import paths
     from pipeline.train.segment import V2_OVERRIDES, train_segmenter
+
+    if out_dir is None:
+        if model_type != "bilstm":
+            raise click.UsageError(f"--type {model_type} needs --out (the default folders hold the BiLSTMs)")
+        out_dir = paths.SEGMENTER_MODEL if recipe == "v2" else paths.SEGMENTER_V1
 
     overrides = dict(V2_OVERRIDES) if recipe == "v2" else {}
     if epochs:
@@ -133,7 +139,7 @@ def train_segmenter_cmd(out_dir, model_type, no_extra, recipe, epochs, seeds, bi
         if model_type != "hybrid":
             raise click.UsageError("--bilstm-from goes with --type hybrid")
         overrides["bilstm_from"] = bilstm_from
-    cfg = train_segmenter(out_dir or DEFAULT_MODEL, model_type, use_extra=not no_extra,
+    cfg = train_segmenter(out_dir, model_type, use_extra=not no_extra,
                           log=lambda m: click.echo(m, err=True), **overrides)
     click.echo(json.dumps({k: v for k, v in cfg.items() if k not in ("chars", "bigrams")}, ensure_ascii=False))
 
@@ -142,7 +148,7 @@ def train_segmenter_cmd(out_dir, model_type, no_extra, recipe, epochs, seeds, bi
 @click.argument("file", type=click.Path(dir_okay=False))
 @click.option("--layout", type=LAYOUT_CHOICE, default="auto", show_default=True)
 @click.option("--encoding", default="utf-8", show_default=True)
-@click.option("--model", "model_dir", default=None, type=click.Path(file_okay=False), help="Model folder (default models/segmenter).")
+@click.option("--model", "model_dir", default=None, type=click.Path(file_okay=False), help="Model folder (default models/segmenter-v2).")
 @reports_input_errors
 def punctuate(file, layout, encoding, model_dir):
     """Print FILE with restored punctuation: base text flush, commentary indented with its marker.

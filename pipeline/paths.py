@@ -11,7 +11,8 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parent.parent
 
 MODELS = REPO / "models"
-SEGMENTER_MODEL = MODELS / "segmenter"
+SEGMENTER_MODEL = MODELS / "segmenter-v2"  # the default: punctuation v2 (docs/segmentation.md)
+SEGMENTER_V1 = MODELS / "segmenter"  # the 集釋 + TLS recipe, an option (and the hybrid's BiLSTM)
 TAGGER_MODEL = MODELS / "tagger"
 LEXICON_DIR = MODELS / "lexicon"
 GLOSS_HEADS_MODEL = MODELS / "gloss_heads" / "weights.json"

@@ -54,10 +54,10 @@ def test_stages_in_order_and_chained():
 
 def test_training_stages_rebuild_the_models_the_pipeline_uses():
     outs = {name: [out_path(o) for o in DVC["stages"][name]["outs"]] for name in TRAIN_STAGES}
-    assert outs == {"train_segmenter": [param("segment.model")], "train_segmenter_hybrid": [param("segment.hybrid_model")],
-                    "train_segmenter_v2": [param("segment.v2_model")], "train_tagger": [param("tag.model")]}
+    assert outs == {"train_segmenter": [param("segment.v1_model")], "train_segmenter_hybrid": [param("segment.hybrid_model")],
+                    "train_segmenter_v2": [param("segment.model")], "train_tagger": [param("tag.model")]}
     hybrid_deps = [interpolate(d) for d in DVC["stages"]["train_segmenter_hybrid"]["deps"]]
-    assert param("segment.model") in hybrid_deps  # the hybrid refers to the BiLSTM it was tuned with
+    assert param("segment.v1_model") in hybrid_deps  # the hybrid refers to the BiLSTM it was tuned with
     segment_deps = [interpolate(d) for d in DVC["stages"]["segment"]["deps"]]
     tag_deps = [interpolate(d) for d in DVC["stages"]["tag"]["deps"]]
     assert param("segment.model") in segment_deps and param("tag.model") in tag_deps
@@ -65,7 +65,7 @@ def test_training_stages_rebuild_the_models_the_pipeline_uses():
 
 def test_dependencies_and_params_resolve():
     generated = {out_path(o) for s in DVC["stages"].values() for o in s.get("outs", [])}
-    models_trained_later = {param("segment.model"), param("segment.hybrid_model"), param("segment.v2_model")}
+    models_trained_later = {param("segment.model"), param("segment.hybrid_model"), param("segment.v1_model")}
     for name, stage in DVC["stages"].items():
         for dep in stage["deps"]:
             path = interpolate(dep)

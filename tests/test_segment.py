@@ -19,19 +19,20 @@ MODEL = ROOT / "models" / "segmenter"
 JUAN10 = ROOT / "data" / "corpus" / "KR1d0030" / "KR1d0030_010.txt"
 has_model = pytest.mark.skipif(not (MODEL / "config.json").exists(), reason="models/segmenter not built")
 
-# the first records of juan 10 (dev split), as in data/punct
-DEV_LINES = [
-    {"id": "KR1d0030_010#3", "split": "dev", "kind": "base", "text": "司射適西階西倚扑升自西階東面請射于公",
-     "marks": {"6": "，", "8": "，", "12": "，", "18": "。"}, "aligned": 0.944},
+# a record of juan 1 (train split), as in data/punct
+PUNCT_LINES = [
+    {"id": "KR1d0030_001#209", "split": "train", "kind": "base", "text": "始加醮用脯醢賓降取爵于篚辭降如初卒洗升酌",
+     "marks": {"2": "，", "6": "。", "8": "，", "12": "，", "16": "。", "18": "，", "20": "。"}, "aligned": 1.0},
 ]
 
 
-def _dev_records(n: int = 40) -> list[dict]:
+def _train_records(n: int = 40) -> list[dict]:
+    """The first n records of juan 1 (train): fixtures never come from the dev juan."""
     out = []
     with open(PUNCT, encoding="utf-8") as fh:
         for line in fh:
             r = json.loads(line)
-            if r["split"] == "dev":
+            if r["split"] == "train" and r["id"].startswith("KR1d0030_001#"):
                 out.append(r)
             if len(out) == n:
                 break
@@ -81,24 +82,24 @@ def test_score_is_micro_averaged_and_split_by_kind():
 def test_evaluate_accepts_both_shapes_and_skips_empty_texts(tmp_path):
     gold = tmp_path / "gold.jsonl"
     lines = [
-        {"id": "x#1", "kind": "base", "text": "司射適西階西倚扑升自西階東面請射于公", "marks": {"6": "，", "8": "，", "12": "，", "18": "。"}},
+        {"id": "x#1", "kind": "base", "text": "始加醮用脯醢賓降取爵于篚辭降如初卒洗升酌", "marks": {"2": "，", "6": "。", "8": "，", "12": "，", "16": "。", "18": "，", "20": "。"}},
         {"id": "x#2", "kind": "note", "text": "", "marks": {"3": "。"}},
-        DEV_LINES[0],
+        PUNCT_LINES[0],
     ]
     gold.write_text("\n".join(json.dumps(x, ensure_ascii=False) for x in lines) + "\n", encoding="utf-8")
-    seg = Fixed({DEV_LINES[0]["text"]: {6: "，", 8: "，", 12: "，"}})
+    seg = Fixed({PUNCT_LINES[0]["text"]: {2: "，", 6: "。", 8: "，", 12: "，", 16: "。", 18: "，"}})
     r = evaluate_segment(gold, seg)
-    assert r["records"] == 2 and r["chars"] == 36
+    assert r["records"] == 2 and r["chars"] == 40
     assert r["seg"]["f1"] == 1.0 and r["punct"]["f1"] == 1.0
     assert r["chars_per_second"] > 0
     assert set(r) >= {"records", "chars", "seg", "punct", "sentence", "by_kind", "chars_per_second"}
-    r = evaluate_segment(gold, seg, split="dev")
+    r = evaluate_segment(gold, seg, split="train")
     assert r["records"] == 1
 
 
 def test_malformed_line_names_file_and_line(tmp_path):
     gold = tmp_path / "bad.jsonl"
-    gold.write_text(json.dumps(DEV_LINES[0], ensure_ascii=False) + "\n{not json\n", encoding="utf-8")
+    gold.write_text(json.dumps(PUNCT_LINES[0], ensure_ascii=False) + "\n{not json\n", encoding="utf-8")
     with pytest.raises(InputError) as err:
         read_records(gold)
     assert err.value.line == 2 and str(gold) in str(err.value)
@@ -126,7 +127,7 @@ def test_model_is_small_cached_and_deterministic():
     assert size <= 50 * 1024 * 1024
     seg = load_segmenter()
     assert load_segmenter() is seg
-    recs = _dev_records()
+    recs = _train_records()
     texts, kinds = [r["text"] for r in recs], [r["kind"] for r in recs]
     a = seg.predict(texts, kinds)
     b = seg.predict(list(reversed(texts)), list(reversed(kinds)))[::-1]
@@ -136,21 +137,26 @@ def test_model_is_small_cached_and_deterministic():
 
 
 @has_model
-def test_model_scores_well_on_a_slice_of_dev():
+def test_the_shipped_models_punctuate_a_train_juan_well():
+    """A sanity check on text the models were trained on (juan 3, train): a broken model, vocabulary
+    or kind mapping falls far below this (measures on dev: docs/segmentation.md)."""
+    from pipeline import paths
     from pipeline.segment import load_segmenter
+    from pipeline.segment.data import read_records
 
-    recs = _dev_records(80)
-    r = score(recs, load_segmenter().predict([x["text"] for x in recs], [x["kind"] for x in recs]))
-    assert r["seg"]["f1"] > 0.7
+    recs = [r for r in read_records(PUNCT) if r["id"].startswith("KR1d0030_003") and r["text"] and r["aligned"] >= 0.9][:80]
+    for model in (paths.SEGMENTER_MODEL, paths.SEGMENTER_V1):
+        r = score(recs, load_segmenter(model).predict([x["text"] for x in recs], [x["kind"] for x in recs]))
+        assert r["seg"]["f1"] > 0.84, (model.name, r["seg"])
 
 
 @has_model
 def test_unit_end_mark_agrees_with_the_edition():
     """The unit end is not scored, but `zhushu punctuate` prints it and sentences end there:
-    on the first 80 dev units the edition marks the unit end, and nearly always with 。."""
+    on the first 80 units of juan 1 the edition marks the unit end, and nearly always with 。."""
     from pipeline.segment import load_segmenter
 
-    recs = [r for r in _dev_records(80) if str(len(r["text"])) in r["marks"]]
+    recs = [r for r in _train_records(80) if str(len(r["text"])) in r["marks"]]
     pred = load_segmenter().predict([r["text"] for r in recs], [r["kind"] for r in recs])
     agree = sum(p[len(r["text"])] == r["marks"][str(len(r["text"]))] for r, p in zip(recs, pred))
     assert len(recs) > 50 and agree / len(recs) > 0.9
@@ -181,9 +187,9 @@ def test_segment_document_fills_base_and_commentary_only():
 def test_cli_eval_and_punctuate(tmp_path):
     from pipeline.cli import main
 
-    gold = tmp_path / "dev.jsonl"
-    gold.write_text("\n".join(json.dumps(r, ensure_ascii=False) for r in _dev_records(30)) + "\n", encoding="utf-8")
-    res = CliRunner().invoke(main, ["eval", "segment", "--gold", str(gold), "--json", "--split", "dev"])
+    gold = tmp_path / "gold.jsonl"
+    gold.write_text("\n".join(json.dumps(r, ensure_ascii=False) for r in _train_records(30)) + "\n", encoding="utf-8")
+    res = CliRunner().invoke(main, ["eval", "segment", "--gold", str(gold), "--json", "--split", "train"])
     assert res.exit_code == 0, res.output
     out = json.loads(res.output)
     assert out["records"] == 30 and 0 < out["seg"]["f1"] <= 1 and set(out["by_kind"]) == {"base", "note"}
@@ -212,7 +218,7 @@ def test_tiny_training_is_deterministic_and_round_trips(tmp_path, trigrams):
     from pipeline.train.segment.bilstm import train
 
     recs = []
-    for r in _dev_records(60):  # a tiny slice only to exercise the code, not a real training set
+    for r in _train_records(60):  # a tiny slice only to exercise the code, not a real training set
         r = dict(r, marks={int(k): v for k, v in r["marks"].items()})
         recs.append(r)
     arch = {"emb": 16, "bemb": 8, "kemb": 4, "hidden": 16, "layers": 1, "use_trigrams": trigrams}
@@ -235,7 +241,7 @@ def test_crf_baseline_trains_and_loads_through_load_segmenter(tmp_path):
     from pipeline.segment import load_segmenter
     from pipeline.train.segment.crf import train_crf
 
-    recs = [dict(r, marks={int(k): v for k, v in r["marks"].items()}) for r in _dev_records(30)]
+    recs = [dict(r, marks={int(k): v for k, v in r["marks"].items()}) for r in _train_records(30)]
     train_crf(recs, tmp_path / "crf.model", max_iterations=5, log=lambda m: None)
     (tmp_path / "config.json").write_text(json.dumps({"type": "crf", "file": "crf.model"}), encoding="utf-8")
     seg = load_segmenter(tmp_path)
@@ -257,7 +263,7 @@ def test_ensemble_averages_its_members_and_loads_through_load_segmenter(tmp_path
     from pipeline.segment.bilstm import NeuralSegmenter
     from pipeline.train.segment.bilstm import train
 
-    recs = [dict(r, marks={int(k): v for k, v in r["marks"].items()}) for r in _dev_records(60)]
+    recs = [dict(r, marks={int(k): v for k, v in r["marks"].items()}) for r in _train_records(60)]
     arch = {"emb": 16, "bemb": 8, "kemb": 4, "hidden": 16, "layers": 1}
     old = torch.get_num_threads()
     torch.set_num_threads(1)
@@ -301,7 +307,7 @@ def test_hybrid_votes_with_a_stanza_tokenizer_and_loads_through_load_segmenter(t
     from pipeline.segment.stanza import StanzaBreaker
     from pipeline.train.segment.stanza import stanza_labels, train_stanza
 
-    recs = [dict(r, marks={int(k): v for k, v in r["marks"].items()}) for r in _dev_records(60)]
+    recs = [dict(r, marks={int(k): v for k, v in r["marks"].items()}) for r in _train_records(60)]
     assert stanza_labels("司射適西階西倚扑", {6: "，", 8: "。"}) == "00000102"
     old = torch.get_num_threads()
     torch.set_num_threads(1)
@@ -399,7 +405,7 @@ def test_tiny_v2_training_is_deterministic_and_batch_invariant(tmp_path):
 
     from pipeline.train.segment.bilstm import train
 
-    recs = [dict(r, marks={int(k): v for k, v in r["marks"].items()}, book="KR1d0030") for r in _dev_records(60)]
+    recs = [dict(r, marks={int(k): v for k, v in r["marks"].items()}, book="KR1d0030") for r in _train_records(60)]
     zs = [dict(r, kind=k, book="KR1d0053") for r, k in zip(recs, ["base", "注", "疏", "音義"] * 15)]
     arch = {"emb": 16, "bemb": 8, "kemb": 4, "hidden": 16, "layers": 1, "n_kinds": 6, "n_books": 4}
     old = torch.get_num_threads()
