@@ -22,6 +22,8 @@ CORPUS = DATA / "corpus" / "KR1d0030"  # the embedded 儀禮集釋, what `zhushu
 SHIGONG = DATA / "corpus" / "KR1d0031" / "KR1d0031_000.txt"  # 儀禮釋宮 (PLACE lexicon)
 PUNCT_FILE = DATA / "punct" / "KR1d0030.punct.jsonl"  # punctuation of the 集釋 (train / dev split)
 EXTRA_DIR = DATA / "extra"  # extra punctuated training text (TLS 禮記, 周禮)
+ZHOULI_TLS = EXTRA_DIR / "KR1d0001.punct.jsonl"  # the TLS 周禮 經 (序官 and 職: office titles for the lexicon)
+ZHOULI_PUNCT = DATA / "punct" / "KR1d0003.punct.jsonl"  # 周禮注疏 records (經 forms of the offices; tagger ablation)
 
 GOLD = REPO / "annotations" / "gold"
 DEV_JUAN = "KR1d0030_010"  # the dev juan: never read for training, the lexicon or silver data

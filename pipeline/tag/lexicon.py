@@ -56,6 +56,8 @@ class Lexicon:
             elif e.surface not in self.entries:
                 self.entries[e.surface] = e
         self.maxlen = max((len(s) for s in self.entries), default=1)
+        # offices listed only from the 周禮: X正 after them is the verb (小胥正樂縣之位), not a head
+        self.no_head = frozenset(s for s, e in self.entries.items() if e.source.startswith("zhouli:"))
 
     def __contains__(self, surface: str) -> bool:
         return surface in self.entries
@@ -180,6 +182,8 @@ def _keep(
         return False
     if surface in ("侯",) and (prev == "公" or nxt == "伯"):  # the lords 公侯伯, not the target
         return False
+    if surface == "縣士" and nxt == "特":  # 卿大夫判縣，士特縣 (the hangings of bells), not the office
+        return False
     return True
 
 
@@ -202,13 +206,20 @@ def project(
     starts = {s for s, _, lab in matches if lab == "OBJECT"}
     roles = {s for s, _, lab in matches if lab == "ROLE"}
     role_ends = {e for _, e, lab in matches if lab == "ROLE"}
-    kept = [(s, e, lab) for s, e, lab in matches if _keep(text, s, e, text[s:e], starts, roles, role_ends)]
-    return name_patterns(text, kept) if patterns else kept
+    kept = []
+    for s, e, lab in matches:
+        if _keep(text, s, e, text[s:e], starts, roles, role_ends):
+            kept.append((s, e, lab))
+        elif e - s > 1:  # a rejected name may hold a shorter one after its first character (判縣士 → 士)
+            kept.extend((s + 1 + a, s + 1 + b, lb) for a, b, lb in lexicon.longest_matches(text[s + 1 : e], skip)
+                        if _keep(text, s + 1 + a, s + 1 + b, text[s + 1 + a : s + 1 + b], starts, roles, role_ends))
+    return name_patterns(text, kept, lexicon.no_head) if patterns else kept
 
 
 # --- productive name patterns: names the lexicon need not list --------------------------------
 # 1. an office + 正 / 師 is the head of that office (the guideline's longest name: 小臣 → 小臣師,
-#    僕人 → 僕人正, 司馬 → 司馬師); not after 主人 / 衆工 (主人正 "the host corrects").
+#    僕人 → 僕人正, 司馬 → 司馬師); not after 主人 / 衆工 (主人正 "the host corrects"), nor after
+#    an office listed only from the 周禮 (Lexicon.no_head: 小胥正樂縣之位, 大僕正王之服位).
 # 2. an agent role 「V X 者」: V one of 執奉舉沃羞獲媵贊 (釋 may precede 獲), X nothing or one or
 #    two characters naming what is handled (執爵者, 執皮者, 贊冠者, 羞膳者, 沃洗者, 獲者), and
 #    勝者 / 不勝者; not after 所 (所獲者 "what is got"), X never a function word.
@@ -217,14 +228,15 @@ _RE_AGENT = re.compile(r"(?:不)?勝者|(?:釋)?([執奉舉沃羞獲媵贊])([^�
 _OFFICE_HEAD_NOT = frozenset(["主人", "衆工"])
 
 
-def name_patterns(text: str, spans: list[tuple[int, int, str]]) -> list[tuple[int, int, str]]:
-    """Spans after the productive name patterns (see above); overlapped spans give way."""
+def name_patterns(text: str, spans: list[tuple[int, int, str]], no_head: frozenset[str] = frozenset()) -> list[tuple[int, int, str]]:
+    """Spans after the productive name patterns (see above); overlapped spans give way.
+    `no_head`: offices that take no 正 / 師 head (the 周禮's: 大僕正王之服位 is "corrects")."""
     out = list(spans)
     starts = {s for s, _, _ in out}
     ext = []
     for s, e, lab in out:
         if (lab == "ROLE" and e - s >= 2 and e < len(text) and text[e] in "正師" and e not in starts
-                and text[s:e] not in _OFFICE_HEAD_NOT):
+                and text[s:e] not in _OFFICE_HEAD_NOT and text[s:e] not in no_head):
             ext.append((s, e + 1, lab))
         else:
             ext.append((s, e, lab))
