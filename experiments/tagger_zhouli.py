@@ -1,8 +1,8 @@
 """Unseen recall of the tagger on the offices of the 周禮, by ablation (docs/entities.md,
 "The 注疏: offices of the 周禮").
 
-    python -m experiments.tagger_zhouli ablation [--seed 7] [--zhushu-silver]
-    python -m experiments.tagger_zhouli sample [--n 30] [--seed 13]
+    python -m experiments.tagger_zhouli ablation [--seed 7] [--zhushu-silver] [--config JSON]
+    python -m experiments.tagger_zhouli sample [--juan KR1d0003_017] [--n 30] [--seed 13]
 
 ablation: the office entries the 周禮 added to the lexicon (source `zhouli:`; the forms of one
 office, 宫正 / 宮正, go together) are split at random (seed 7) and a third of the offices is
@@ -17,8 +17,8 @@ kept office forms, and micro P/R/F1 against the reference over all spans.
 `--zhushu-silver` adds the 經/注 records of the train juan to the silver data (those containing
 a held-out form are dropped like the others), to see what training on 周禮 text itself adds.
 
-sample: the shipped tagger over the 經/注/疏 records of the train juan; prints the ROLE span
-count and a random sample of ROLE spans in context (for checking by hand).
+sample: the shipped tagger over the 經/注/疏 records of one train juan (default 17, 春官 大宗伯
+…); prints the ROLE span count and a random sample of ROLE spans in context (checked by hand).
 """
 
 from __future__ import annotations
@@ -33,10 +33,10 @@ from pathlib import Path
 
 os.environ.setdefault("OMP_NUM_THREADS", "1")
 
-from pipeline import paths  # noqa: E402
-from pipeline.tag.lexicon import LABELS, Lexicon, load_lexicon, project  # noqa: E402
-from pipeline.train.tag.silver import SilverItem, build_silver  # noqa: E402
-from pipeline.train.tag.zhouli import read_records  # noqa: E402
+from pipeline import paths
+from pipeline.tag.lexicon import LABELS, Lexicon, load_lexicon, project
+from pipeline.train.tag.silver import SilverItem, build_silver
+from pipeline.train.tag.zhouli import read_records
 
 
 def zhushu_records(markers=("", "注"), split="train") -> list[dict]:
@@ -73,7 +73,10 @@ def score(recs, preds, refs, forms: set[str]) -> dict:
             "held_recall": round(hit / max(n_held, 1), 4), "held_hit": hit, "held_spans": n_held}
 
 
-def run_ablation(seed: int, zhushu_silver: bool) -> dict:
+SHIPPED = {"lex_dropout": 0.7, "max_iterations": 100, "seed": 13, "mask_in": 0.3, "per_span": True, "partial": True, "agent": True}
+
+
+def run_ablation(seed: int, zhushu_silver: bool, config: dict | None = None) -> dict:
     from pipeline.tag.crf import CRFModel
     from pipeline.train.tag.clusters import build_clusters, cluster_texts
     from pipeline.train.tag.crf import train_crf
@@ -94,13 +97,13 @@ def run_ablation(seed: int, zhushu_silver: bool) -> dict:
 
         with threadpool_limits(1):
             clusters = build_clusters(cluster_texts())
-        train_crf(train, lex2, path, lex_dropout=0.7, max_iterations=100, seed=13, clusters=clusters,
-                  mask_in=0.3, per_span=True, partial=True, agent=True)
+        cfg = dict(SHIPPED, **(config or {}))
+        train_crf(train, lex2, path, clusters=clusters, **cfg)
         model = CRFModel(path, lex2, clusters, agent=True)
         preds = [model.predict_fast(r["text"]) for r in recs]
     proj2 = [project(r["text"], lex2) for r in recs]  # the reduced lexicon alone, for comparison
     out = {
-        "seed": seed, "zhushu_silver": zhushu_silver,
+        "seed": seed, "zhushu_silver": zhushu_silver, "config": config or {},
         "offices": len({e.source for e in lex.entries.values() if e.source.startswith("zhouli:")}),
         "held_offices": len(held), "held_forms": len(forms), "training_units": len(train),
         "eval_records": len(recs), "eval_chars": sum(len(r["text"]) for r in recs),
@@ -110,23 +113,39 @@ def run_ablation(seed: int, zhushu_silver: bool) -> dict:
     }
     found = Counter()
     missed = Counter()
+    missed_as = Counter()  # what the tagger gave instead (overlapping spans, or nothing)
     for r, pred, ref in zip(recs, preds, refs):
         ps = set(pred)
         for sp in ref:
             f = r["text"][sp[0] : sp[1]]
             if f in forms:
                 (found if sp in ps else missed)[f] += 1
+                if sp not in ps:
+                    over = [r["text"][a:b] for a, b, _ in pred if a < sp[1] and sp[0] < b]
+                    missed_as[f + "→" + ("/".join(over) or "∅")] += 1
+    # where the held-out spans are: at the start of a record (a 序官 line, the opening of a 職,
+    # a 注 that names the office first: the frames of name pattern 3) or in running text
+    pos = {"start": [0, 0], "running": [0, 0]}
+    for r, pred, ref in zip(recs, preds, refs):
+        ps = set(pred)
+        for sp in ref:
+            if r["text"][sp[0] : sp[1]] in forms:
+                k = "start" if sp[0] == 0 else "running"
+                pos[k][0] += sp in ps
+                pos[k][1] += 1
+    out["held_recall_by_position"] = {k: {"recall": round(h / max(n, 1), 4), "hit": h, "spans": n} for k, (h, n) in pos.items()}
     out["found"] = found.most_common(40)
     out["missed"] = missed.most_common(40)
+    out["missed_as"] = missed_as.most_common(40)
     print(json.dumps(out, ensure_ascii=False))
     return out
 
 
-def run_sample(n: int, seed: int) -> None:
+def run_sample(n: int, seed: int, juan: str) -> None:
     from pipeline.tag import load_tagger
 
     tagger = load_tagger()
-    recs = zhushu_records(markers=("", "注", "疏"))
+    recs = [r for r in zhushu_records(markers=("", "注", "疏")) if r["id"].split("#")[0] == juan]
     by_kind: Counter = Counter()
     spans = []
     for r, ents in zip(recs, tagger.tag([r["text"] for r in recs])):
@@ -134,7 +153,7 @@ def run_sample(n: int, seed: int) -> None:
             if e.label == "ROLE":
                 by_kind[r["marker"] or "經"] += 1
                 spans.append((r["id"], r["marker"] or "經", e.start, e.end, r["text"]))
-    print(json.dumps({"records": len(recs), "chars": sum(len(r["text"]) for r in recs), "role_spans": len(spans),
+    print(json.dumps({"juan": juan, "records": len(recs), "chars": sum(len(r["text"]) for r in recs), "role_spans": len(spans),
                       "by_kind": dict(by_kind)}, ensure_ascii=False))
     rng = random.Random(seed)
     for uid, kind, s, e, text in sorted(rng.sample(spans, n)):
@@ -147,11 +166,13 @@ def main() -> None:  # pragma: no cover - an experiment driver
     ap.add_argument("--seed", type=int, default=None)
     ap.add_argument("--zhushu-silver", action="store_true")
     ap.add_argument("--n", type=int, default=30)
+    ap.add_argument("--juan", default="KR1d0003_017", help="sample: the juan (a train juan of 周禮注疏)")
+    ap.add_argument("--config", default=None, help='JSON overriding the shipped training options, e.g. \'{"sub_matches": 0.5}\'')
     a = ap.parse_args()
     if a.what == "ablation":
-        run_ablation(7 if a.seed is None else a.seed, a.zhushu_silver)
+        run_ablation(7 if a.seed is None else a.seed, a.zhushu_silver, json.loads(a.config) if a.config else None)
     else:
-        run_sample(a.n, 13 if a.seed is None else a.seed)
+        run_sample(a.n, 13 if a.seed is None else a.seed, a.juan)
 
 
 if __name__ == "__main__":  # pragma: no cover

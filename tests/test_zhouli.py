@@ -10,7 +10,13 @@ from pathlib import Path
 import pytest
 
 from pipeline.tag.lexicon import LEXICON_PATH, load_lexicon, project, read_tsv
-from pipeline.train.tag.zhouli import fold, mine_offices, mine_zhouli, read_records, xuguan_titles
+from pipeline.train.tag.zhouli import (
+    fold,
+    mine_offices,
+    mine_zhouli,
+    read_records,
+    xuguan_titles,
+)
 
 FIX = Path(__file__).parent / "fixtures"
 TLS = FIX / "zhouli_tls.jsonl"
@@ -83,9 +89,62 @@ def test_the_built_lexicon_lists_the_offices():
 
 def test_zhouli_offices_take_no_head_and_the_bell_hangings_are_no_office():
     lex = load_lexicon()
-    spans = lambda t: [t[s:e] for s, e, _ in project(t, lex)]  # noqa: E731
+    spans = lambda t: [t[s:e] for s, e, _ in project(t, lex)]
     assert spans("小胥正樂縣之位") == ["小胥"]  # 正 the verb (周禮 小胥)
     assert spans("大僕正王之服位") == ["大僕", "王"]
     assert spans("小臣正辭") == ["小臣正"]  # the 儀禮 head stays
     assert spans("卿大夫判縣士特縣") == ["卿", "大夫", "士"]  # not 縣士
     assert spans("縣士掌野") == ["縣士"]
+
+
+def test_kaogongji_artisans(offices):
+    # the 考工記 stands for the lost 冬官: each paragraph opens with its office (輪人為輪, 鮑人之事,
+    # 段氏 alone); 國有六職 and 畫繢之事 open none
+    kao = {t for t, o in offices.items() if o.kaogong}
+    assert kao == {"輪人", "段氏", "鮑人"}
+    e = {e.surface: e for e in mine_zhouli(TLS, ZHUSHU)}["輪人"]
+    assert e.source == "zhouli:考工記 KR1d0001_006#1" and "輪人為輪" in e.note and "KR1d0003_039#114" in e.note
+
+
+def _lex(*rows):
+    from pipeline.tag.lexicon import LexEntry, Lexicon
+
+    return Lexicon([LexEntry(s, lab, src, "test") for s, lab, src in rows])
+
+
+SMALL = (
+    ("士", "ROLE", "guideline"), ("大夫", "ROLE", "guideline"), ("祝", "ROLE", "review"), ("宰", "ROLE", "review"),
+    ("遂士", "ROLE", "zhouli:職 KR1d0001_005#65"), ("鄉大夫", "ROLE", "zhouli:職 KR1d0001_002#65"),
+    ("小祝", "ROLE", "zhouli:職 x"), ("酒", "OBJECT", "review"), ("鼓", "OBJECT", "review"),
+    ("酒人", "ROLE", "zhouli:職 KR1d0001_001#84"),
+)
+
+
+def test_office_shapes_learned_from_the_listed_offices():
+    lex = _lex(*SMALL)
+    spans = lambda t: [(t[s:e], lab) for s, e, lab in project(t, lex)]  # noqa: E731
+    # 4. modifier + head: 遂 (of 遂士) + 大夫 (of 鄉大夫); 鄉 + 士
+    assert ("遂大夫", "ROLE") in spans("遂大夫各掌其遂之政令")
+    assert ("鄉士", "ROLE") in spans("命鄉士")
+    # not after a relational character (門外祝), nor a modifier no listed office shows (上大夫)
+    assert ("祝", "ROLE") in spans("門外祝代之") and ("外祝", "ROLE") not in spans("門外祝代之")
+    assert spans("上大夫") == [("大夫", "ROLE")]
+    # 5. a listed implement + 人, as 酒人: 鼓人; the implement alone stays
+    assert ("鼓人", "ROLE") in spans("以鼓人為之")
+    assert ("鼓", "OBJECT") in spans("擊鼓")
+    # without any 周禮 office in the lexicon nothing of this happens
+    plain = _lex(*[r for r in SMALL if not r[2].startswith("zhouli:")])
+    assert [(t, s, e) for t in ("遂大夫",) for s, e, _ in project(t, plain)] == [("遂大夫", 1, 3)]
+
+
+def test_frames_of_the_zhouli_at_the_start_of_a_text():
+    lex = _lex(*SMALL)
+    spans = lambda t: [(t[s:e], lab) for s, e, lab in project(t, lex)]  # noqa: E731
+    # 3. the opening of a 職 and a line of a 序官 name an office the lexicon lacks
+    assert spans("縣師掌邦國都鄙稍甸郊里之地域")[0] == ("縣師", "ROLE")
+    assert spans("掌舍掌王之會同之舍")[0] == ("掌舍", "ROLE")
+    assert spans("縣師上士二人中士四人")[0] == ("縣師", "ROLE")
+    # only at the start, and not an event (小祭祀掌事) or a clause with a function word
+    assert ("縣師", "ROLE") not in spans("以告縣師掌之")
+    assert spans("小祭祀掌事") == []
+    assert spans("凡祭祀掌其事") == []

@@ -16,7 +16,9 @@ title and its count (`女祝四人`). It is kept when a 職 paragraph opens with
 職 is kept only when the clause after it begins with a rank (`卿`, `上士` …), so stray clauses
 of the 序官's prose (`凡制軍`, `其師`) are dropped. Staff grades (府, 史, 胥, 徒, 賈, 工, 奄,
 奚, 女酒 …) are never titles: they are the staff of an office, not its name (see
-models/lexicon/reviewed.tsv for 府 / 徒). The 考工記 (juan 6) has no 序官 and is not read.
+models/lexicon/reviewed.tsv for 府 / 徒). The 考工記 (juan 6), which stands for the lost 冬官,
+has no 序官: each of its paragraphs opens with the artisan office it describes (輪人為輪,
+築氏為削, 玉人之事, 段氏 alone), and those openings are its titles.
 
 The 注疏 (data/punct/KR1d0003.punct.jsonl, WYG print) writes many titles with other forms
 (宫正 for 宮正, 内宰 for 內宰, 閽人 for 𨵽人, a private-use character for 槀): each title is
@@ -26,13 +28,12 @@ looked up, with its context (the next characters of the 序官 or 職), in the �
 
 from __future__ import annotations
 
-import json
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from pipeline import paths
-from pipeline.errors import InputError
+from pipeline.jsonlines import read_jsonl
 from pipeline.tag.lexicon import LexEntry
 
 TLS_PATH = paths.ZHOULI_TLS
@@ -63,19 +64,11 @@ class Office:
     zhi: str | None = None  # record id of the 職 paragraph that opens with it
     zhi_text: str = ""
     forms: dict[str, str] = field(default_factory=dict)  # 注疏 經 form -> first 注疏 record id
+    kaogong: bool = False  # an office of the 考工記 (xuguan = the paragraph it opens)
 
 
 def read_records(path: Path) -> list[dict]:
-    out = []
-    with open(path, encoding="utf-8") as fh:
-        for lineno, line in enumerate(fh, 1):
-            if not line.strip():
-                continue
-            try:
-                out.append(json.loads(line))
-            except json.JSONDecodeError as err:
-                raise InputError(str(path), lineno, f"bad JSON: {err.msg}") from None
-    return out
+    return [r for _, r in read_jsonl(path)]
 
 
 def clauses(text: str, marks: dict) -> list[tuple[str, str]]:
@@ -176,6 +169,19 @@ def zhi_opening(records: list[dict], title: str) -> dict | None:
     return None
 
 
+_KAOGONG = re.compile(r"^(\S{1,2}?[人氏])(?:為|之事|建|染|湅|$)")
+
+
+def kaogong_titles(records: list[dict]) -> list[tuple[str, str, str]]:
+    """(title, record id, opening) of the 考工記 (juan 6): each paragraph opens with its artisan
+    office (輪人為輪, 築氏為削, 玉人之事, 匠人建國, 段氏 alone where the text is lost)."""
+    out = []
+    for r in records:
+        if m := _KAOGONG.match(r["text"]):
+            out.append((m.group(1), r["id"], "".join(x + y for x, y in clauses(r["text"], r.get("marks", {}))[:1])))
+    return out
+
+
 def _pattern(context: str) -> re.Pattern:
     parts = []
     for c in fold(context):
@@ -185,7 +191,8 @@ def _pattern(context: str) -> re.Pattern:
 
 
 def mine_offices(tls: Path = TLS_PATH, zhushu: Path | None = ZHUSHU_PATH) -> list[Office]:
-    """Every office title of the 序官 of 周禮 juan 1-5, with its 職 and its forms in the 注疏 經."""
+    """Every office title of the 序官 of 周禮 juan 1-5 (with its 職) and of the 考工記, with its
+    forms in the 注疏 經."""
     by_juan: dict[str, list[dict]] = {}
     for r in read_records(tls):
         by_juan.setdefault(r["id"].split("#")[0], []).append(r)
@@ -208,9 +215,27 @@ def mine_offices(tls: Path = TLS_PATH, zhushu: Path | None = ZHUSHU_PATH) -> lis
                 hi = mid - 1
         return jing[lo]["id"]
 
+    def find_forms(off: Office, contexts: list[str]) -> None:
+        for ctx in contexts:
+            if len(ctx) <= len(off.title):
+                continue
+            for m in _pattern(ctx).finditer(jtext):
+                form = m.group(0)[: len(off.title)]
+                if "\n" not in m.group(0):
+                    off.forms.setdefault(form, record_at(m.start()))
+                break
+
     found: dict[str, Office] = {}
     for juan in sorted(by_juan):
         records = by_juan[juan]
+        if not any(r["text"].endswith("官之屬") for r in records):  # the 考工記
+            for title, rid, shown in kaogong_titles(records):
+                if title not in found:
+                    off = Office(title, rid, shown, kaogong=True)
+                    text = next(r["text"] for r in records if r["id"] == rid)
+                    find_forms(off, [text[: len(title) + 2]])
+                    found[title] = off
+            continue
         titles = xuguan_titles(records)
         first_zhi = next((i for i, r in enumerate(records) if re.match(r"^.{1,5}之職", r["text"])), len(records))
         for title, rid, shown, rank_follows in titles:
@@ -229,14 +254,7 @@ def mine_offices(tls: Path = TLS_PATH, zhushu: Path | None = ZHUSHU_PATH) -> lis
             contexts.append(src[k : k + len(title) + 3])
             if zr is not None:
                 contexts.append(zr["text"][: len(title) + 2])
-            for ctx in contexts:
-                if len(ctx) <= len(title):
-                    continue
-                for m in _pattern(ctx).finditer(jtext):
-                    form = m.group(0)[: len(title)]
-                    if "\n" not in m.group(0):
-                        off.forms.setdefault(form, record_at(m.start()))
-                    break
+            find_forms(off, contexts)
             found[title] = off
     return list(found.values())
 
@@ -250,8 +268,11 @@ def office_entries(offices: list[Office], attested: str = "") -> list[LexEntry]:
     when it is the same or occurs in `attested` (other text the tagger reads)."""
     out: dict[str, LexEntry] = {}
     for o in offices:
-        source = f"zhouli:職 {o.zhi}" if o.zhi else f"zhouli:序官 {o.xuguan}"
-        note = f"周禮序官 {o.xuguan}「{_shown(o.xuguan_text)}」"
+        if o.kaogong:
+            source, note = f"zhouli:考工記 {o.xuguan}", f"周禮考工記 {o.xuguan}「{_shown(o.xuguan_text)}」"
+        else:
+            source = f"zhouli:職 {o.zhi}" if o.zhi else f"zhouli:序官 {o.xuguan}"
+            note = f"周禮序官 {o.xuguan}「{_shown(o.xuguan_text)}」"
         if o.zhi:
             note += f"; 職「{_shown(o.zhi_text)}」"
         forms = dict(o.forms)
