@@ -1,8 +1,8 @@
 """Unseen recall of the tagger on the offices of the 周禮, by ablation (docs/entities.md,
 "The 注疏: offices of the 周禮").
 
-    python -m experiments.tagger_zhouli ablation [--seed 7] [--zhushu-silver] [--config JSON]
-    python -m experiments.tagger_zhouli sample [--juan KR1d0003_017] [--n 30] [--seed 13]
+    python -m experiments.tagger_zhouli ablation [--seed 7] [--no-zhushu-silver] [--config JSON]
+    python -m experiments.tagger_zhouli sample [--juan all|KR1d0003_017] [--n 30] [--seed 13]
 
 ablation: the office entries the 周禮 added to the lexicon (source `zhouli:`; the forms of one
 office, 宫正 / 宮正, go together) are split at random (seed 7) and a third of the offices is
@@ -14,11 +14,13 @@ name patterns). held recall = the share of the reference spans of held-out forms
 retrained tagger gives back exactly (same start, end and label). Also printed: the same for the
 kept office forms, and micro P/R/F1 against the reference over all spans.
 
-`--zhushu-silver` adds the 經/注 records of the train juan to the silver data (those containing
-a held-out form are dropped like the others), to see what training on 周禮 text itself adds.
+The silver data are the shipped tagger's: the 集釋 units and the 經/注 records of the train juan
+of 周禮注疏 (those containing a held-out form dropped like the others, so the held-out offices
+are never seen in training); `--no-zhushu-silver` trains on the 集釋 alone. `--config` overrides
+the shipped training options (`'{"sub_matches": 0}'`).
 
-sample: the shipped tagger over the 經/注/疏 records of one train juan (default 17, 春官 大宗伯
-…); prints the ROLE span count and a random sample of ROLE spans in context (checked by hand).
+sample: the shipped tagger over the 經/注/疏 records of the train juan (or of one); prints the
+ROLE span count and a random sample of ROLE spans in context (checked by hand).
 """
 
 from __future__ import annotations
@@ -73,7 +75,9 @@ def score(recs, preds, refs, forms: set[str]) -> dict:
             "held_recall": round(hit / max(n_held, 1), 4), "held_hit": hit, "held_spans": n_held}
 
 
-SHIPPED = {"lex_dropout": 0.7, "max_iterations": 100, "seed": 13, "mask_in": 0.3, "per_span": True, "partial": True, "agent": True}
+# the shipped training options (pipeline/train/tag/__init__.py)
+SHIPPED = {"lex_dropout": 0.7, "max_iterations": 100, "seed": 13, "mask_in": 0.3, "per_span": True, "sub_matches": 0.5,
+           "partial": True, "agent": True}
 
 
 def run_ablation(seed: int, zhushu_silver: bool, config: dict | None = None) -> dict:
@@ -145,7 +149,7 @@ def run_sample(n: int, seed: int, juan: str) -> None:
     from pipeline.tag import load_tagger
 
     tagger = load_tagger()
-    recs = [r for r in zhushu_records(markers=("", "注", "疏")) if r["id"].split("#")[0] == juan]
+    recs = [r for r in zhushu_records(markers=("", "注", "疏")) if juan in ("all", r["id"].split("#")[0])]
     by_kind: Counter = Counter()
     spans = []
     for r, ents in zip(recs, tagger.tag([r["text"] for r in recs])):
@@ -164,13 +168,13 @@ def main() -> None:  # pragma: no cover - an experiment driver
     ap = argparse.ArgumentParser()
     ap.add_argument("what", choices=["ablation", "sample"])
     ap.add_argument("--seed", type=int, default=None)
-    ap.add_argument("--zhushu-silver", action="store_true")
+    ap.add_argument("--no-zhushu-silver", action="store_true", help="ablation: train on the 集釋 silver data only")
     ap.add_argument("--n", type=int, default=30)
-    ap.add_argument("--juan", default="KR1d0003_017", help="sample: the juan (a train juan of 周禮注疏)")
+    ap.add_argument("--juan", default="all", help="sample: one train juan of 周禮注疏 (KR1d0003_017), or all train juan")
     ap.add_argument("--config", default=None, help='JSON overriding the shipped training options, e.g. \'{"sub_matches": 0.5}\'')
     a = ap.parse_args()
     if a.what == "ablation":
-        run_ablation(7 if a.seed is None else a.seed, a.zhushu_silver, json.loads(a.config) if a.config else None)
+        run_ablation(7 if a.seed is None else a.seed, not a.no_zhushu_silver, json.loads(a.config) if a.config else None)
     else:
         run_sample(a.n, 13 if a.seed is None else a.seed, a.juan)
 
