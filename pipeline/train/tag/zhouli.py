@@ -21,9 +21,10 @@ has no 序官: each of its paragraphs opens with the artisan office it describes
 築氏為削, 玉人之事, 段氏 alone), and those openings are its titles.
 
 The 注疏 (data/punct/KR1d0003.punct.jsonl, WYG print) writes many titles with other forms
-(宫正 for 宮正, 内宰 for 內宰, 閽人 for 𨵽人, a private-use character for 槀): each title is
+(宫正 for 宮正, 内宰 for 內宰, 閽人 for 𨵽人, a private-use character for 饎): each title is
 looked up, with its context (the next characters of the 序官 or 職), in the 經 records of the
-注疏, and the form found there is the form the lexicon lists.
+注疏 (folded: 宮/宫, 內/内 …; a private-use character matches any), and the form found there
+is the form the lexicon lists.
 """
 
 from __future__ import annotations
@@ -50,10 +51,6 @@ _FOLD = {b: a for a, b in _FOLD_PAIRS}
 
 def fold(text: str) -> str:
     return "".join(_FOLD.get(c, c) for c in text)
-
-
-def _is_pua(c: str) -> bool:
-    return ord(c) >= 0xF0000
 
 
 @dataclass
