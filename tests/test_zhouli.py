@@ -115,7 +115,8 @@ def _lex(*rows):
 SMALL = (
     ("士", "ROLE", "guideline"), ("大夫", "ROLE", "guideline"), ("祝", "ROLE", "review"), ("宰", "ROLE", "review"),
     ("遂士", "ROLE", "zhouli:職 KR1d0001_005#65"), ("鄉大夫", "ROLE", "zhouli:職 KR1d0001_002#65"),
-    ("小祝", "ROLE", "zhouli:職 x"), ("酒", "OBJECT", "review"), ("鼓", "OBJECT", "review"),
+    ("小祝", "ROLE", "zhouli:職 x"), ("史", "ROLE", "review"), ("外史", "ROLE", "zhouli:職 y"),
+    ("酒", "OBJECT", "review"), ("鼓", "OBJECT", "review"),
     ("酒人", "ROLE", "zhouli:職 KR1d0001_001#84"),
 )
 
@@ -126,7 +127,9 @@ def test_office_shapes_learned_from_the_listed_offices():
     # 4. modifier + head: 遂 (of 遂士) + 大夫 (of 鄉大夫); 鄉 + 士
     assert ("遂大夫", "ROLE") in spans("遂大夫各掌其遂之政令")
     assert ("鄉士", "ROLE") in spans("命鄉士")
-    # not after a relational character (門外祝), nor a modifier no listed office shows (上大夫)
+    # 外 (of 外史) + 祝 (of 小祝) → 外祝, but not after a relational character (門外祝), nor a
+    # modifier no listed office shows (上大夫)
+    assert ("外祝", "ROLE") in spans("命外祝")
     assert ("祝", "ROLE") in spans("門外祝代之") and ("外祝", "ROLE") not in spans("門外祝代之")
     assert spans("上大夫") == [("大夫", "ROLE")]
     # 5. a listed implement + 人, as 酒人: 鼓人; the implement alone stays
