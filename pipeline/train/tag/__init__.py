@@ -17,7 +17,6 @@ from pipeline.train.tag.crf import train_crf
 from pipeline.train.tag.lexicon import write_lexicon
 from pipeline.train.tag.silver import build_silver, build_zhouli_silver
 
-
 SUB_MATCHES = 0.5  # a hidden lexicon match shows its longest sub-match instead, this often (鄉大夫 → 大夫)
 
 
