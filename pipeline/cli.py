@@ -274,7 +274,7 @@ def eval_entities(gold, model_dir, as_json, show_errors):
 @click.option("--keep-lexicon", is_flag=True, help="Do not rebuild models/lexicon/lexicon.tsv first.")
 @reports_input_errors
 def train_tagger_cmd(out_dir, max_iterations, lex_dropout, seed, keep_lexicon):
-    """Rebuild the lexicon, project it over juan 1-30 (less dev juan 10), train the tagger."""
+    """Rebuild the lexicon, project it over juan 1-30 (less dev juan 10) and the 經/注 of the train juan of 周禮注疏, train the tagger."""
     from pipeline.train.tag import train
 
     train(out_dir, max_iterations=max_iterations, lex_dropout=lex_dropout, seed=seed,

@@ -25,6 +25,8 @@ PUNCT_FILE = DATA / "punct" / "KR1d0030.punct.jsonl"  # punctuation of the 集�
 EXTRA_DIR = DATA / "extra"  # extra punctuated training text (TLS 禮記, 周禮)
 TLS = DATA / "tls"  # the TLS 周禮 / 禮記: plain 經 text, where ingest finds the 經 a 注疏 note runs on into
 BASE_TEXT_OF = {"KR1d0003": TLS / "KR1d0001", "KR1d0053": TLS / "KR1d0052"}  # 注疏 book -> its 經
+ZHOULI_TLS = EXTRA_DIR / "KR1d0001.punct.jsonl"  # the TLS 周禮 經 (序官 and 職: office titles for the lexicon)
+ZHOULI_PUNCT = DATA / "punct" / "KR1d0003.punct.jsonl"  # 周禮注疏 records (經 forms of the offices; tagger ablation)
 
 GOLD = REPO / "annotations" / "gold"
 DEV_JUAN = "KR1d0030_010"  # the dev juan: never read for training, the lexicon or silver data

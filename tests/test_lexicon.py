@@ -6,7 +6,7 @@ from pipeline.errors import InputError
 from pipeline.tag.lexicon import LEXICON_PATH, LexEntry, Lexicon, load_lexicon, project, read_tsv
 from pipeline.train.tag.lexicon import shigong_heads
 
-SOURCES = ("guideline", "review", "shigong:", "zheng:")
+SOURCES = ("guideline", "review", "shigong:", "zheng:", "zhouli:")
 
 
 def spans(text):

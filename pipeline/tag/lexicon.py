@@ -56,6 +56,21 @@ class Lexicon:
             elif e.surface not in self.entries:
                 self.entries[e.surface] = e
         self.maxlen = max((len(s) for s in self.entries), default=1)
+        # offices listed only from the 周禮: X正 after them is the verb (小胥正樂縣之位), not a head
+        self.no_head = frozenset(s for s, e in self.entries.items() if e.source.startswith("zhouli:"))
+        # the shapes of the 周禮's office names, learned from the listed ones (name patterns 4, 5):
+        # a modifier before an office head (遂 + 士 of 遂士, 小 + 宗伯 of 小宗伯) and the keeper of
+        # a thing (酒 + 人 of 酒人, 鍾 + 師 of 鍾師)
+        mods, heads, suffixes = set(), set(), set()
+        for w in self.no_head:
+            if len(w) < 2 or self.label(w) != "ROLE":
+                continue
+            if self.label(w[1:]) == "ROLE" and w[0] not in self.entries:
+                mods.add(w[0])
+                heads.add(w[1:])
+            if len(w) == 2 and self.label(w[0]) == "OBJECT" and w[1] in "人師氏":  # not 正: 肺正, 俎正 "main"
+                suffixes.add(w[1])
+        self.office_mods, self.office_heads, self.keeper_suffixes = frozenset(mods), frozenset(heads), frozenset(suffixes)
 
     def __contains__(self, surface: str) -> bool:
         return surface in self.entries
@@ -180,7 +195,8 @@ def _keep(
         return False
     if surface in ("侯",) and (prev == "公" or nxt == "伯"):  # the lords 公侯伯, not the target
         return False
-    return True
+    # 卿大夫判縣，士特縣 (the hangings of bells), not the office 縣士
+    return not (surface == "縣士" and nxt == "特")
 
 
 def project(
@@ -202,33 +218,76 @@ def project(
     starts = {s for s, _, lab in matches if lab == "OBJECT"}
     roles = {s for s, _, lab in matches if lab == "ROLE"}
     role_ends = {e for _, e, lab in matches if lab == "ROLE"}
-    kept = [(s, e, lab) for s, e, lab in matches if _keep(text, s, e, text[s:e], starts, roles, role_ends)]
-    return name_patterns(text, kept) if patterns else kept
+    kept = []
+    for s, e, lab in matches:
+        if _keep(text, s, e, text[s:e], starts, roles, role_ends):
+            kept.append((s, e, lab))
+        elif e - s > 1:  # a rejected name may hold a shorter one after its first character (判縣士 → 士)
+            kept.extend((s + 1 + a, s + 1 + b, lb) for a, b, lb in lexicon.longest_matches(text[s + 1 : e], skip)
+                        if _keep(text, s + 1 + a, s + 1 + b, text[s + 1 + a : s + 1 + b], starts, roles, role_ends))
+    return name_patterns(text, kept, lexicon) if patterns else kept
 
 
 # --- productive name patterns: names the lexicon need not list --------------------------------
 # 1. an office + 正 / 師 is the head of that office (the guideline's longest name: 小臣 → 小臣師,
-#    僕人 → 僕人正, 司馬 → 司馬師); not after 主人 / 衆工 (主人正 "the host corrects").
+#    僕人 → 僕人正, 司馬 → 司馬師); not after 主人 / 衆工 (主人正 "the host corrects"), nor after
+#    an office listed only from the 周禮 (Lexicon.no_head: 小胥正樂縣之位, 大僕正王之服位).
 # 2. an agent role 「V X 者」: V one of 執奉舉沃羞獲媵贊 (釋 may precede 獲), X nothing or one or
 #    two characters naming what is handled (執爵者, 執皮者, 贊冠者, 羞膳者, 沃洗者, 獲者), and
 #    勝者 / 不勝者; not after 所 (所獲者 "what is got"), X never a function word.
+# 3. the 周禮's frames for its offices at the start of a text: 「X掌…」 (the 職) and 「X上士二人…」
+#    (the 序官).
+# 4. a modifier + an office head makes one office, where the 周禮's listed offices show both
+#    (遂 of 遂士, 大夫 of 鄉大夫 → 遂大夫; 大 of 大宰, 司寇 of 小司寇 → 大司寇); not after a
+#    relational character (門外祝, 東方婦) nor in 判縣士特縣.
+# 5. a listed implement + 人 / 師 / 氏, where the 周禮 names a keeper so (酒人, 鍾師, 磬氏):
+#    the office of that thing (鼓人, 矢人, 侯氏); not + 正 (肺正, 俎正: "the main one").
 _AGENT_V = "執奉舉沃羞獲媵贊"
+_RELATIONAL = frozenset("門東西南北堂庭室房于於之")
+_NOT_IN_TITLE = "掌，。、；：之也而以其凡若則者各既禮"
+_RE_ZHI_OPEN = re.compile(rf"^(掌[^{_NOT_IN_TITLE}]{{1,2}}|[^{_NOT_IN_TITLE}]{{1,2}}[^{_NOT_IN_TITLE}祀喪事氷冰])各?掌")
+_RE_XUGUAN_LINE = re.compile(
+    rf"^([^{_NOT_IN_TITLE}]{{2,4}}?)(?:每\S)?(?:奄)?(?:旅?[上中下](?:士|大夫)|卿|奄)[一二三四五六七八九十]")
 _RE_AGENT = re.compile(r"(?:不)?勝者|(?:釋)?([執奉舉沃羞獲媵贊])([^之其所也而以於于不者卑古出免言執，。、；：「」『』]{0,2}?)者")
 _OFFICE_HEAD_NOT = frozenset(["主人", "衆工"])
 
 
-def name_patterns(text: str, spans: list[tuple[int, int, str]]) -> list[tuple[int, int, str]]:
-    """Spans after the productive name patterns (see above); overlapped spans give way."""
+def name_patterns(text: str, spans: list[tuple[int, int, str]], lexicon: Lexicon | None = None) -> list[tuple[int, int, str]]:
+    """Spans after the productive name patterns (see above); overlapped spans give way.
+    `lexicon` gives the office shapes of the 周禮 (patterns 4, 5) and the offices that take no
+    正 / 師 head (the 周禮's: 大僕正王之服位 is "corrects")."""
     out = list(spans)
+    no_head = lexicon.no_head if lexicon is not None else frozenset()
+    if lexicon is not None and (lexicon.office_mods or lexicon.keeper_suffixes):
+        covered = {i for s, e, _ in out for i in range(s, e)}
+        ext = []
+        for s, e, lab in out:
+            w = text[s:e]
+            if (lab == "ROLE" and w in lexicon.office_heads and s > 0 and text[s - 1] in lexicon.office_mods
+                    and s - 1 not in covered and (s < 2 or text[s - 2] not in _RELATIONAL)
+                    and not (w == "士" and text[s - 1] == "縣" and text[e : e + 1] == "特")):
+                ext.append((s - 1, e, "ROLE"))  # 4. 遂 + 大夫, 鄉 + 士, 大 + 司寇
+            elif (lab == "OBJECT" and e - s == 1 and e < len(text) and text[e] in lexicon.keeper_suffixes
+                    and e not in covered):
+                ext.append((s, e + 1, "ROLE"))  # 5. 酒 + 人, 酒 + 正, 鼓 + 人
+            else:
+                ext.append((s, e, lab))
+        out = ext
     starts = {s for s, _, _ in out}
     ext = []
     for s, e, lab in out:
         if (lab == "ROLE" and e - s >= 2 and e < len(text) and text[e] in "正師" and e not in starts
-                and text[s:e] not in _OFFICE_HEAD_NOT):
+                and text[s:e] not in _OFFICE_HEAD_NOT and text[s:e] not in no_head):
             ext.append((s, e + 1, lab))
         else:
             ext.append((s, e, lab))
     out = ext
+    # 3. the 周禮's own frames for its offices, at the start of a text (a 經 passage): the opening
+    #    of a 職 (遂人掌邦之野, 掌舍掌王之會同之舍, 胥師各掌其次之政令) and a line of a 序官
+    #    (遂人中大夫二人, 場人每場下士二人, 内小臣奄上士四人)
+    m = _RE_ZHI_OPEN.match(text) or _RE_XUGUAN_LINE.match(text)
+    if m and not any(a < m.end(1) < b for a, b, _ in out):
+        out = [x for x in out if x[0] >= m.end(1)] + [(0, m.end(1), "ROLE")]
     for m in _RE_AGENT.finditer(text):
         s, e = m.span()
         if s > 0 and text[s - 1] == "所":

@@ -1,8 +1,9 @@
 """Building models/lexicon/lexicon.tsv from the corpus (read at run time by pipeline/tag/lexicon.py).
 
 Sources: models/lexicon/reviewed.tsv (the guideline's examples and reviewed additions; NONE is a
-reviewed rejection), Zheng's glosses in the 鄭注 (「X，Y之屬」, 「X，所以…」 …) and the section heads
-of 儀禮釋宮. The dev juan is never read.
+reviewed rejection), Zheng's glosses in the 鄭注 (「X，Y之屬」, 「X，所以…」 …), the section heads
+of 儀禮釋宮 and the offices of the 周禮 (its 序官 and 職, pipeline/train/tag/zhouli.py). The dev
+juan is never read.
 """
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ from pipeline.errors import InputError
 from pipeline.model import spans_from_marks
 from pipeline.tag.lexicon import DEV_JUAN, LABELS, LEXICON_PATH, PUNCT_PATH, REVIEWED_PATH, SHIGONG_PATH, LexEntry, Lexicon, _load, read_tsv, write_tsv
 from pipeline.train.tag.silver import corpus_units
+from pipeline.train.tag.zhouli import TLS_PATH, ZHUSHU_PATH, mine_zhouli, read_records
 
 
 def _punct_rows(path: Path = PUNCT_PATH):
@@ -139,8 +141,15 @@ def _variants(surface: str) -> set[str]:
     return out
 
 
-def build_lexicon(reviewed: Path = REVIEWED_PATH, punct: Path = PUNCT_PATH, shigong: Path = SHIGONG_PATH) -> list[LexEntry]:
-    """All entries: reviewed first (they win), then 釋宮 places, then Zheng's glosses."""
+def build_lexicon(
+    reviewed: Path = REVIEWED_PATH,
+    punct: Path = PUNCT_PATH,
+    shigong: Path = SHIGONG_PATH,
+    zhouli_tls: Path | None = TLS_PATH,
+    zhouli_zhushu: Path | None = ZHUSHU_PATH,
+) -> list[LexEntry]:
+    """All entries: reviewed first (they win), then 釋宮 places, then Zheng's glosses, then the
+    offices of the 周禮 (zhouli_tls=None leaves them out)."""
 
     rev = read_tsv(reviewed)
     seed = Lexicon(rev)
@@ -148,7 +157,13 @@ def build_lexicon(reviewed: Path = REVIEWED_PATH, punct: Path = PUNCT_PATH, shig
     # a reviewed addition must occur in the corpus outside the dev juan (guideline examples stay)
     corpus = "|".join(text for _, _, text in corpus_units())
     mined = mine_shigong(shigong) + mine_zheng(seed, punct)
+    if zhouli_tls is not None:
+        attested = corpus
+        if zhouli_zhushu is not None:
+            attested += "|" + "|".join(r.get("text", "") for r in read_records(zhouli_zhushu))
+        mined += mine_zhouli(zhouli_tls, zhouli_zhushu, attested)
     zheng = {e.surface: e for e in mined if e.source.startswith("zheng:")}
+    zhouli = {e.surface: e for e in mined if e.source.startswith("zhouli:")}
     out: dict[str, LexEntry] = {}
     for e in rev:
         if e.label == "NONE" or e.surface in out:
@@ -158,9 +173,17 @@ def build_lexicon(reviewed: Path = REVIEWED_PATH, punct: Path = PUNCT_PATH, shig
         if e.surface in zheng and zheng[e.surface].label == e.label:
             z = zheng[e.surface]
             e = LexEntry(e.surface, e.label, e.source, f"{e.note}; {z.source} {z.note}")
+        if e.surface in zhouli and e.label == "ROLE":  # a listed office of the 周禮 too
+            z = zhouli[e.surface]
+            e = LexEntry(e.surface, e.label, e.source, f"{e.note}; {z.source} {z.note}")
         out[e.surface] = e
     for e in mined:
-        if e.surface in rejected or e.surface in out:
+        if e.surface in rejected:
+            continue
+        if e.surface in out:
+            prev = out[e.surface]
+            if e.source.startswith("zhouli:") and prev.label == "ROLE" and not prev.source.startswith("zhouli:") and "zhouli:" not in prev.note:
+                out[e.surface] = LexEntry(prev.surface, prev.label, prev.source, f"{prev.note}; {e.source} {e.note}")
             continue
         out[e.surface] = e
     # variant forms the corpus uses for the same name (乘/乗, 賓/賔, 戸/户 …), when attested

@@ -57,3 +57,20 @@ def build_silver(lexicon: Lexicon | None = None, exclude: tuple[str, ...] = (DEV
     return [SilverItem(uid, kind, text, project(text, lexicon)) for uid, kind, text in corpus_units(exclude)]
 
 
+def zhouli_units(path: Path = paths.ZHOULI_PUNCT, markers: tuple[str, ...] = ("", "注")) -> list[tuple[str, str, str]]:
+    """(record id, kind, text) of the 經 and 注 records of the train juan of 周禮注疏
+    (data/punct/KR1d0003.punct.jsonl, split "train"; the dev and held-out juan are never read)."""
+    from pipeline.jsonlines import read_jsonl
+
+    out = []
+    for _, r in read_jsonl(path):
+        if r.get("split") == "train" and r.get("marker") in markers and r.get("text"):
+            out.append((r["id"], "base" if r["marker"] == "" else "commentary", r["text"]))
+    return out
+
+
+def build_zhouli_silver(lexicon: Lexicon | None = None) -> list[SilverItem]:
+    lexicon = lexicon or load_lexicon()
+    return [SilverItem(uid, kind, text, project(text, lexicon)) for uid, kind, text in zhouli_units()]
+
+
