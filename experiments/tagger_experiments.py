@@ -100,7 +100,7 @@ def run_crf(rare: int, chars_only: bool, shipped: bool = False, config: dict | N
             if "unknown_pattern" in cfg:  # try another pattern of doubtful spans
                 import re
 
-                from pipeline import tagger_crf
+                from pipeline.train.tag import crf as tagger_crf
 
                 tagger_crf.UNKNOWN_PATTERN = re.compile(cfg.pop("unknown_pattern"))
             clusters = build_clusters(cluster_texts()) if cfg.pop("clusters", True) else None

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import json
 import sys
-import time
 from pathlib import Path
 
 import torch
@@ -13,7 +12,6 @@ ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
 
 from pipeline.evaluate.segment import evaluate_segment  # noqa: E402
-from pipeline.segment.bilstm import NeuralSegmenter  # noqa: E402
 
 DEV = {"jishi": ROOT / "data/punct/KR1d0030.punct.jsonl",
        "zhouli": ROOT / "data/punct/KR1d0003.punct.jsonl",
