@@ -25,7 +25,7 @@ import numpy as np
 import torch
 from torch import nn
 
-from pipeline.segmenter_data import LABELS, book_id, book_of, kind_id, labels_of
+from pipeline.segmenter_data import LABELS, book_id, kind_id, labels_of
 
 PAD, UNK = 0, 1
 BOS_EOS = "\x02"  # the "next char" of the last character in a bigram
