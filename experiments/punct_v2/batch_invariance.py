@@ -3,9 +3,8 @@ reversed / shuffled order: python experiments/punct_v2/batch_invariance.py DIR [
 import random
 import sys
 
-from common import DEV, NeuralSegmenter
-
 import torch
+from common import DEV, NeuralSegmenter
 
 from pipeline.segment.data import book_of, read_records, record_kind
 

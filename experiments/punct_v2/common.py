@@ -11,7 +11,10 @@ import torch
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
 
-from pipeline.evaluate.segment import evaluate_segment  # noqa: E402
+from pipeline.evaluate.segment import evaluate_segment
+from pipeline.segment.bilstm import NeuralSegmenter
+
+__all__ = ["DEV", "ROOT", "NeuralSegmenter", "dev_table", "evaluate_segment", "short"]
 
 DEV = {"jishi": ROOT / "data/punct/KR1d0030.punct.jsonl",
        "zhouli": ROOT / "data/punct/KR1d0003.punct.jsonl",
@@ -37,7 +40,7 @@ def dev_table(seg, name: str, out: Path | None = None) -> dict:
 
 def short(row: dict) -> str:
     j, z, l = row["jishi"], row["zhouli"], row["liji"]
-    bm = lambda r: " ".join(f"{k}:{v:.3f}" for k, v in r["by_marker"].items())  # noqa: E731
+    bm = lambda r: " ".join(f"{k}:{v:.3f}" for k, v in r["by_marker"].items())
     return (f"{row['model']}: 集釋 base {j['by_kind'].get('base', 0):.3f} note {j['by_kind'].get('note', 0):.3f} "
             f"sent {j['sentence']:.3f} punct {j['punct']:.3f} {j['chars_per_second']:.0f}c/s | 周禮 {bm(z)} sent {z['sentence']:.3f}"
             f" | 禮記 {bm(l)} sent {l['sentence']:.3f}")

@@ -3,9 +3,8 @@ texts, with the vocabulary of models/segmenter: python experiments/punct_v2/spee
 import json
 import time
 
-from common import ROOT, NeuralSegmenter
-
 import torch
+from common import ROOT, NeuralSegmenter
 
 from pipeline.segment.data import read_records
 from pipeline.segment.bilstm import Tagger

@@ -4,9 +4,8 @@ import json
 import os
 import time
 
-from common import ROOT, NeuralSegmenter
-
 import torch
+from common import ROOT, NeuralSegmenter
 
 from pipeline.segment.data import read_records
 

@@ -9,17 +9,16 @@ import json
 import sys
 import time
 
-from common import ROOT, NeuralSegmenter, dev_table, short
-
 import torch
+from common import ROOT, NeuralSegmenter, dev_table, short
 
 from pipeline.train.segment import train_segmenter
 
 name, overrides = sys.argv[1], json.loads(sys.argv[2])
-out = Path_out = ROOT.parent / "pv2" / name if False else __import__("pathlib").Path("/tmp/pv2") / name
+out = __import__("pathlib").Path("/tmp/pv2") / name
 logdir = ROOT / "experiments/punct_v2/logs"
 logdir.mkdir(exist_ok=True)
-logf = open(logdir / f"{name}.log", "w", encoding="utf-8")
+logf = open(logdir / f"{name}.log", "w", encoding="utf-8")  # noqa: SIM115 (open for the whole run)
 
 
 def log(msg):

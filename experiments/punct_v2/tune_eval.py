@@ -2,9 +2,8 @@
 python experiments/punct_v2/tune_eval.py DIR [DIR …]"""
 import sys
 
-from common import NeuralSegmenter
-
 import torch
+from common import NeuralSegmenter
 
 from pipeline.evaluate.segment import score
 from pipeline.train.segment import training_data, v2_records, zhushu_data

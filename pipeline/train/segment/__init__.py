@@ -14,7 +14,16 @@ import os
 import time
 from pathlib import Path
 
-from pipeline.segment.data import N_BOOKS, N_KINDS, PUNCT_FILE, PUNCT_FILES_V2, book_of, read_extra, read_records, record_kind
+from pipeline.segment.data import (
+    N_BOOKS,
+    N_KINDS,
+    PUNCT_FILE,
+    PUNCT_FILES_V2,
+    book_of,
+    read_extra,
+    read_records,
+    record_kind,
+)
 
 TUNE_JUAN = ("KR1d0030_007", "KR1d0030_027")
 CLEAN_ALIGNED = 0.9  # at and above: weight 1
