@@ -2,7 +2,6 @@
 (base passage, 鄭注 text and the punctuation of data/punct), from training juan."""
 
 import json
-import time
 from pathlib import Path
 
 import pytest
@@ -124,13 +123,12 @@ def test_gloss_note_spans_cover_their_text():
         assert 0 < g.confidence <= 1
 
 
-def test_align_document_on_a_real_juan_is_fast_and_consistent():
+def test_align_document_on_a_real_juan_is_consistent():
+    """(Its speed is measured by `zhushu bench`, not asserted here: a timed test flakes on a shared machine.)"""
     from pipeline.ingest import read_document
 
     doc = read_document(str(ROOT / "data/corpus/KR1d0030/KR1d0030_003.txt"))
-    t = time.perf_counter()
     align_document(doc)
-    assert time.perf_counter() - t < 2.0
     comm = [u for u in doc.units if u.kind == "commentary"]
     assert comm and sum(len(u.glosses) for u in comm) > 20
     anchored = 0
