@@ -222,3 +222,13 @@ def spans_from_marks(n: int, marks: dict[int, str], final_only: bool) -> list[Se
     if start < n:
         spans.append(Sentence(start, n, None))
     return spans
+
+
+def sentences_of(unit: Unit) -> list[Sentence]:
+    """The restored sentences of a unit, or the whole unit as one when it was not segmented: the
+    sentences the parse stage builds trees for and the exports write (their indices must agree)."""
+    if unit.sentences:
+        return list(unit.sentences)
+    if not unit.text:
+        return []
+    return [Sentence(0, len(unit.text), unit.marks.get(len(unit.text)))]

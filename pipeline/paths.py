@@ -32,11 +32,3 @@ GOLD = REPO / "annotations" / "gold"
 DEV_JUAN = "KR1d0030_010"  # the dev juan: never read for training, the lexicon or silver data
 # the dev split of each book: juan 10 of the 集釋; juan 10, 20, … of the 注疏 (as in data/punct)
 DEV_DOCS = (DEV_JUAN, *(f"KR1d0003_{n:03d}" for n in range(10, 50, 10)), *(f"KR1d0053_{n:03d}" for n in range(10, 70, 10)))
-
-
-def relative(path: Path) -> str:
-    """`path` relative to the checkout when it lies inside it (for configs and cards)."""
-    try:
-        return str(Path(path).resolve().relative_to(REPO))
-    except ValueError:
-        return str(path)

@@ -11,7 +11,7 @@ import json
 from dataclasses import dataclass
 from typing import Callable, Iterable, Iterator
 
-from pipeline.model import Document, Sentence, Unit
+from pipeline.model import Document, Unit
 from pipeline.pua import encode_entities, entity_number
 
 ENTITY_LABELS = ("ROLE", "OBJECT", "PLACE", "ACT", "MUSIC")
@@ -42,15 +42,6 @@ def source_provenance(doc: Document, source_index: int) -> dict[str, object]:
     if page is None:
         return {"pb": None, "line": None}
     return {"pb": page.pb, "line": page.line}
-
-
-def sentences_of(unit: Unit) -> list[Sentence]:
-    """The restored sentences of a unit, or the whole unit as one when it was not segmented."""
-    if unit.sentences:
-        return list(unit.sentences)
-    if not unit.text:
-        return []
-    return [Sentence(0, len(unit.text), unit.marks.get(len(unit.text)))]
 
 
 def text_units(doc: Document) -> Iterator[Unit]:

@@ -29,11 +29,10 @@ from pipeline.export.common import (
     gloss_id,
     offset_map,
     provenance,
-    sentences_of,
     text_units,
     unit_id,
 )
-from pipeline.model import Document, Unit, Word
+from pipeline.model import Document, Unit, Word, sentences_of
 from pipeline.pua import encode_entities
 
 

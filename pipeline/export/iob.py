@@ -5,8 +5,8 @@ The same sentences and tags as spacy/*.spacy."""
 from __future__ import annotations
 
 from pipeline.export.bundle import Format, by_split
-from pipeline.export.common import entity_tags, sentences_of, text_units, token_form
-from pipeline.model import Document
+from pipeline.export.common import entity_tags, text_units, token_form
+from pipeline.model import Document, sentences_of
 
 
 def sentences(doc: Document) -> list[tuple[str, list[str], list[str]]]:

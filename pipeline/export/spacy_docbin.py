@@ -13,8 +13,8 @@ from __future__ import annotations
 
 from pipeline.export import iob
 from pipeline.export.bundle import Format, by_split
-from pipeline.export.common import entity_tags, sentences_of, text_units
-from pipeline.model import Document
+from pipeline.export.common import entity_tags, text_units
+from pipeline.model import Document, sentences_of
 from pipeline.pua import decode_entities, encode_entities, entity_number
 
 ATTRS = ["ORTH", "NORM", "ENT_IOB", "ENT_TYPE", "POS", "TAG", "LEMMA", "MORPH", "HEAD", "DEP", "SENT_START"]

@@ -27,7 +27,7 @@ from __future__ import annotations
 import unicodedata
 from dataclasses import dataclass
 
-from pipeline.model import SENTENCE_FINAL, Document, Sentence, Unit, Word
+from pipeline.model import SENTENCE_FINAL, Document, Unit, Word, sentences_of
 from pipeline.pua import entity_number
 from pipeline.stage import Stage
 
@@ -54,16 +54,6 @@ class Token:
     upos: str
     xpos: str
     feats: str
-
-
-def sentences_of(unit: Unit) -> list[Sentence]:
-    """The restored sentences of a unit, or the whole unit as one when it was not segmented
-    (the same rule as the exports)."""
-    if unit.sentences:
-        return list(unit.sentences)
-    if not unit.text:
-        return []
-    return [Sentence(0, len(unit.text), unit.marks.get(len(unit.text)))]
 
 
 class Parser:
