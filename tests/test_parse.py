@@ -108,3 +108,55 @@ def test_a_mark_after_layout_spaces_is_kept(parser):
     assert marks == [(5, "，"), (7, "。")]
     i = next(i for i, w in enumerate(u.words) if w.form == "，")
     assert u.words[i - 1].end == 3 and u.words[i + 1].start == 5  # after 升, before the words after the spaces
+
+
+def _crossing(words) -> list:
+    """Pairs of arcs of one sentence that cross."""
+    arcs = [(min(w.id, w.head), max(w.id, w.head), w) for w in words if w.head]
+    return [(x, y) for a, b, x in arcs for c, d, y in arcs
+            if (a < c < b) != (a < d < b) and not {c, d} & {a, b}]
+
+
+def test_udpipe_sees_words_only_and_marks_hang_without_crossing_an_arc(parser, monkeypatch):
+    # juan 1 of the 集釋 (a train juan), every stage before parse as the pipeline runs them
+    from pipeline.ingest import read_document
+    from pipeline.runner.document import load_stage
+
+    doc = read_document(ROOT / "tests" / "fixtures" / "export" / "KR1d0030_001.txt")
+    for stage in ("segment", "tag"):
+        doc = load_stage(stage)(doc)
+    fed: list[str] = []
+    process = parser.udpipe.process
+    monkeypatch.setattr(parser, "udpipe", type("Spy", (), {"process": lambda self, t: (fed.append(t), process(t))[1]})())
+    parse_document(doc, parser)
+    rows = [line.split("\t") for t in fed for line in t.splitlines() if line and not line.startswith("#")]
+    assert rows and not any(r[3] == "PUNCT" for r in rows)
+    n_punct = 0
+    for unit in doc.units:
+        _check_trees(unit)
+        by: dict[int, list] = {}
+        for w in unit.words:
+            by.setdefault(w.sentence, []).append(w)
+        for words in by.values():
+            n_punct += sum(w.upos == "PUNCT" for w in words)
+            assert not [(x, y) for x, y in _crossing(words) if "PUNCT" in (x.upos, y.upos)]
+    assert n_punct > 40
+
+
+def test_a_long_unsegmented_stretch_is_parsed_in_pieces_into_one_tree(parser, monkeypatch):
+    # the longest header unit of 禮記註疏 juan 0 (the 提要 and prefaces are not segmented): 3,470 characters
+    from pipeline.ingest import read_document
+    from pipeline.parse import MAX_PARSE_TOKENS
+
+    doc = read_document(ROOT / "data" / "corpus" / "KR1d0053" / "KR1d0053_000.txt")
+    unit = max(doc.units, key=lambda u: len(u.text))
+    assert len(unit.text) > 3000 and not unit.marks
+    fed: list[int] = []
+    process = parser.udpipe.process
+    monkeypatch.setattr(parser, "udpipe", type("Spy", (), {"process": lambda self, t: (
+        fed.extend(len(s.splitlines()) for s in t.strip("\n").split("\n\n")), process(t))[1]})())
+    unit.words = parser.parse_unit(unit)
+    assert len(fed) > 10 and max(fed) <= MAX_PARSE_TOKENS
+    _check_trees(unit)
+    assert {w.sentence for w in unit.words} == {0}
+    assert sum(w.deprel == "parataxis" for w in unit.words) >= len(fed) - 1

@@ -11,8 +11,11 @@ is one sentence):
 
 - the sentence's characters in NFC (a CJK compatibility ideograph is parsed as its unified
   character; Word.form keeps the NFC form, the offsets keep pointing into the original text);
-- our restored marks as PUNCT tokens (`，` `、` … as MeCab tags them), which stay `punct`
-  whatever the parser says (and are never a root, never a head);
+- the words only: our restored marks are not given to UDPipe (the treebank it learnt from
+  has no punctuation); each becomes a PUNCT token (`，` `、` … tagged as MeCab tags them), a
+  `punct` leaf attached without crossing an arc (`_attach_marks`), never a root or a head;
+- a sentence longer than MAX_PARSE_TOKENS in pieces cut at a mark (a clause), the later
+  pieces' roots attached to the first's as `parataxis`;
 - layout whitespace (the U+3000 of header lines) is not a word: it is left out;
 - a Kanripo character (`&KRnnnn;`, a private-use character in unit text) is one NOUN word;
 - word boundaries at every edge of an entity of the tag stage; with `merge_names` (the
@@ -40,6 +43,10 @@ NAME_TAGS = {  # a merged entity: NOUN with the treebank's tag for that kind of 
     "OBJECT": ("NOUN", "n,名詞,可搬,道具"),
     "MUSIC": ("NOUN", "n,名詞,制度,儀礼"),
 }
+# the longest stretch given to UDPipe as one sentence: its parse time grows with the square
+# of the length, and a long sentence leaves UDPipe slower for every later one in the process
+# (an unsegmented 3,470-character preface made the whole 注疏 run 2.3x slower, measured)
+MAX_PARSE_TOKENS = 200
 PLACEHOLDER = "物"  # what MeCab sees for a Kanripo character (its tags are then replaced)
 
 
@@ -162,10 +169,27 @@ class Parser:
             sents.append((si, seq))
         if not sents:
             return []
-        parsed = self.parse_conllu(_conllu(sents))
+        # UDPipe gets the words only (the treebank it was trained on has no punctuation), in
+        # pieces of at most MAX_PARSE_TOKENS; our marks are attached afterwards (_attach_marks)
+        plan = [[p for p in ([x for x in piece if not isinstance(x, tuple)] for piece in _pieces(seq, MAX_PARSE_TOKENS)) if p]
+                for _si, seq in sents]
+        trees = iter(self.parse_conllu(_conllu([p for ps in plan for p in ps])))
         words: list[Word] = []
-        for (si, seq), tree in zip(sents, parsed):
-            words.extend(_words(si, seq, tree))
+        for (si, seq), ps in zip(sents, plan):
+            tree: list[tuple[int, str]] = []  # over the words of the sentence
+            root = 0  # the first piece's root (1-based)
+            for piece in ps:
+                got = next(trees, None)
+                if got is None or len(got) != len(piece):  # UDPipe returned another tokenization (should not happen): flat
+                    got = [(0, "root")] + [(1, "dep")] * (len(piece) - 1)
+                offset = len(tree)
+                for h, rel in got:
+                    if h == 0 and root:  # a later piece's root: parataxis under the first piece's
+                        tree.append((root, "parataxis"))
+                    else:
+                        tree.append((h + offset if h else 0, rel))
+                root = root or next((i + 1 for i, (h, _) in enumerate(tree) if h == 0), 0)
+            words.extend(_words(si, seq, _attach_marks(seq, tree)))
         return words
 
     def parse_conllu(self, text: str) -> list[list[tuple[int, str]]]:
@@ -222,23 +246,75 @@ def _merge(tokens: list[Token], names: list[tuple[int, int, str]], text: str) ->
     return out
 
 
+def _pieces(seq: list, limit: int) -> list[list]:
+    """`seq` cut into pieces of at most `limit` tokens, each ending at a mark where one falls
+    within the limit (a clause), else at a word boundary."""
+    out: list[list] = []
+    while len(seq) > limit:
+        cut = max((i + 1 for i in range(limit // 2, limit) if isinstance(seq[i], tuple)), default=limit)
+        out.append(seq[:cut])
+        seq = seq[cut:]
+    return out + [seq] if seq else out
+
+
 def _field(s: str) -> str:
     return s.replace("\t", " ").replace("\n", " ") or "_"
 
 
-def _conllu(sents) -> str:
+def _conllu(pieces: list[list[Token]]) -> str:
     lines: list[str] = []
-    for _si, seq in sents:
-        for j, x in enumerate(seq, start=1):
-            if isinstance(x, tuple):
-                mark = x[1]
-                xpos = PUNCT_XPOS[mark in SENTENCE_FINAL]
-                lines.append(f"{j}\t{mark}\t{mark}\tPUNCT\t{xpos}\t_\t_\t_\t_\t_")
-            else:
-                form = "".join(PLACEHOLDER if entity_number(ch) is not None else ch for ch in x.form)
-                lines.append(f"{j}\t{_field(form)}\t{_field(x.lemma if form == x.form else form)}\t{x.upos}\t{x.xpos}\t{x.feats}\t_\t_\t_\t_")
+    for piece in pieces:
+        for j, x in enumerate(piece, start=1):
+            form = "".join(PLACEHOLDER if entity_number(ch) is not None else ch for ch in x.form)
+            lines.append(f"{j}\t{_field(form)}\t{_field(x.lemma if form == x.form else form)}\t{x.upos}\t{x.xpos}\t{x.feats}\t_\t_\t_\t_")
         lines.append("")
     return "\n".join(lines) + "\n"
+
+
+def _attach_marks(seq: list, word_tree: list[tuple[int, str]]) -> list[tuple[int, str]]:
+    """The tree over `seq` (words and marks) from the tree over its words: each mark a `punct`
+    leaf under the highest word it can hang from without crossing an arc (as udapi's
+    ud.FixPunct does): climbing from the word before it while that word's subtree stays left
+    of the mark and its head is too, the same from the word after it, and of the two the
+    lower (the left one when neither is below the other)."""
+    pos = [i for i, x in enumerate(seq) if not isinstance(x, tuple)]  # word index -> seq index
+    n = len(seq)
+    head = [-1] * n  # seq index of the head, -1: the root
+    for w, (h, _) in enumerate(word_tree):
+        head[pos[w]] = pos[h - 1] if h else -1
+    lo, hi = list(range(n)), list(range(n))  # the span of each word's subtree
+    for i in pos:
+        j, seen = head[i], 0
+        while j >= 0 and seen < n:
+            lo[j], hi[j] = min(lo[j], i), max(hi[j], i)
+            j, seen = head[j], seen + 1
+    tree: list[tuple[int, str]] = [(0, "punct")] * n
+    for w, (h, rel) in enumerate(word_tree):
+        tree[pos[w]] = (pos[h - 1] + 1 if h else 0, rel)
+    for k in range(n):
+        if not isinstance(seq[k], tuple):
+            continue
+        left = next((i for i in range(k - 1, -1, -1) if not isinstance(seq[i], tuple)), None)
+        right = next((i for i in range(k + 1, n) if not isinstance(seq[i], tuple)), None)
+        lpath, rpath = [], []
+        if left is not None:
+            lpath.append(left)
+            while 0 <= head[left] < k and hi[left] < k and len(lpath) <= n:
+                left = head[left]
+                lpath.append(left)
+        if right is not None:
+            rpath.append(right)
+            while head[right] > k and lo[right] > k and len(rpath) <= n:
+                right = head[right]
+                rpath.append(right)
+        if left is None or right is None:
+            cand = left if right is None else right
+        elif right in lpath:
+            cand = right
+        else:
+            cand = left
+        tree[k] = (cand + 1, "punct") if cand is not None else (0, "punct")
+    return tree
 
 
 def _words(si: int, seq: list, tree: list[tuple[int, str]]) -> list[Word]:
