@@ -277,3 +277,19 @@ def test_control_character_of_a_source_stays_well_formed():
     assert tree.find(".//{http://www.tei-c.org/ns/1.0}gap").get("n") == "U+0001"
     page = html.render_doc(doc)
     assert "\x01" not in page and "␁" in page
+
+
+def test_docbin_bytes_are_spacys_own(docs, monkeypatch):
+    # the export adds Docs to its DocBins without DocBin.add's loop over tokens; the bytes must
+    # be what DocBin.add gives (parsed words, and characters when the parse did not run)
+    from spacy.tokens import DocBin
+
+    from pipeline.export import spacy_docbin
+
+    unparsed = read_document(FIX / "KR1d0030_001.txt")
+    unparsed = _annotate(unparsed)
+    for doc in (docs[0], unparsed):
+        fast = spacy_docbin.docbin(doc).to_bytes()
+        with monkeypatch.context() as m:
+            m.setattr(spacy_docbin, "_add", lambda db, sdoc, _strings: DocBin.add(db, sdoc))
+            assert fast == spacy_docbin.docbin(doc).to_bytes()

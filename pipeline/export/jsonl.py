@@ -10,7 +10,7 @@ from pipeline.export.records import RECORD_KINDS
 
 def render_lines(records: dict[str, list[dict]]) -> dict[str, bytes]:
     """Per-document bytes of each jsonl file (concatenated by the runner in document order)."""
-    return {kind: "".join(dumps(r) + "\n" for r in records.get(kind, [])).encode("utf-8") for kind in RECORD_KINDS}
+    return {kind: b"".join(dumps(r) + b"\n" for r in records.get(kind, [])) for kind in RECORD_KINDS}
 
 
 def files(per_doc: list[dict[str, bytes]]) -> dict[str, bytes]:

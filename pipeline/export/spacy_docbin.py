@@ -61,43 +61,63 @@ def parsed_sentences(doc: Document):
             )
 
 
-def _norms(sdoc, forms: list[str]) -> None:
+def _norms(sdoc, forms: list[str]) -> list[str]:
     """A Kanripo character's NORM is its entity; only those tokens are touched (creating a
-    Token object for every token cost a third of this export)."""
+    Token object for every token cost a third of this export). The NORM strings of the Doc."""
+    norms = []
     for i, form in enumerate(forms):
         if any(entity_number(c) is not None for c in form):
             sdoc[i].norm_ = encode_entities(form)
+            norms.append(sdoc[i].norm_)
+        else:
+            norms.append(form.lower())  # a blank Vocab's NORM
+    return norms
+
+
+def _add(db, sdoc, strings: set[str]) -> None:
+    """DocBin.add (spaCy 3.8) less its Python loop over every token to collect the strings
+    (a third of this export): `strings` are those the Doc was built from (text, tag, lemma,
+    norm, morph, dep, entity label). tests/test_export.py checks that the bytes are DocBin.add's."""
+    import numpy
+    from spacy.attrs import SPACY
+
+    array = sdoc.to_array(db.attrs)
+    db.tokens.append(array.reshape((array.shape[0], -1)))
+    spaces = sdoc.to_array(SPACY)
+    db.spaces.append(numpy.asarray(spaces.reshape((spaces.shape[0], 1)), dtype=bool))
+    db.flags.append({"has_unknown_spaces": sdoc.has_unknown_spaces})
+    db.strings.update(strings)
+    db.cats.append(sdoc.cats)
+    db.span_groups.append(sdoc.spans.to_bytes())
 
 
 def docbin(doc: Document):
     """The document's sentences as a DocBin (merged per split by the runner)."""
-    from spacy.tokens import Doc, DocBin
+    from spacy.tokens import Doc, DocBin, MorphAnalysis
     from spacy.vocab import Vocab
 
     vocab = Vocab()
     db = DocBin(attrs=ATTRS, store_user_data=False)
+    morph_str: dict[str, str] = {}  # FEATS -> spaCy's normal form of it
+
+    def morph(m: str) -> str:
+        if m not in morph_str:
+            morph_str[m] = str(MorphAnalysis(vocab, m)) if m else ""
+        return morph_str[m]
+
     if any(u.words for u in doc.units):
         for forms, pos, tags, lemmas, morphs, heads, deps, ents in parsed_sentences(doc):
-            sdoc = Doc(
-                vocab,
-                words=forms,
-                spaces=[False] * len(forms),
-                pos=pos,
-                tags=tags,
-                lemmas=lemmas,
-                morphs=morphs,
-                heads=heads,
-                deps=deps,
-                ents=ents,
-            )
-            _norms(sdoc, forms)
-            db.add(sdoc)
+            sdoc = Doc(vocab, words=forms, spaces=[False] * len(forms), pos=pos, tags=tags, lemmas=lemmas,
+                       morphs=morphs, heads=heads, deps=deps, ents=ents)
+            norms = _norms(sdoc, forms)
+            _add(db, sdoc, {"", *forms, *tags, *lemmas, *norms, *map(morph, morphs), *deps, *(e[2:] for e in ents)})
     else:
         for _sid, forms, tags in iob.sentences(doc):
             forms = [decode_entities(f) for f in forms]
-            sdoc = Doc(vocab, words=forms, spaces=[False] * len(forms), ents=_bio(tags))
-            _norms(sdoc, forms)
-            db.add(sdoc)
+            ents = _bio(tags)
+            sdoc = Doc(vocab, words=forms, spaces=[False] * len(forms), ents=ents)
+            norms = _norms(sdoc, forms)
+            _add(db, sdoc, {"", *forms, *norms, *(e[2:] for e in ents)})
     return db
 
 
