@@ -29,4 +29,6 @@ def entity_number(ch: str) -> int | None:
 
 def encode_entities(text: str) -> str:
     """U+F007B -> &KR0123; (the inverse of decode_entities)."""
+    if not text or max(text) < "\U000F0000":  # most strings hold none: no regex pass
+        return text
     return _PUA_RE.sub(lambda m: f"&KR{ord(m.group(0)) - PUA_BASE:04d};", text)

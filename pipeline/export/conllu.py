@@ -25,10 +25,10 @@ import unicodedata
 
 from pipeline.export.bundle import Format, merge_files
 from pipeline.export.common import (
+    UnitProvenance,
     entity_tags,
     gloss_id,
     offset_map,
-    provenance,
     text_units,
     unit_id,
 )
@@ -63,20 +63,23 @@ def _char_words(unit: Unit, si: int, start: int, end: int) -> list[Word]:
 
 
 def render(doc: Document) -> str:
-    lemma_of: dict[tuple[int, int], list[str]] = {}
+    lemma_of: dict[int, dict[int, list[str]]] = {}  # base unit seq -> offset -> gloss ids
     for unit in doc.units:
         for i, gl in enumerate(unit.glosses):
             if gl.base_seq is None or gl.lemma_start is None or gl.lemma_end is None:
                 continue
+            at = lemma_of.setdefault(gl.base_seq, {})
             for k in range(gl.lemma_start, gl.lemma_end):
-                lemma_of.setdefault((gl.base_seq, k), []).append(gloss_id(doc, unit, i))
+                at.setdefault(k, []).append(gloss_id(doc, unit, i))
     by_seq = {u.seq: u for u in doc.units}
     out: list[str] = []
     first_sentence = True
     for unit in text_units(doc):
         uid = unit_id(doc, unit)
-        tags = entity_tags(unit, 0, len(unit.text))
-        omap = offset_map(unit.text)
+        text = unit.text
+        tags = entity_tags(unit, 0, len(text))
+        omap = offset_map(text)
+        prov_at = UnitProvenance(doc, unit)
         gloss_at: dict[int, list[str]] = {}
         gloss_head: dict[int, list[str]] = {}
         for i, gl in enumerate(unit.glosses):
@@ -89,6 +92,7 @@ def render(doc: Document) -> str:
                 bmap = offset_map(base.text)
                 head.append(f"ZhGlossLemma={unit_id(doc, base)}:{bmap[gl.lemma_start]}-{bmap[gl.lemma_end]}")
             gloss_head.setdefault(gl.note_start, []).extend(head)
+        lemma_here = lemma_of.get(unit.seq, {})
         parsed: dict[int, list[Word]] = {}
         for w in unit.words:
             parsed.setdefault(w.sentence, []).append(w)
@@ -100,33 +104,40 @@ def render(doc: Document) -> str:
             rows: list[str] = []
             forms: list[str] = []
             prev_end = sent.start  # the furthest end of the words so far (restored marks are empty)
+            last = len(words) - 1
             for j, w in enumerate(words):
-                misc = ["SpaceAfter=No"]
-                restored = w.start == w.end
-                form = w.form if restored else _form(unit.text[w.start : w.end])
-                if restored:
-                    misc += [f"ZhSpan={omap[w.start]}-{omap[w.end]}", "ZhRestored=Yes"]
+                s, e = w.start, w.end
+                if s == e:  # a restored mark
+                    form = w.form
+                    misc = [f"SpaceAfter=No|ZhSpan={omap[s]}-{omap[e]}|ZhRestored=Yes"]
                 else:
-                    orig = unit.text[w.start : w.end]
-                    if unicodedata.normalize("NFC", orig) != orig:
+                    orig = text[s:e]
+                    nfc = unicodedata.normalize("NFC", orig)
+                    form = encode_entities(nfc)
+                    misc = ["SpaceAfter=No"]
+                    if nfc != orig:
                         misc.append("ZhOrig=" + ",".join(f"U+{ord(ch):04X}" for ch in orig))
-                    misc.append(f"ZhSpan={omap[w.start]}-{omap[w.end]}")
+                    misc.append(f"ZhSpan={omap[s]}-{omap[e]}")
                     # layout whitespace before this word (within the sentence) / after the last
-                    gap = unit.text[prev_end : w.start]
-                    if gap and gap.isspace():
-                        misc.append("ZhSpacesBefore=" + _escape_spaces(gap))
-                    misc.append(f"ZhNE={tags[w.start]}")
-                    gl_ids = sorted({g for k in range(w.start, w.end) for g in gloss_at.get(k, ())}, key=_gid_key)
-                    if gl_ids:
-                        misc.append("ZhGloss=" + _misc_value(",".join(gl_ids)))
-                    for k in range(w.start, w.end):
-                        misc.extend(gloss_head.get(k, []))
-                    lo = sorted({g for k in range(w.start, w.end) for g in lemma_of.get((unit.seq, k), ())}, key=_gid_key)
-                    if lo:
-                        misc.append("ZhLemmaOf=" + _misc_value(",".join(lo)))
-                prev_end = max(prev_end, w.end)
-                if j == len(words) - 1:
-                    tail = unit.text[prev_end : sent.end]
+                    if prev_end < s:
+                        gap = text[prev_end:s]
+                        if gap.isspace():
+                            misc.append("ZhSpacesBefore=" + _escape_spaces(gap))
+                    misc.append("ZhNE=" + tags[s])
+                    if gloss_at:
+                        gl_ids = sorted({g for k in range(s, e) for g in gloss_at.get(k, ())}, key=_gid_key)
+                        if gl_ids:
+                            misc.append("ZhGloss=" + _misc_value(",".join(gl_ids)))
+                        for k in range(s, e):
+                            misc.extend(gloss_head.get(k, ()))
+                    if lemma_here:
+                        lo = sorted({g for k in range(s, e) for g in lemma_here.get(k, ())}, key=_gid_key)
+                        if lo:
+                            misc.append("ZhLemmaOf=" + _misc_value(",".join(lo)))
+                if e > prev_end:
+                    prev_end = e
+                if j == last:
+                    tail = text[prev_end : sent.end]
                     if tail and tail.isspace():
                         misc.append("ZhSpacesAfter=" + _escape_spaces(tail))
                 forms.append(form)
@@ -135,7 +146,7 @@ def render(doc: Document) -> str:
                 rows.append(
                     f"{w.id}\t{form}\t{lemma}\t{w.upos}\t{w.xpos}\t{w.feats}\t{head}\t{w.deprel}\t_\t{'|'.join(misc)}"
                 )
-            prov = provenance(doc, unit, sent.start)
+            prov = prov_at(sent.start)
             if first_sentence:
                 out.append(f"# newdoc id = {doc.id}")
                 first_sentence = False

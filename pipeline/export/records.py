@@ -11,7 +11,7 @@ Every record carries `doc`, `unit` (except documents) and page provenance (`pb`,
 
 from __future__ import annotations
 
-from pipeline.export.common import book_title, note_id, offset_map, provenance, unit_id
+from pipeline.export.common import UnitProvenance, book_title, note_id, offset_map, provenance, unit_id
 from pipeline.model import Document
 from pipeline.pua import encode_entities
 
@@ -164,12 +164,18 @@ def document_records(doc: Document, split: str, stages: list[str]) -> dict[str, 
     units, sentences, entities, glosses, collation, tokens, readings = [], [], [], [], [], [], []
     by_seq = {u.seq: u for u in doc.units}
     maps = {u.seq: offset_map(u.text) for u in doc.units}
+    provs: dict[int, UnitProvenance] = {}
+
+    def prov_of(u) -> UnitProvenance:
+        if u.seq not in provs:
+            provs[u.seq] = UnitProvenance(doc, u)
+        return provs[u.seq]
     for unit in doc.units:
         uid = unit_id(doc, unit)
         om = maps[unit.seq]
         n = len(unit.text)
-        first = provenance(doc, unit, 0)
-        last = provenance(doc, unit, max(n - 1, 0))
+        first = prov_of(unit)(0)
+        last = prov_of(unit)(max(n - 1, 0))
         base = doc.base_before(unit) if unit.kind == "commentary" else None
         units.append(
             {
@@ -192,9 +198,8 @@ def document_records(doc: Document, split: str, stages: list[str]) -> dict[str, 
         )
         if unit.sentences:
             for i, sent in enumerate(unit.sentences):
-                sub = {k - sent.start: m for k, m in unit.marks.items() if sent.start < k <= sent.end}
                 piece = unit.text[sent.start : sent.end]
-                punct = "".join(ch + sub.get(j + 1, "") for j, ch in enumerate(piece))
+                punct = "".join(unit.text[k] + unit.marks.get(k + 1, "") for k in range(sent.start, sent.end))
                 sentences.append(
                     {
                         "doc": doc.id,
@@ -206,7 +211,7 @@ def document_records(doc: Document, split: str, stages: list[str]) -> dict[str, 
                         "text": encode_entities(piece),
                         "punctuated": encode_entities(punct),
                         "kind": unit.kind,
-                        **provenance(doc, unit, sent.start),
+                        **prov_of(unit)(sent.start),
                     }
                 )
         for ent in sorted(unit.entities, key=lambda e: (e.start, e.end, e.label)):
@@ -220,17 +225,17 @@ def document_records(doc: Document, split: str, stages: list[str]) -> dict[str, 
                     "text": encode_entities(ent.text),
                     "source": ent.source,
                     "kind": unit.kind,
-                    **provenance(doc, unit, ent.start),
+                    **prov_of(unit)(ent.start),
                 }
             )
         for i, gl in enumerate(unit.glosses):
             base_unit = by_seq.get(gl.base_seq) if gl.base_seq is not None else None
             lemma_prov = (
-                provenance(doc, base_unit, gl.lemma_start)
+                prov_of(base_unit)(gl.lemma_start)
                 if base_unit is not None and gl.lemma_start is not None
                 else {"pb": None, "line": None}
             )
-            prov = provenance(doc, unit, gl.note_start)
+            prov = prov_of(unit)(gl.note_start)
             bm = maps[base_unit.seq] if base_unit is not None else None
             anchored = bm is not None and gl.lemma_start is not None and gl.lemma_end is not None
             glosses.append(
@@ -273,7 +278,7 @@ def document_records(doc: Document, split: str, stages: list[str]) -> dict[str, 
                     "start": om[w.start],
                     "end": om[w.end],
                     "restored": restored,
-                    **provenance(doc, unit, w.start),
+                    **prov_of(unit)(w.start),
                 }
             )
         readings.extend(_reading_records(doc, unit, uid, om, by_seq, maps))
