@@ -19,6 +19,8 @@ def entity_char(number: int) -> str:
 
 def decode_entities(text: str) -> str:
     """&KR0123; -> U+F007B."""
+    if "&" not in text:
+        return text
     return ENTITY_RE.sub(lambda m: entity_char(int(m.group(1))), text)
 
 

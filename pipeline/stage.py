@@ -43,6 +43,9 @@ class Stage:
     requires: ClassVar[tuple[str, ...]] = ()
     provides: ClassVar[tuple[str, ...]] = ()
     default_model: ClassVar[Path | None] = None
+    # the stage's work is native code that releases the GIL (a torch model): the serial runner
+    # may run it for the next document in a thread while this one goes through the others
+    releases_gil: ClassVar[bool] = False
 
     def __init__(self, model: object = None, path: Path | None = None):
         self.model = model

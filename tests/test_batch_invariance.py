@@ -58,3 +58,22 @@ def test_run_eval_segment_and_eval_glosses_agree(units):
     by_eval = seg.predict([u.text for _, u in recs], ["base" if u.kind == "base" else "note" for _, u in recs],
                           books=[paths.DEV_JUAN.split("_")[0]] * len(recs))
     assert by_eval == [by_run[(d, u.seq)] for d, u in recs]
+
+
+def test_two_one_way_passes_give_the_packed_bilstm_output(units):
+    # inference runs the BiLSTM as two one-way LSTMs over padded batches (bilstm._two_passes);
+    # training and the packed path are the reference
+    import numpy as np
+
+    seg = load_segmenter(paths.SEGMENTER_MODEL).backend
+    assert "_directions" in seg.model.__dict__
+    texts = [u.text for _, u in units][:400]
+    kinds = ["base" if u.kind == "base" else "note" for _, u in units][:400]
+    two_passes = seg.probs(texts, kinds)
+    directions = seg.model.__dict__.pop("_directions")
+    try:
+        packed = seg.probs(texts, kinds)
+    finally:
+        seg.model.__dict__["_directions"] = directions
+    assert len(two_passes) == len(packed) and all(a.shape == b.shape for a, b in zip(two_passes, packed))
+    assert max(float(np.abs(a - b).max()) for a, b in zip(two_passes, packed) if len(a)) < 1e-5

@@ -15,7 +15,9 @@ from pipeline.export import iob
 from pipeline.export.bundle import Format, by_split
 from pipeline.export.common import entity_tags, text_units
 from pipeline.model import Document, sentences_of
-from pipeline.pua import decode_entities, encode_entities, entity_number
+from pipeline.pua import PUA_BASE, decode_entities, encode_entities, entity_number
+
+PUA_FIRST = chr(PUA_BASE)
 
 ATTRS = ["ORTH", "NORM", "ENT_IOB", "ENT_TYPE", "POS", "TAG", "LEMMA", "MORPH", "HEAD", "DEP", "SENT_START"]
 
@@ -66,7 +68,7 @@ def _norms(sdoc, forms: list[str]) -> list[str]:
     Token object for every token cost a third of this export). The NORM strings of the Doc."""
     norms = []
     for i, form in enumerate(forms):
-        if any(entity_number(c) is not None for c in form):
+        if form and max(form) >= PUA_FIRST and any(entity_number(c) is not None for c in form):
             sdoc[i].norm_ = encode_entities(form)
             norms.append(sdoc[i].norm_)
         else:

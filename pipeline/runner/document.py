@@ -40,6 +40,8 @@ class DocResult:
     export: object = None  # pipeline.export.DocumentExport
     state: bytes | None = None
     chars: int = 0
+    # CPU seconds of each stage (time.thread_time: the serial runner's look-ahead thread
+    # overlaps stages of two documents, so wall-clock spans would count waits for the GIL)
     seconds: dict[str, float] = field(default_factory=dict)
 
     @property
@@ -52,10 +54,32 @@ def load_stage(name: str, models: tuple[tuple[str, str], ...] = ()):
     return ANNOTATORS[name].load(dict(models).get(name))
 
 
-def process_item(item: str, opts: Options) -> DocResult:
-    """Read (or load) one document, run the stages, render its per-document outputs."""
-    _warm_up(opts)
-    t0 = time.perf_counter()
+@dataclass
+class Head:
+    """A document read and through its leading stages (`head_stages`), not yet further."""
+
+    doc: object  # pipeline.model.Document
+    history: list[str]
+    result: DocResult
+    seconds: dict[str, float]
+    ran: list[str] = field(default_factory=list)  # the stages run on it in this run
+
+
+def head_stages(opts: Options) -> tuple[str, ...]:
+    """The leading annotation stages whose work releases the GIL (Stage.releases_gil): the
+    serial runner runs them, with reading, for the next document in a thread."""
+    out: list[str] = []
+    for name in opts.annotators:
+        if not ANNOTATORS[name].releases_gil:
+            break
+        out.append(name)
+    return tuple(out)
+
+
+def process_head(item: str, opts: Options) -> Head | DocResult:
+    """Read (or load) one document and run its head stages; a DocResult if that failed."""
+    warm_up(opts)
+    t0 = time.thread_time()
     seconds: dict[str, float] = {}
     try:
         if opts.from_state:
@@ -68,38 +92,62 @@ def process_item(item: str, opts: Options) -> DocResult:
         return DocResult(doc_id=Path(item).stem, path=item, error=str(err))
     except (OSError, UnicodeDecodeError, ValueError) as err:
         return DocResult(doc_id=Path(item).stem, path=item, error=f"{item}: {type(err).__name__}: {err}")
-    seconds["ingest" if not opts.from_state else "load"] = time.perf_counter() - t0
+    seconds["ingest" if not opts.from_state else "load"] = time.thread_time() - t0
     res = DocResult(doc_id=doc.id, path=item, split="dev" if doc.id in opts.dev_docs else "train")
     res.chars = sum(len(u.text) for u in doc.units)
     res.skipped = dict(skipped)
     res.skipped.update(dict(opts.not_run))
+    head = Head(doc, history, res, seconds)
+    for name in head_stages(opts):
+        if not _run_stage(head, name, item, opts):
+            return head.result
+    return head
+
+
+def _run_stage(head: Head, name: str, item: str, opts: Options) -> bool:
+    missing = [p for p in providers(ANNOTATORS[name].requires) if p not in head.history]
+    if missing:  # a saved document from a run without them
+        head.result.error = f"{item}: stage {name} needs {', '.join(missing)}, which did not run on this document"
+        return False
+    t = time.thread_time()
+    head.doc = load_stage(name, opts.models)(head.doc)
+    head.seconds[name] = time.thread_time() - t
+    head.history.append(name)
+    head.ran.append(name)
+    head.result.skipped.pop(name, None)
+    return True
+
+
+def process_item(item: str, opts: Options, head: Head | DocResult | None = None) -> DocResult:
+    """Read (or load) one document, run the stages, render its per-document outputs. `head`:
+    process_head(item, opts) when it was computed ahead (the serial runner's thread)."""
+    warm_up(opts)
+    if head is None:
+        head = process_head(item, opts)
+    if isinstance(head, DocResult):
+        return head
+    res = head.result
     for name in opts.annotators:
-        missing = [p for p in providers(ANNOTATORS[name].requires) if p not in history]
-        if missing:  # a saved document from a run without them
-            res.error = f"{item}: stage {name} needs {', '.join(missing)}, which did not run on this document"
+        if name not in head.ran and not _run_stage(head, name, item, opts):
             return res
-        t = time.perf_counter()
-        doc = load_stage(name, opts.models)(doc)
-        seconds[name] = time.perf_counter() - t
-        history.append(name)
-        res.skipped.pop(name, None)
+    doc, history = head.doc, head.history
     res.stages = history
     if opts.save_state:
         res.state = document_to_json(doc, history, res.skipped)
     if "export" in opts.steps:
         from pipeline.export import bundle
 
-        t = time.perf_counter()
+        t = time.thread_time()
         res.export = bundle(doc, res.split, [s for s in history if s != "export"], [FORMATS[f] for f in opts.formats])
-        seconds["export"] = time.perf_counter() - t
-    res.seconds = seconds
+        head.seconds["export"] = time.thread_time() - t
+    res.seconds = head.seconds
     return res
 
 
 _WARM: set[tuple[str, ...]] = set()
 
 
-def _warm_up(opts: Options) -> None:
+def warm_up(opts: Options) -> None:
     """Import the exporters (spaCy is slow to import) and load the models once per process,
     outside the timings."""
     if opts.formats in _WARM:

@@ -15,7 +15,7 @@ class RunSummary:
     stages: dict[str, str] = field(default_factory=dict)
     counts: dict[str, int] = field(default_factory=dict)
     chars: int = 0
-    seconds: dict[str, float] = field(default_factory=dict)  # summed over documents
+    seconds: dict[str, float] = field(default_factory=dict)  # CPU seconds of each stage's thread, summed over documents
     assemble_seconds: float = 0.0
     wall_seconds: float = 0.0
     out: str | None = None
@@ -82,7 +82,7 @@ def print_summary(summary: RunSummary, console=None) -> None:
     for stage, status in summary.stages.items():
         secs = summary.seconds.get(stage)
         rate = f", {summary.chars / secs:,.0f} chars/s" if secs and summary.chars else ""
-        table.add_row(f"stage {stage}", status + (f" ({secs:.1f}s{rate})" if secs else ""))
+        table.add_row(f"stage {stage}", status + (f" ({secs:.1f}s CPU{rate})" if secs else ""))
     table.add_row("assemble + write", f"{summary.assemble_seconds:.1f}s")
     table.add_row("wall time", f"{summary.wall_seconds:.1f}s")
     if summary.out:

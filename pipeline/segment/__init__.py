@@ -142,6 +142,7 @@ class SegmentStage(Stage):
     requires = ("units",)
     provides = ("marks", "sentences", "clauses")
     default_model = DEFAULT_MODEL
+    releases_gil = True  # torch.lstm (BiLSTM backends); the CRF backend is merely not sped up
 
     @classmethod
     def load_model(cls, path: Path | None) -> Segmenter:

@@ -94,6 +94,9 @@ class Tagger(nn.Module):
                 for conv in self.convs:
                     h = (h + torch.relu(conv(self.drop(h)))) * mask
                 x = h.transpose(1, 2)
+            directions = self.__dict__.get("_directions")
+            if directions is not None and not self.training:
+                return self.out(_two_passes(directions, x, lengths))
             packed = nn.utils.rnn.pack_padded_sequence(x, lengths.cpu(), batch_first=True, enforce_sorted=False)
             h, _ = self.rnn(packed)
             h, _ = nn.utils.rnn.pad_packed_sequence(h, batch_first=True, total_length=T)
@@ -107,6 +110,39 @@ class Tagger(nn.Module):
         for conv in self.convs:
             h = (h + torch.relu(conv(self.drop(h)))) * mask
         return self.out(self.drop(h.transpose(1, 2)))
+
+
+    def split_directions(self) -> None:
+        """For inference: the one-layer BiLSTM as two one-way LSTMs over padded batches
+        (`_two_passes`) instead of one over a packed batch. The same weights; 1.3-1.5x faster on
+        one core, and torch releases the GIL through it (the packed path held it), so the
+        serial runner's look-ahead thread overlaps with the other stages. Training keeps the
+        packed path; the copies are not in the state dict."""
+        if self.enc not in ("lstm", "cnnlstm") or self.rnn.num_layers != 1 or not isinstance(self.rnn, nn.LSTM):
+            return
+        one_way = []
+        for suffix in ("", "_reverse"):
+            lstm = nn.LSTM(self.rnn.input_size, self.rnn.hidden_size, batch_first=True)
+            with torch.no_grad():
+                for name in ("weight_ih", "weight_hh", "bias_ih", "bias_hh"):
+                    getattr(lstm, f"{name}_l0").copy_(getattr(self.rnn, f"{name}_l0{suffix}"))
+            one_way.append(lstm.eval())
+        self.__dict__["_directions"] = tuple(one_way)  # a plain attribute: not a submodule
+
+
+def _two_passes(directions, x: torch.Tensor, lengths: torch.Tensor) -> torch.Tensor:
+    """A bidirectional LSTM's output over a right-padded batch: the forward LSTM reads each row
+    as it is (padding comes after), the backward one reads each row's characters reversed (its
+    padding again after them). Positions past a row's length are left as they come: unused."""
+    forward, backward = directions
+    B, T, D = x.shape
+    steps = torch.arange(T).unsqueeze(0).expand(B, T)
+    n = lengths.unsqueeze(1)
+    flip = torch.where(steps < n, n - 1 - steps, steps)  # a row's own characters reversed
+    hf, _ = forward(x)
+    hb, _ = backward(torch.gather(x, 1, flip.unsqueeze(-1).expand(B, T, D)))
+    hb = torch.gather(hb, 1, flip.unsqueeze(-1).expand(B, T, hb.shape[-1]))
+    return torch.cat([hf, hb], dim=-1)
 
 
 class Vocab:
@@ -193,6 +229,8 @@ class NeuralSegmenter:
 
     def __init__(self, model: Tagger, vocab: Vocab, threshold: float = 0.5, config: dict | None = None):
         self.model = model.eval()
+        if isinstance(model, Tagger):  # (not a quantized copy)
+            model.split_directions()
         self.vocab = vocab
         self.threshold = threshold
         self.config = config or {}
