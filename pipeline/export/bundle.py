@@ -43,6 +43,7 @@ class Format:
     name: str
     document: Callable[[DocumentBundle], object] | None
     corpus: Callable[[list[tuple[str, object]], CorpusInfo], dict[str, bytes]]
+    reads_files: bool = False  # its corpus end reads CorpusInfo.files (the dataset card)
 
 
 @dataclass
@@ -71,12 +72,24 @@ def assemble(exports: list[DocumentExport], formats: Iterable[Format], stages: d
              failed: list[tuple[str, str]] = ()) -> dict[str, bytes]:
     """All output files, from the documents' exports (any order in, document-id order out);
     formats are assembled in the order given, each seeing the files of those before it."""
+    from concurrent.futures import ThreadPoolExecutor
+
     exports = sorted(exports, key=lambda e: e.doc_id)
     stats = [e.stats for e in exports if e.stats]
+    formats = list(formats)
+
+    def corpus(fmt: Format, files: dict[str, bytes]) -> dict[str, bytes]:
+        parts = [(e.split, e.parts.get(fmt.name)) for e in exports]
+        return fmt.corpus(parts, CorpusInfo(stats, stages, files, list(failed)))
+
+    # the formats that do not read the others' files side by side: parquet's compression and
+    # the DocBins' zlib release the GIL (the largest part of assembling)
+    with ThreadPoolExecutor(max_workers=2) as pool:
+        early = {f.name: pool.submit(corpus, f, {}) for f in formats if not f.reads_files}
+        done = {name: fut.result() for name, fut in early.items()}
     files: dict[str, bytes] = {}
     for fmt in formats:
-        parts = [(e.split, e.parts.get(fmt.name)) for e in exports]
-        files.update(fmt.corpus(parts, CorpusInfo(stats, stages, dict(files), list(failed))))
+        files.update(done[fmt.name] if fmt.name in done else corpus(fmt, dict(files)))
     return dict(sorted(files.items()))
 
 

@@ -131,4 +131,4 @@ def render(stats: list[dict], stages: dict[str, str], files: list[str], failed: 
 
 
 FORMAT = Format("card", None, lambda _parts, info: {
-    "README.md": render(info.stats, info.stages, sorted(info.files), info.failed).encode("utf-8")})
+    "README.md": render(info.stats, info.stages, sorted(info.files), info.failed).encode("utf-8")}, reads_files=True)

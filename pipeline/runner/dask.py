@@ -45,6 +45,9 @@ def run_dask(items: list[str], opts: Options, workers: int, scheduler: str | Non
         cluster = local_cluster(workers)
         client = Client(cluster)
     try:
+        # the largest files first, so that the last task to finish is a short one (the
+        # outputs are assembled in document-id order whatever order they finish in)
+        items = sorted(items, key=_size, reverse=True)
         futures = client.map(process_item, items, opts=opts, pure=False)
         for fut in as_completed(futures):
             try:
@@ -58,3 +61,10 @@ def run_dask(items: list[str], opts: Options, workers: int, scheduler: str | Non
         client.close()
         if cluster is not None:
             cluster.close()
+
+
+def _size(item: str) -> int:
+    try:
+        return Path(item).stat().st_size
+    except OSError:  # reported when the document is read
+        return 0
