@@ -143,7 +143,20 @@ def run(
         if target is not None:
             check_output_folder(target, items)
     model_paths = tuple(sorted((k, str(v)) for k, v in (models or {}).items() if v))
-    annotators, status = check_stages(steps, model_paths, skip)
+    cluster = None
+    if workers and workers > 0 and not scheduler:
+        # the worker processes start while this one loads the stages to check them
+        from concurrent.futures import ThreadPoolExecutor
+
+        with ThreadPoolExecutor(max_workers=1) as starter:
+            cluster = starter.submit(local_cluster, workers)
+            try:
+                annotators, status = check_stages(steps, model_paths, skip)
+            except BaseException:
+                cluster.result().close()
+                raise
+    else:
+        annotators, status = check_stages(steps, model_paths, skip)
     opts = Options(
         steps=steps,
         annotators=annotators,
@@ -176,7 +189,7 @@ def run(
         if mode == "serial":
             run_serial(items, opts, done)
         else:
-            run_dask(items, opts, workers, scheduler, done)
+            run_dask(items, opts, workers, scheduler, done, cluster.result() if cluster is not None else None)
 
     # duplicate ids: keep the first (in input order), report the rest
     seen: dict[str, str] = {}

@@ -33,16 +33,15 @@ def local_cluster(workers: int):
         )
 
 
-def run_dask(items: list[str], opts: Options, workers: int, scheduler: str | None, done) -> None:
+def run_dask(items: list[str], opts: Options, workers: int, scheduler: str | None, done, cluster=None) -> None:
     """Process `items` on Dask; `done(DocResult)` for each as it finishes (a crashed task gives
-    a failed DocResult)."""
+    a failed DocResult). `cluster`: a LocalCluster already started (closed here)."""
     from dask.distributed import Client, as_completed
 
-    cluster = None
     if scheduler:
         client = Client(scheduler)
     else:
-        cluster = local_cluster(workers)
+        cluster = cluster or local_cluster(workers)
         client = Client(cluster)
     try:
         # the largest files first, so that the last task to finish is a short one (the
