@@ -31,7 +31,7 @@ import unicodedata
 from dataclasses import dataclass
 
 from pipeline.model import SENTENCE_FINAL, Document, Unit, Word, sentences_of
-from pipeline.pua import entity_number
+from pipeline.pua import PUA_BASE, entity_number
 from pipeline.stage import Stage
 
 # XPOS (UD-Kanbun's 4-field tags) of what MeCab cannot tag for us
@@ -48,6 +48,7 @@ NAME_TAGS = {  # a merged entity: NOUN with the treebank's tag for that kind of 
 # (an unsegmented 3,470-character preface made the whole 注疏 run 2.3x slower, measured)
 MAX_PARSE_TOKENS = 200
 PLACEHOLDER = "物"  # what MeCab sees for a Kanripo character (its tags are then replaced)
+PUA_FIRST = chr(PUA_BASE)  # the first Kanripo character
 
 
 @dataclass
@@ -81,11 +82,19 @@ class Parser:
     def tokenize(self, text: str, start: int, end: int, cuts: set[int], names: list[tuple[int, int, str]]) -> list[Token]:
         """Words of text[start:end] (whitespace left out), cut at `cuts` (unit offsets), the
         `names` spans (start, end, label) merged into one word each when merge_names."""
+        span = text[start:end]
         chars = [(k, text[k]) for k in range(start, end) if not text[k].isspace()]
         if not chars:
             return []
-        nfc = [unicodedata.normalize("NFC", ch) for _, ch in chars]
-        fed = "".join(PLACEHOLDER if entity_number(ch) is not None else n for (_, ch), n in zip(chars, nfc))
+        kanripo = max(span) >= PUA_FIRST  # (most sentences have no Kanripo character)
+        if unicodedata.is_normalized("NFC", span):
+            nfc = [ch for _, ch in chars]
+        else:
+            nfc = [unicodedata.normalize("NFC", ch) for _, ch in chars]
+        if kanripo:
+            fed = "".join(PLACEHOLDER if entity_number(ch) is not None else n for (_, ch), n in zip(chars, nfc))
+        else:
+            fed = "".join(nfc)
         analysed: list[tuple[str, list[str]]] = []
         for line in self.mecab.parse(fed).split("\n"):
             if not line or line == "EOS" or "\t" not in line:
@@ -102,11 +111,12 @@ class Parser:
             pieces = [(i, i + 1, None) for i in range(len(chars))]
         # cut at entity edges, Kanripo characters, sentence-internal marks and whitespace gaps
         bounds = set(cuts)
-        for i, (k, ch) in enumerate(chars):
-            if entity_number(ch) is not None:
-                bounds |= {k, k + 1}
-            if i and chars[i - 1][0] != k - 1:
-                bounds.add(k)
+        if kanripo or len(chars) != end - start:
+            for i, (k, ch) in enumerate(chars):
+                if entity_number(ch) is not None:
+                    bounds |= {k, k + 1}
+                if i and chars[i - 1][0] != k - 1:
+                    bounds.add(k)
         tokens: list[Token] = []
         for a, b, f in pieces:
             seg = [a]
@@ -258,14 +268,18 @@ def _pieces(seq: list, limit: int) -> list[list]:
 
 
 def _field(s: str) -> str:
-    return s.replace("\t", " ").replace("\n", " ") or "_"
+    if "\t" in s or "\n" in s:
+        s = s.replace("\t", " ").replace("\n", " ")
+    return s or "_"
 
 
 def _conllu(pieces: list[list[Token]]) -> str:
     lines: list[str] = []
     for piece in pieces:
         for j, x in enumerate(piece, start=1):
-            form = "".join(PLACEHOLDER if entity_number(ch) is not None else ch for ch in x.form)
+            form = x.form
+            if max(form) >= PUA_FIRST:
+                form = "".join(PLACEHOLDER if entity_number(ch) is not None else ch for ch in form)
             lines.append(f"{j}\t{_field(form)}\t{_field(x.lemma if form == x.form else form)}\t{x.upos}\t{x.xpos}\t{x.feats}\t_\t_\t_\t_")
         lines.append("")
     return "\n".join(lines) + "\n"
