@@ -102,7 +102,8 @@ def entity_tags(unit: Unit, start: int, end: int) -> list[str]:
     first: a character keeps the first entity that claims it.
     """
     tags = ["O"] * (end - start)
-    for ent in sorted(unit.entities, key=lambda e: (e.start, -e.end, e.label)):
+    inside = [e for e in unit.entities if e.start < end and e.end > start]  # (the others change nothing)
+    for ent in sorted(inside, key=lambda e: (e.start, -e.end, e.label)):
         s, e = max(ent.start, start), min(ent.end, end)
         if s >= e or any(t != "O" for t in tags[s - start : e - start]):
             continue

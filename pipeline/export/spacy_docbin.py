@@ -18,6 +18,7 @@ from pipeline.model import Document, sentences_of
 from pipeline.pua import PUA_BASE, decode_entities, encode_entities, entity_number
 
 PUA_FIRST = chr(PUA_BASE)
+MASK64 = (1 << 64) - 1
 
 ATTRS = ["ORTH", "NORM", "ENT_IOB", "ENT_TYPE", "POS", "TAG", "LEMMA", "MORPH", "HEAD", "DEP", "SENT_START"]
 
@@ -63,64 +64,133 @@ def parsed_sentences(doc: Document):
             )
 
 
-def _norms(sdoc, forms: list[str]) -> list[str]:
-    """A Kanripo character's NORM is its entity; only those tokens are touched (creating a
-    Token object for every token cost a third of this export). The NORM strings of the Doc."""
-    norms = []
-    for i, form in enumerate(forms):
-        if form and max(form) >= PUA_FIRST and any(entity_number(c) is not None for c in form):
-            sdoc[i].norm_ = encode_entities(form)
-            norms.append(sdoc[i].norm_)
-        else:
-            norms.append(form.lower())  # a blank Vocab's NORM
-    return norms
+class _Rows:
+    """The token rows of a DocBin, built from our lists as `Doc(...).to_array(DocBin.attrs)`
+    gives them (spaCy 3.8), without making a Doc a sentence: string ids from the Vocab's
+    StringStore (symbols keep their small ids), POS ids, MORPH keys from the Morphology, HEAD
+    relative, ENT_IOB 3/1/2 for B/I/O, SENT_START 1 on the first token and -1 (parsed) or 0
+    after it, NORM only where a Kanripo character's was set. Building the Docs was two thirds of
+    this export; tests/test_export.py checks that the bytes are DocBin.add's."""
 
+    def __init__(self, db, vocab):
+        from spacy.attrs import IDS
+        from spacy.parts_of_speech import IDS as POS_IDS
 
-def _add(db, sdoc, strings: set[str]) -> None:
-    """DocBin.add (spaCy 3.8) less its Python loop over every token to collect the strings
-    (a third of this export): `strings` are those the Doc was built from (text, tag, lemma,
-    norm, morph, dep, entity label). tests/test_export.py checks that the bytes are DocBin.add's."""
-    import numpy
-    from spacy.attrs import SPACY
+        self.db, self.vocab, self.pos_ids = db, vocab, POS_IDS
+        names = {v: k for k, v in IDS.items()}
+        self.columns = [names[a] for a in db.attrs]
+        self.ids: dict[str, int] = {}
+        self.morphs: dict[str, tuple[int, str]] = {}
+        self.empty_spans = None
 
-    array = sdoc.to_array(db.attrs)
-    db.tokens.append(array.reshape((array.shape[0], -1)))
-    spaces = sdoc.to_array(SPACY)
-    db.spaces.append(numpy.asarray(spaces.reshape((spaces.shape[0], 1)), dtype=bool))
-    db.flags.append({"has_unknown_spaces": sdoc.has_unknown_spaces})
-    db.strings.update(strings)
-    db.cats.append(sdoc.cats)
-    db.span_groups.append(sdoc.spans.to_bytes())
+    def sid(self, s: str) -> int:
+        if s not in self.ids:
+            self.ids[s] = self.vocab.strings.add(s) if s else 0
+        return self.ids[s]
+
+    def morph(self, feats: str) -> tuple[int, str]:
+        """(MORPH key, spaCy's normal form of FEATS)."""
+        if feats not in self.morphs:
+            from spacy.tokens import MorphAnalysis
+
+            key = self.vocab.morphology.add(feats)
+            self.morphs[feats] = (key, str(MorphAnalysis(self.vocab, feats)) if feats else "")
+        return self.morphs[feats]
+
+    def add(self, forms, ents, pos=None, tags=None, lemmas=None, morphs=None, heads=None, deps=None) -> None:
+        import numpy
+
+        n = len(forms)
+        parsed = heads is not None
+        norms, norm_ids = [], []
+        for form in forms:
+            if form and max(form) >= PUA_FIRST and any(entity_number(c) is not None for c in form):
+                norms.append(encode_entities(form))
+                norm_ids.append(self.sid(norms[-1]))
+            else:
+                norms.append(form.lower())  # a blank Vocab's NORM, which the Doc leaves at 0
+                norm_ids.append(0)
+        iob = {"B": 3, "I": 1, "O": 2}
+        ids, sid = self.ids, self.sid
+
+        def strings_ids(xs):
+            return [ids[x] if x in ids else sid(x) for x in xs]
+
+        col = {
+            "ORTH": strings_ids(forms),
+            "NORM": norm_ids,
+            "ENT_IOB": [iob[e[0]] for e in ents],
+            "ENT_TYPE": strings_ids(e[2:] for e in ents),
+            "SENT_START": [1] + [-1 if parsed else 0] * (n - 1),
+        }
+        strings = {"", *forms, *norms, *(e[2:] for e in ents)}
+        if parsed:
+            morph = [self.morph(m) for m in morphs]
+            col.update(LEMMA=strings_ids(lemmas), POS=[self.pos_ids[x] for x in pos],
+                       TAG=strings_ids(tags), DEP=strings_ids(deps),
+                       HEAD=[h - i for i, h in enumerate(heads)], MORPH=[k for k, _ in morph])
+            strings.update(tags, lemmas, deps, (m for _, m in morph))
+        rows = numpy.zeros((n, len(self.columns)), dtype=numpy.uint64)
+        for j, name in enumerate(self.columns):
+            if name in col:
+                rows[:, j] = numpy.array([v & MASK64 for v in col[name]], dtype=numpy.uint64)  # negatives as spaCy stores them
+        db = self.db
+        db.tokens.append(rows)
+        db.spaces.append(numpy.zeros((n, 1), dtype=bool))
+        db.flags.append({"has_unknown_spaces": False})
+        db.strings.update(strings)
+        db.cats.append({})
+        if self.empty_spans is None:
+            from spacy.tokens import Doc
+
+            self.empty_spans = Doc(self.vocab, words=["_"]).spans.to_bytes()
+        db.span_groups.append(self.empty_spans)
 
 
 def docbin(doc: Document):
     """The document's sentences as a DocBin (merged per split by the runner)."""
-    from spacy.tokens import Doc, DocBin, MorphAnalysis
+    from spacy.tokens import DocBin
+    from spacy.vocab import Vocab
+
+    db = DocBin(attrs=ATTRS, store_user_data=False)
+    rows = _Rows(db, Vocab())
+    if any(u.words for u in doc.units):
+        for forms, pos, tags, lemmas, morphs, heads, deps, ents in parsed_sentences(doc):
+            rows.add(forms, ents, pos, tags, lemmas, morphs, heads, deps)
+    else:
+        for _sid, forms, tags in iob.sentences(doc):
+            rows.add([decode_entities(f) for f in forms], _bio(tags))
+    return db
+
+
+def _spacy_docbin(doc: Document):
+    """The same DocBin the way spaCy builds it (a Doc a sentence, DocBin.add): the reference
+    the tests compare `docbin` with."""
+    from spacy.tokens import Doc, DocBin
     from spacy.vocab import Vocab
 
     vocab = Vocab()
     db = DocBin(attrs=ATTRS, store_user_data=False)
-    morph_str: dict[str, str] = {}  # FEATS -> spaCy's normal form of it
-
-    def morph(m: str) -> str:
-        if m not in morph_str:
-            morph_str[m] = str(MorphAnalysis(vocab, m)) if m else ""
-        return morph_str[m]
-
     if any(u.words for u in doc.units):
         for forms, pos, tags, lemmas, morphs, heads, deps, ents in parsed_sentences(doc):
             sdoc = Doc(vocab, words=forms, spaces=[False] * len(forms), pos=pos, tags=tags, lemmas=lemmas,
                        morphs=morphs, heads=heads, deps=deps, ents=ents)
-            norms = _norms(sdoc, forms)
-            _add(db, sdoc, {"", *forms, *tags, *lemmas, *norms, *map(morph, morphs), *deps, *(e[2:] for e in ents)})
+            _set_norms(sdoc, forms)
+            db.add(sdoc)
     else:
         for _sid, forms, tags in iob.sentences(doc):
             forms = [decode_entities(f) for f in forms]
-            ents = _bio(tags)
-            sdoc = Doc(vocab, words=forms, spaces=[False] * len(forms), ents=ents)
-            norms = _norms(sdoc, forms)
-            _add(db, sdoc, {"", *forms, *norms, *(e[2:] for e in ents)})
+            sdoc = Doc(vocab, words=forms, spaces=[False] * len(forms), ents=_bio(tags))
+            _set_norms(sdoc, forms)
+            db.add(sdoc)
     return db
+
+
+def _set_norms(sdoc, forms: list[str]) -> None:
+    """A Kanripo character's NORM is its entity."""
+    for i, form in enumerate(forms):
+        if any(entity_number(c) is not None for c in form):
+            sdoc[i].norm_ = encode_entities(form)
 
 
 def merge(parts: list) -> bytes:

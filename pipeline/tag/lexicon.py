@@ -56,6 +56,10 @@ class Lexicon:
             elif e.surface not in self.entries:
                 self.entries[e.surface] = e
         self.maxlen = max((len(s) for s in self.entries), default=1)
+        self.longest_from: dict[str, int] = {}  # first character -> the longest entry starting with it
+        for surface in self.entries:
+            if len(surface) > self.longest_from.get(surface[0], 0):
+                self.longest_from[surface[0]] = len(surface)
         # offices listed only from the 周禮: X正 after them is the verb (小胥正樂縣之位), not a head
         self.no_head = frozenset(s for s, e in self.entries.items() if e.source.startswith("zhouli:"))
         # the shapes of the 周禮's office names, learned from the listed ones (name patterns 4, 5):
@@ -84,9 +88,9 @@ class Lexicon:
 
     def longest_matches(self, text: str, skip: frozenset[str] = frozenset()) -> list[tuple[int, int, str]]:
         """Greedy left-to-right longest matches (start, end, label); `skip`: surfaces to ignore."""
-        out, i, n, ents = [], 0, len(text), self.entries
+        out, i, n, ents, longest = [], 0, len(text), self.entries, self.longest_from
         while i < n:
-            for k in range(min(self.maxlen, n - i), 0, -1):
+            for k in range(min(longest.get(text[i], 0), n - i), 0, -1):  # (none: no lookup)
                 e = ents.get(text[i : i + k])
                 if e is not None and not (skip and e.surface in skip):
                     out.append((i, i + k, e.label))
