@@ -30,6 +30,7 @@ def local_cluster(workers: int):
             processes=True,
             dashboard_address=None,
             silence_logs=logging.ERROR,
+            preload=["pipeline.runner.preload"],  # the heavy imports, at worker start
         )
 
 
