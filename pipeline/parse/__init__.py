@@ -46,7 +46,7 @@ NAME_TAGS = {  # a merged entity: NOUN with the treebank's tag for that kind of 
 # the longest stretch given to UDPipe as one sentence: its parse time grows with the square
 # of the length, and a long sentence leaves UDPipe slower for every later one in the process
 # (an unsegmented 3,470-character preface made the whole 注疏 run 2.3x slower, measured)
-MAX_PARSE_TOKENS = 200
+MAX_PARSE_TOKENS = 100
 PLACEHOLDER = "物"  # what MeCab sees for a Kanripo character (its tags are then replaced)
 PUA_FIRST = chr(PUA_BASE)  # the first Kanripo character
 
