@@ -77,3 +77,25 @@ def test_two_one_way_passes_give_the_packed_bilstm_output(units):
         seg.model.__dict__["_directions"] = directions
     assert len(two_passes) == len(packed) and all(a.shape == b.shape for a, b in zip(two_passes, packed))
     assert max(float(np.abs(a - b).max()) for a, b in zip(two_passes, packed) if len(a)) < 1e-5
+
+
+def test_the_one_way_passes_follow_the_bilstms_weights(units):
+    # they share the BiLSTM's Parameters: a model whose weights change after loading (training
+    # on) must not keep reading the old ones
+    import numpy as np
+    import torch
+
+    from pipeline.segment.bilstm import NeuralSegmenter
+
+    seg = NeuralSegmenter.load(paths.SEGMENTER_MODEL)  # a fresh copy, not the cached one
+    texts = [u.text for _, u in units][:60]
+    kinds = ["base"] * len(texts)
+    before = seg.probs(texts, kinds)
+    with torch.no_grad():
+        seg.model.rnn.weight_hh_l0_reverse.mul_(0.5)
+    two_passes = seg.probs(texts, kinds)
+    directions = seg.model.__dict__.pop("_directions")
+    packed = seg.probs(texts, kinds)
+    seg.model.__dict__["_directions"] = directions
+    assert max(float(np.abs(a - b).max()) for a, b in zip(before, two_passes)) > 1e-3  # the change shows
+    assert max(float(np.abs(a - b).max()) for a, b in zip(two_passes, packed)) < 1e-5

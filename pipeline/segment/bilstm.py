@@ -117,15 +117,16 @@ class Tagger(nn.Module):
         (`_two_passes`) instead of one over a packed batch. The same weights; 1.3-1.5x faster on
         one core, and torch releases the GIL through it (the packed path held it), so the
         serial runner's look-ahead thread overlaps with the other stages. Training keeps the
-        packed path; the copies are not in the state dict."""
+        packed path (NeuralSegmenter.load calls this, the trainer does not); the one-way LSTMs
+        share the BiLSTM's Parameters and are not in the state dict."""
         if self.enc not in ("lstm", "cnnlstm") or self.rnn.num_layers != 1 or not isinstance(self.rnn, nn.LSTM):
             return
         one_way = []
         for suffix in ("", "_reverse"):
             lstm = nn.LSTM(self.rnn.input_size, self.rnn.hidden_size, batch_first=True)
-            with torch.no_grad():
-                for name in ("weight_ih", "weight_hh", "bias_ih", "bias_hh"):
-                    getattr(lstm, f"{name}_l0").copy_(getattr(self.rnn, f"{name}_l0{suffix}"))
+            for name in ("weight_ih", "weight_hh", "bias_ih", "bias_hh"):
+                # the BiLSTM's own Parameters, shared (not copied): never stale if it trains on
+                setattr(lstm, f"{name}_l0", getattr(self.rnn, f"{name}_l0{suffix}"))
             one_way.append(lstm.eval())
         self.__dict__["_directions"] = tuple(one_way)  # a plain attribute: not a submodule
 
@@ -229,8 +230,6 @@ class NeuralSegmenter:
 
     def __init__(self, model: Tagger, vocab: Vocab, threshold: float = 0.5, config: dict | None = None):
         self.model = model.eval()
-        if isinstance(model, Tagger):  # (not a quantized copy)
-            model.split_directions()
         self.vocab = vocab
         self.threshold = threshold
         self.config = config or {}
@@ -296,6 +295,8 @@ class NeuralSegmenter:
         model.eval()
         if quantize and cfg.get("quantize", True):
             model = quantize_model(model)
+        else:
+            model.split_directions()  # inference only: training keeps the packed path
         small = {k: v for k, v in cfg.items() if k not in ("chars", "bigrams", "trigrams")}
         return cls(model, vocab, cfg["threshold"], small)
 
