@@ -13,6 +13,15 @@ ENTITY_RE = re.compile(r"&KR(\d{4});")  # exactly four digits, as Kanripo writes
 _PUA_RE = re.compile("[\U000F0000-\U000FFFFD]")
 
 
+PUA_FIRST = chr(PUA_BASE)  # no string without a character at or above it holds a Kanripo character
+
+
+def has_kanripo(text: str) -> bool:
+    """Whether `text` may hold a Kanripo character: a quick test before a per-character one
+    (a string whose largest character is below PUA_FIRST holds none)."""
+    return bool(text) and max(text) >= PUA_FIRST
+
+
 def entity_char(number: int) -> str:
     return chr(PUA_BASE + number)
 
@@ -31,6 +40,6 @@ def entity_number(ch: str) -> int | None:
 
 def encode_entities(text: str) -> str:
     """U+F007B -> &KR0123; (the inverse of decode_entities)."""
-    if not text or max(text) < "\U000F0000":  # most strings hold none: no regex pass
+    if not has_kanripo(text):  # most strings hold none: no regex pass
         return text
     return _PUA_RE.sub(lambda m: f"&KR{ord(m.group(0)) - PUA_BASE:04d};", text)

@@ -287,3 +287,20 @@ def test_docbin_bytes_are_spacys_own(docs):
     unparsed = _annotate(read_document(FIX / "KR1d0030_001.txt"))
     for doc in (docs[0], unparsed):
         assert spacy_docbin.docbin(doc).to_bytes() == spacy_docbin._spacy_docbin(doc).to_bytes()
+
+
+def test_unit_provenance_is_text_page_at_every_offset():
+    # the records look page provenance up in a table swept once per unit; it must give
+    # doc.text_page's answer at every offset (a 集釋 juan and a 注疏 juan, real files)
+    from pipeline.export.common import UnitProvenance
+
+    for path in (FIX / "KR1d0030_001.txt", ROOT / "data" / "corpus" / "KR1d0003" / "KR1d0003_001.txt"):
+        doc = read_document(path)
+        checked = 0
+        for unit in doc.units:
+            table = UnitProvenance(doc, unit)
+            for k in range(-1, len(unit.text) + 1):
+                page = doc.text_page(unit, k)
+                assert table(k) == ({"pb": page.pb, "line": page.line} if page else {"pb": None, "line": None})
+                checked += 1
+        assert checked > 200 and len({p for _, p in doc.pages}) > 1

@@ -31,18 +31,10 @@ def note_id(doc: Document, index: int) -> str:
     return f"{doc.id}.n{index}"
 
 
-def provenance(doc: Document, unit: Unit, offset: int) -> dict[str, object]:
-    """pb id and printed line of a unit text offset ({"pb": None, "line": None} if unknown)."""
-    page = doc.text_page(unit, offset)
-    if page is None:
-        return {"pb": None, "line": None}
-    return {"pb": page.pb, "line": page.line}
-
-
 class UnitProvenance:
-    """`provenance(doc, unit, offset)` for every offset of one unit, looked up in a table built
-    in one sweep over the unit's source offsets (a bisect per token was a quarter of the
-    records' time)."""
+    """The page provenance ({"pb", "line"}) of a unit's text offsets: `doc.text_page(unit, offset)`
+    for every offset, looked up in a table built in one sweep over the unit's source offsets
+    (a bisect per token was a quarter of the records' time; tests/test_export.py compares)."""
 
     def __init__(self, doc: Document, unit: Unit):
         self.table: list[tuple[object, object]] = []

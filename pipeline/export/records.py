@@ -11,7 +11,7 @@ Every record carries `doc`, `unit` (except documents) and page provenance (`pb`,
 
 from __future__ import annotations
 
-from pipeline.export.common import UnitProvenance, book_title, note_id, offset_map, provenance, unit_id
+from pipeline.export.common import UnitProvenance, book_title, note_id, offset_map, unit_id
 from pipeline.model import Document
 from pipeline.pua import encode_entities
 
@@ -281,7 +281,7 @@ def document_records(doc: Document, split: str, stages: list[str]) -> dict[str, 
                     **prov_of(unit)(w.start),
                 }
             )
-        readings.extend(_reading_records(doc, unit, uid, om, by_seq, maps))
+        readings.extend(_reading_records(doc, unit, uid, om, by_seq, maps, prov_of))
     for i, note in enumerate(doc.notes):
         nunit = by_seq.get(note.unit_seq)
         collation.append(
@@ -339,12 +339,12 @@ def _sound_record(note: str, sound) -> dict:
             "text": encode_entities(note[sound.start : sound.end]), "authority": "".join(sound.authority) or None}
 
 
-def _reading_records(doc: Document, unit, uid: str, om: list[int], by_seq: dict, maps: dict) -> list[dict]:
+def _reading_records(doc: Document, unit, uid: str, om: list[int], by_seq: dict, maps: dict, prov_of) -> list[dict]:
     out = []
     for i, r in enumerate(unit.readings):
         target = by_seq.get(r.target) if r.target is not None else None
         anchored = target is not None and r.anchor_start is not None
-        tprov = provenance(doc, target, r.anchor_start) if anchored else {"pb": None, "line": None}
+        tprov = prov_of(target)(r.anchor_start) if anchored else {"pb": None, "line": None}
         first = _sound_record(unit.text, r.reading) if r.sounds else {}
         out.append({
             "doc": doc.id,
@@ -364,7 +364,7 @@ def _reading_records(doc: Document, unit, uid: str, om: list[int], by_seq: dict,
             "target_unit": unit_id(doc, target) if anchored else None,
             "target_start": maps[target.seq][r.anchor_start] if anchored else None,
             "target_end": maps[target.seq][r.anchor_end] if anchored else None,
-            **provenance(doc, unit, r.head_start),
+            **prov_of(unit)(r.head_start),
             "target_pb": tprov["pb"],
             "target_line": tprov["line"],
         })

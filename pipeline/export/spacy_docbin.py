@@ -15,9 +15,8 @@ from pipeline.export import iob
 from pipeline.export.bundle import Format, by_split
 from pipeline.export.common import entity_tags, text_units
 from pipeline.model import Document, sentences_of
-from pipeline.pua import PUA_BASE, decode_entities, encode_entities, entity_number
+from pipeline.pua import decode_entities, encode_entities, entity_number
 
-PUA_FIRST = chr(PUA_BASE)
 MASK64 = (1 << 64) - 1
 
 ATTRS = ["ORTH", "NORM", "ENT_IOB", "ENT_TYPE", "POS", "TAG", "LEMMA", "MORPH", "HEAD", "DEP", "SENT_START"]
@@ -104,9 +103,10 @@ class _Rows:
         parsed = heads is not None
         norms, norm_ids = [], []
         for form in forms:
-            if form and max(form) >= PUA_FIRST and any(entity_number(c) is not None for c in form):
-                norms.append(encode_entities(form))
-                norm_ids.append(self.sid(norms[-1]))
+            entity = encode_entities(form)
+            if entity != form:  # a Kanripo character: its NORM is its entity
+                norms.append(entity)
+                norm_ids.append(self.sid(entity))
             else:
                 norms.append(form.lower())  # a blank Vocab's NORM, which the Doc leaves at 0
                 norm_ids.append(0)

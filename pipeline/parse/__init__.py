@@ -31,7 +31,7 @@ import unicodedata
 from dataclasses import dataclass
 
 from pipeline.model import SENTENCE_FINAL, Document, Unit, Word, sentences_of
-from pipeline.pua import PUA_BASE, entity_number
+from pipeline.pua import entity_number, has_kanripo
 from pipeline.stage import Stage
 
 # XPOS (UD-Kanbun's 4-field tags) of what MeCab cannot tag for us
@@ -45,10 +45,10 @@ NAME_TAGS = {  # a merged entity: NOUN with the treebank's tag for that kind of 
 }
 # the longest stretch given to UDPipe as one sentence: its parse time grows with the square
 # of the length, and a long sentence leaves UDPipe slower for every later one in the process
-# (an unsegmented 3,470-character preface made the whole 注疏 run 2.3x slower, measured)
+# (after the unsegmented 3,470-character prefaces of 禮記註疏 juan 0, every later juan parsed
+# 2.6x slower, measured)
 MAX_PARSE_TOKENS = 100
 PLACEHOLDER = "物"  # what MeCab sees for a Kanripo character (its tags are then replaced)
-PUA_FIRST = chr(PUA_BASE)  # the first Kanripo character
 
 
 @dataclass
@@ -86,7 +86,7 @@ class Parser:
         chars = [(k, text[k]) for k in range(start, end) if not text[k].isspace()]
         if not chars:
             return []
-        kanripo = max(span) >= PUA_FIRST  # (most sentences have no Kanripo character)
+        kanripo = has_kanripo(span)  # (most sentences have none)
         if unicodedata.is_normalized("NFC", span):
             nfc = [ch for _, ch in chars]
         else:
@@ -278,7 +278,7 @@ def _conllu(pieces: list[list[Token]]) -> str:
     for piece in pieces:
         for j, x in enumerate(piece, start=1):
             form = x.form
-            if max(form) >= PUA_FIRST:
+            if has_kanripo(form):
                 form = "".join(PLACEHOLDER if entity_number(ch) is not None else ch for ch in form)
             lines.append(f"{j}\t{_field(form)}\t{_field(x.lemma if form == x.form else form)}\t{x.upos}\t{x.xpos}\t{x.feats}\t_\t_\t_\t_")
         lines.append("")

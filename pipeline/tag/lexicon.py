@@ -55,7 +55,6 @@ class Lexicon:
                 self.rejected.add(e.surface)
             elif e.surface not in self.entries:
                 self.entries[e.surface] = e
-        self.maxlen = max((len(s) for s in self.entries), default=1)
         self.longest_from: dict[str, int] = {}  # first character -> the longest entry starting with it
         for surface in self.entries:
             if len(surface) > self.longest_from.get(surface[0], 0):
