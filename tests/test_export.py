@@ -287,6 +287,11 @@ def test_docbin_bytes_are_spacys_own(docs):
     unparsed = _annotate(read_document(FIX / "KR1d0030_001.txt"))
     for doc in (docs[0], unparsed):
         assert spacy_docbin.docbin(doc).to_bytes() == spacy_docbin._spacy_docbin(doc).to_bytes()
+    # the workers send per-document parts, merged into one DocBin per split
+    reference = spacy_docbin._spacy_docbin(docs[0])
+    reference.merge(spacy_docbin._spacy_docbin(unparsed))
+    parts = [spacy_docbin.docbin_part(docs[0]), spacy_docbin.docbin_part(unparsed)]
+    assert spacy_docbin.merge(parts) == reference.to_bytes()
 
 
 def test_unit_provenance_is_text_page_at_every_offset():

@@ -171,9 +171,11 @@ def render(
     at: dict[int, list[tuple[int, str]]] = {}
     for off, order, markup in points:
         at.setdefault(min(max(off, 0), n), []).append((order, markup))
-    out: list[str] = []
+    # only where a span starts or ends or a point sits is there anything but characters
+    events = sorted({*starts, *(sp.end for group in starts.values() for sp in group), *at, n})
+    out: list[str] = list(map(char, text[: events[0]]))
     stack: list[Markup] = []
-    for i in range(n + 1):
+    for ei, i in enumerate(events):
         # close the spans ending here, splitting those that cross them
         if any(sp.end == i for sp in stack):
             reopen = []
@@ -192,7 +194,7 @@ def render(
         for sp in sorted(pending + starts.get(i, []), key=lambda sp: (-sp.end, sp.rank)):
             out.append(sp.open)
             stack.append(sp)
-        out.append(char(text[i]))
+        out.extend(map(char, text[i : events[ei + 1]]))
     while stack:
         out.append(stack.pop().close)
     return "".join(out)

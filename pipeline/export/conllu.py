@@ -22,6 +22,7 @@ Sentence comments: newdoc id, newpar id (= unit id), sent_id, text (punctuated),
 from __future__ import annotations
 
 import unicodedata
+from functools import lru_cache
 
 from pipeline.export.bundle import Format, merge_files
 from pipeline.export.common import (
@@ -33,7 +34,7 @@ from pipeline.export.common import (
     unit_id,
 )
 from pipeline.model import Document, Unit, Word, sentences_of
-from pipeline.pua import encode_entities
+from pipeline.pua import encode_entities, has_kanripo
 
 
 def _misc_value(value: str) -> str:
@@ -45,6 +46,7 @@ def _escape_spaces(s: str) -> str:
     return "".join(f"\\u{ord(ch):04x}" for ch in s)
 
 
+@lru_cache(maxsize=1 << 16)  # lemmas repeat: one normalisation each
 def _form(s: str) -> str:
     return encode_entities(unicodedata.normalize("NFC", s))
 
@@ -79,6 +81,8 @@ def render(doc: Document) -> str:
         text = unit.text
         tags = entity_tags(unit, 0, len(text))
         omap = offset_map(text)
+        # most units are NFC and hold no Kanripo character: their words are their own forms
+        plain = unicodedata.is_normalized("NFC", text) and not has_kanripo(text)
         prov_at = UnitProvenance(doc, unit)
         gloss_at: dict[int, list[str]] = {}
         gloss_head: dict[int, list[str]] = {}
@@ -112,8 +116,11 @@ def render(doc: Document) -> str:
                     misc = [f"SpaceAfter=No|ZhSpan={omap[s]}-{omap[e]}|ZhRestored=Yes"]
                 else:
                     orig = text[s:e]
-                    nfc = unicodedata.normalize("NFC", orig)
-                    form = encode_entities(nfc)
+                    if plain:
+                        nfc = form = orig
+                    else:
+                        nfc = unicodedata.normalize("NFC", orig)
+                        form = encode_entities(nfc)
                     misc = ["SpaceAfter=No"]
                     if nfc != orig:
                         misc.append("ZhOrig=" + ",".join(f"U+{ord(ch):04X}" for ch in orig))

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from pipeline.export.common import UnitProvenance, book_title, note_id, offset_map, unit_id
 from pipeline.model import Document
-from pipeline.pua import encode_entities
+from pipeline.pua import encode_entities, has_kanripo
 
 RECORD_KINDS = ("documents", "units", "sentences", "entities", "glosses", "collation", "tokens", "readings")
 
@@ -259,6 +259,8 @@ def document_records(doc: Document, split: str, stages: list[str]) -> dict[str, 
                     "lemma_line": lemma_prov["line"],
                 }
             )
+        # a word's text, form and lemma hold a Kanripo character only if its unit's text does
+        enc = encode_entities if has_kanripo(unit.text) else str
         for w in unit.words:
             restored = w.start == w.end
             tokens.append(
@@ -267,9 +269,9 @@ def document_records(doc: Document, split: str, stages: list[str]) -> dict[str, 
                     "unit": uid,
                     "sentence": f"{uid}.s{w.sentence}",
                     "word": w.id,
-                    "text": w.form if restored else encode_entities(unit.text[w.start : w.end]),
-                    "form": encode_entities(w.form),
-                    "lemma": encode_entities(w.lemma),
+                    "text": w.form if restored else enc(unit.text[w.start : w.end]),
+                    "form": enc(w.form),
+                    "lemma": enc(w.lemma),
                     "upos": w.upos,
                     "xpos": w.xpos,
                     "feats": w.feats,

@@ -11,6 +11,9 @@ dev = the dev documents (juan 10 by default), train = every other document."""
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+from typing import Any
+
 from pipeline.export import iob
 from pipeline.export.bundle import Format, by_split
 from pipeline.export.common import entity_tags, text_units
@@ -63,6 +66,17 @@ def parsed_sentences(doc: Document):
             )
 
 
+@dataclass
+class DocBinPart:
+    """One document's share of a DocBin, cheap to send from a worker: the token rows of all its
+    sentences in one array (a DocBin pickles through its zlib'ed to_bytes, which cost more than
+    building it) and the strings they use."""
+
+    rows: Any  # numpy uint64 (tokens, attributes in DocBin's order): the sentences' rows one after another
+    lengths: list[int]  # tokens per sentence
+    strings: set[str]
+
+
 class _Rows:
     """The token rows of a DocBin, built from our lists as `Doc(...).to_array(DocBin.attrs)`
     gives them (spaCy 3.8), without making a Doc a sentence: string ids from the Vocab's
@@ -71,16 +85,19 @@ class _Rows:
     after it, NORM only where a Kanripo character's was set. Building the Docs was two thirds of
     this export; tests/test_export.py checks that the bytes are DocBin.add's."""
 
-    def __init__(self, db, vocab):
+    def __init__(self, vocab):
         from spacy.attrs import IDS
         from spacy.parts_of_speech import IDS as POS_IDS
+        from spacy.tokens import DocBin
 
-        self.db, self.vocab, self.pos_ids = db, vocab, POS_IDS
+        self.vocab, self.pos_ids = vocab, POS_IDS
         names = {v: k for k, v in IDS.items()}
-        self.columns = [names[a] for a in db.attrs]
+        self.columns = [names[a] for a in DocBin(attrs=ATTRS).attrs]  # the order DocBin keeps them in
         self.ids: dict[str, int] = {}
         self.morphs: dict[str, tuple[int, str]] = {}
-        self.empty_spans = None
+        self.cols: dict[str, list[int]] = {name: [] for name in self.columns}
+        self.lengths: list[int] = []
+        self.strings: set[str] = set()
 
     def sid(self, s: str) -> int:
         if s not in self.ids:
@@ -97,8 +114,6 @@ class _Rows:
         return self.morphs[feats]
 
     def add(self, forms, ents, pos=None, tags=None, lemmas=None, morphs=None, heads=None, deps=None) -> None:
-        import numpy
-
         n = len(forms)
         parsed = heads is not None
         norms, norm_ids = [], []
@@ -123,44 +138,45 @@ class _Rows:
             "ENT_TYPE": strings_ids(e[2:] for e in ents),
             "SENT_START": [1] + [-1 if parsed else 0] * (n - 1),
         }
-        strings = {"", *forms, *norms, *(e[2:] for e in ents)}
+        strings = self.strings
+        strings.update(("", *forms, *norms, *(e[2:] for e in ents)))
         if parsed:
             morph = [self.morph(m) for m in morphs]
             col.update(LEMMA=strings_ids(lemmas), POS=[self.pos_ids[x] for x in pos],
                        TAG=strings_ids(tags), DEP=strings_ids(deps),
                        HEAD=[h - i for i, h in enumerate(heads)], MORPH=[k for k, _ in morph])
             strings.update(tags, lemmas, deps, (m for _, m in morph))
-        rows = numpy.zeros((n, len(self.columns)), dtype=numpy.uint64)
+        zeros = [0] * n
+        for name, values in self.cols.items():
+            values.extend(col.get(name, zeros))
+        self.lengths.append(n)
+
+    def part(self) -> DocBinPart:
+        import numpy
+
+        rows = numpy.zeros((sum(self.lengths), len(self.columns)), dtype=numpy.uint64)
         for j, name in enumerate(self.columns):
-            if name in col:
-                rows[:, j] = numpy.array([v & MASK64 for v in col[name]], dtype=numpy.uint64)  # negatives as spaCy stores them
-        db = self.db
-        db.tokens.append(rows)
-        db.spaces.append(numpy.zeros((n, 1), dtype=bool))
-        db.flags.append({"has_unknown_spaces": False})
-        db.strings.update(strings)
-        db.cats.append({})
-        if self.empty_spans is None:
-            from spacy.tokens import Doc
-
-            self.empty_spans = Doc(self.vocab, words=["_"]).spans.to_bytes()
-        db.span_groups.append(self.empty_spans)
+            rows[:, j] = numpy.array([v & MASK64 for v in self.cols[name]], dtype=numpy.uint64)  # negatives as spaCy stores them
+        return DocBinPart(rows, self.lengths, self.strings)
 
 
-def docbin(doc: Document):
-    """The document's sentences as a DocBin (merged per split by the runner)."""
-    from spacy.tokens import DocBin
+def docbin_part(doc: Document) -> DocBinPart:
+    """The document's sentences as rows of a DocBin (merged per split when assembling)."""
     from spacy.vocab import Vocab
 
-    db = DocBin(attrs=ATTRS, store_user_data=False)
-    rows = _Rows(db, Vocab())
+    rows = _Rows(Vocab())
     if any(u.words for u in doc.units):
         for forms, pos, tags, lemmas, morphs, heads, deps, ents in parsed_sentences(doc):
             rows.add(forms, ents, pos, tags, lemmas, morphs, heads, deps)
     else:
         for _sid, forms, tags in iob.sentences(doc):
             rows.add([decode_entities(f) for f in forms], _bio(tags))
-    return db
+    return rows.part()
+
+
+def docbin(doc: Document):
+    """The document's sentences as a DocBin."""
+    return to_docbin([docbin_part(doc)])
 
 
 def _spacy_docbin(doc: Document):
@@ -193,17 +209,34 @@ def _set_norms(sdoc, forms: list[str]) -> None:
             sdoc[i].norm_ = encode_entities(form)
 
 
-def merge(parts: list) -> bytes:
-    from spacy.tokens import DocBin
+def to_docbin(parts: list[DocBinPart]):
+    """One DocBin of the parts' sentences, in order: what DocBin.add a sentence would hold."""
+    import numpy
+    from spacy.tokens import Doc, DocBin
+    from spacy.vocab import Vocab
 
     db = DocBin(attrs=ATTRS, store_user_data=False)
+    empty_spans = Doc(Vocab(), words=["_"]).spans.to_bytes()
+    flags = {"has_unknown_spaces": False}
     for part in parts:
-        db.merge(part)
-    return db.to_bytes()
+        if not part.lengths:
+            continue
+        cuts = numpy.cumsum(part.lengths)[:-1]
+        db.tokens.extend(numpy.split(part.rows, cuts))
+        db.spaces.extend(numpy.zeros((n, 1), dtype=bool) for n in part.lengths)
+        db.flags.extend(dict(flags) for _ in part.lengths)
+        db.cats.extend({} for _ in part.lengths)
+        db.span_groups.extend(empty_spans for _ in part.lengths)
+        db.strings.update(part.strings)
+    return db
+
+
+def merge(parts: list[DocBinPart]) -> bytes:
+    return to_docbin(parts).to_bytes()
 
 
 def files(per_split: dict[str, list]) -> dict[str, bytes]:
     return {f"spacy/{split}.spacy": merge(parts) for split, parts in sorted(per_split.items())}
 
 
-FORMAT = Format("spacy", lambda b: docbin(b.doc), lambda parts, _info: files(by_split(parts)))
+FORMAT = Format("spacy", lambda b: docbin_part(b.doc), lambda parts, _info: files(by_split(parts)))
