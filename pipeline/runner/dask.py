@@ -7,6 +7,9 @@ from pathlib import Path
 from pipeline.runner.document import DocResult, Options, process_item
 
 WORKER_ENVIRON = {"OMP_NUM_THREADS": 1, "MKL_NUM_THREADS": 1, "OPENBLAS_NUM_THREADS": 1, "MALLOC_ARENA_MAX": 1}
+# Dask's statistical profiler samples each task's stack every 10 ms (for the dashboard, which a
+# LocalCluster of ours does not serve): time taken from the stages
+WORKER_CONFIG = {"distributed.worker.profile.enabled": False}
 
 
 def local_cluster(workers: int):
@@ -23,7 +26,7 @@ def local_cluster(workers: int):
     import dask
     from dask.distributed import LocalCluster
 
-    with dask.config.set({"distributed.nanny.pre-spawn-environ": dict(WORKER_ENVIRON)}):
+    with dask.config.set({"distributed.nanny.pre-spawn-environ": dict(WORKER_ENVIRON), **WORKER_CONFIG}):
         return LocalCluster(
             n_workers=workers,
             threads_per_worker=1,
