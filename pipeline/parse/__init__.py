@@ -28,6 +28,7 @@ is one sentence):
 from __future__ import annotations
 
 import unicodedata
+from bisect import bisect_left, bisect_right
 from dataclasses import dataclass
 
 from pipeline.model import SENTENCE_FINAL, Document, Unit, Word, sentences_of
@@ -83,7 +84,10 @@ class Parser:
         """Words of text[start:end] (whitespace left out), cut at `cuts` (unit offsets), the
         `names` spans (start, end, label) merged into one word each when merge_names."""
         span = text[start:end]
-        chars = [(k, text[k]) for k in range(start, end) if not text[k].isspace()]
+        if any(map(str.isspace, span)):
+            chars = [(k, text[k]) for k in range(start, end) if not text[k].isspace()]
+        else:  # (most sentences: no layout whitespace)
+            chars = list(zip(range(start, end), span))
         if not chars:
             return []
         kanripo = has_kanripo(span)  # (most sentences have none)
@@ -118,7 +122,11 @@ class Parser:
                 if i and chars[i - 1][0] != k - 1:
                     bounds.add(k)
         tokens: list[Token] = []
+        token = self._token
         for a, b, f in pieces:
+            if b == a + 1:  # one character (most words): nothing to cut
+                tokens.append(token(chars, a, b, nfc[a], f, True, kanripo))
+                continue
             seg = [a]
             for i in range(a + 1, b):
                 if chars[i][0] in bounds:
@@ -127,15 +135,15 @@ class Parser:
             whole = len(seg) == 2
             for x, y in zip(seg, seg[1:]):
                 form = "".join(nfc[x:y])
-                tokens.append(self._token(chars, x, y, form, f, whole))
+                tokens.append(token(chars, x, y, form, f, whole, kanripo))
         if self.merge_names:
             tokens = _merge(tokens, names, text)
         return tokens
 
     @staticmethod
-    def _token(chars, x: int, y: int, form: str, f: list[str] | None, whole: bool) -> Token:
+    def _token(chars, x: int, y: int, form: str, f: list[str] | None, whole: bool, kanripo: bool = True) -> Token:
         s, e = chars[x][0], chars[y - 1][0] + 1
-        if y - x == 1 and entity_number(chars[x][1]) is not None:
+        if kanripo and y - x == 1 and entity_number(chars[x][1]) is not None:
             return Token(s, e, chars[x][1], chars[x][1], PUA_TAGS[0], PUA_TAGS[1], "_")
         if f is None or len(f) < 9:
             return Token(s, e, form, form, "X", "_", "_")
@@ -153,11 +161,11 @@ class Parser:
         """The words of every sentence of a unit, parsed in one UDPipe call."""
         sents: list[tuple[int, list[Token | str]]] = []  # sentence index, tokens with marks (str) at their places
         names = [(e.start, e.end, e.label) for e in unit.entities] if entities else []
+        marks = sorted(unit.marks)
+        name_edges = {k for s, e, _ in names for k in (s, e)}
         for si, sent in enumerate(sentences_of(unit)):
-            inner = [k for k in unit.marks if sent.start < k < sent.end]
-            cuts = set(inner)
-            for s, e, _ in names:
-                cuts |= {s, e}
+            inner = marks[bisect_right(marks, sent.start) : bisect_left(marks, sent.end)]
+            cuts = set(inner) | name_edges
             sn = [n for n in names if sent.start <= n[0] and n[1] <= sent.end and not any(n[0] < k < n[1] for k in inner)]
             toks = self.tokenize(unit.text, sent.start, sent.end, cuts, sn)
             if not toks:
@@ -235,11 +243,13 @@ def _version(dist: str) -> str | None:
 def _merge(tokens: list[Token], names: list[tuple[int, int, str]], text: str) -> list[Token]:
     """Tokens inside each multi-token name span merged into one word."""
     out: list[Token] = []
-    spans = sorted(names)
+    by_start: dict[int, list[tuple[int, int, str]]] = {}
+    for n in sorted(names):
+        by_start.setdefault(n[0], []).append(n)
     i = 0
     while i < len(tokens):
         tok = tokens[i]
-        span = next((n for n in spans if n[0] == tok.start and n[1] > tok.end), None)
+        span = next((n for n in by_start.get(tok.start, ()) if n[1] > tok.end), None)
         if span is not None:
             j = i
             while j + 1 < len(tokens) and tokens[j + 1].end <= span[1]:
@@ -305,11 +315,22 @@ def _attach_marks(seq: list, word_tree: list[tuple[int, str]]) -> list[tuple[int
     tree: list[tuple[int, str]] = [(0, "punct")] * n
     for w, (h, rel) in enumerate(word_tree):
         tree[pos[w]] = (pos[h - 1] + 1 if h else 0, rel)
+    word_before: list[int | None] = []  # the nearest word left of each position
+    last = None
+    for k in range(n):
+        word_before.append(last)
+        if not isinstance(seq[k], tuple):
+            last = k
+    word_after: list[int | None] = [None] * n  # the nearest word right of each position
+    last = None
+    for k in range(n - 1, -1, -1):
+        word_after[k] = last
+        if not isinstance(seq[k], tuple):
+            last = k
     for k in range(n):
         if not isinstance(seq[k], tuple):
             continue
-        left = next((i for i in range(k - 1, -1, -1) if not isinstance(seq[i], tuple)), None)
-        right = next((i for i in range(k + 1, n) if not isinstance(seq[i], tuple)), None)
+        left, right = word_before[k], word_after[k]
         lpath, rpath = [], []
         if left is not None:
             lpath.append(left)
@@ -365,14 +386,21 @@ def _words(si: int, seq: list, tree: list[tuple[int, str]]) -> list[Word]:
             h = root
         if i != root:
             heads[i] = h + 1 if h != i else root + 1
-    # a cycle (could only come from the repairs above) is broken at the root
+    # a cycle (could only come from the repairs above) is broken at the root; a word whose
+    # path is known to reach the root ends the walk of any word below it
+    reaches = [False] * n
+    reaches[root] = True
     for i in range(n):
-        seen, j = set(), i
-        while j != root and j not in seen:
-            seen.add(j)
+        path, j = [], i
+        while not reaches[j] and j not in path:
+            path.append(j)
             j = heads[j] - 1
-        if j != root:
+        if reaches[j]:
+            for x in path:
+                reaches[x] = True
+        else:
             heads[i] = root + 1
+            reaches[i] = True
     words: list[Word] = []
     for i, x in enumerate(seq):
         if is_punct[i]:
