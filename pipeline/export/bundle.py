@@ -44,6 +44,7 @@ class Format:
     document: Callable[[DocumentBundle], object] | None
     corpus: Callable[[list[tuple[str, object]], CorpusInfo], dict[str, bytes]]
     reads_files: bool = False  # its corpus end reads CorpusInfo.files (the dataset card)
+    slow_corpus: bool = False  # its corpus end compresses (parquet, DocBin): started first
 
 
 @dataclass
@@ -82,10 +83,11 @@ def assemble(exports: list[DocumentExport], formats: Iterable[Format], stages: d
         parts = [(e.split, e.parts.get(fmt.name)) for e in exports]
         return fmt.corpus(parts, CorpusInfo(stats, stages, files, list(failed)))
 
-    # the formats that do not read the others' files side by side: parquet's compression and
-    # the DocBins' zlib release the GIL (the largest part of assembling)
-    with ThreadPoolExecutor(max_workers=2) as pool:
-        early = {f.name: pool.submit(corpus, f, {}) for f in formats if not f.reads_files}
+    # the formats that do not read the others' files side by side, the slow ones first:
+    # parquet's compression, the DocBins' zlib and the joins of the jsonl release the GIL
+    with ThreadPoolExecutor(max_workers=3) as pool:
+        first = sorted((f for f in formats if not f.reads_files), key=lambda f: not f.slow_corpus)
+        early = {f.name: pool.submit(corpus, f, {}) for f in first}
         done = {name: fut.result() for name, fut in early.items()}
     files: dict[str, bytes] = {}
     for fmt in formats:
@@ -115,9 +117,15 @@ def write(out: str | os.PathLike, files: dict[str, bytes]) -> None:
     from pipeline import atomic
     from pipeline.errors import OutputError
 
+    from concurrent.futures import ThreadPoolExecutor
+
     try:
         with atomic.replaced_dir(out) as stage:
-            for rel, data in files.items():
-                atomic.write_bytes(stage / rel, data)
+            for rel in files:  # the folders first, so that the writers do not race to make them
+                (stage / rel).parent.mkdir(parents=True, exist_ok=True)
+            # two writers: copying a gigabyte into the page cache releases the GIL
+            with ThreadPoolExecutor(max_workers=2) as pool:
+                for done in [pool.submit(atomic.write_bytes, stage / rel, data) for rel, data in files.items()]:
+                    done.result()
     except OSError as err:
         raise OutputError(str(out), None, f"cannot write the output: {err.strerror or err}") from None

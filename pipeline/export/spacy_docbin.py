@@ -239,4 +239,4 @@ def files(per_split: dict[str, list]) -> dict[str, bytes]:
     return {f"spacy/{split}.spacy": merge(parts) for split, parts in sorted(per_split.items())}
 
 
-FORMAT = Format("spacy", lambda b: docbin_part(b.doc), lambda parts, _info: files(by_split(parts)))
+FORMAT = Format("spacy", lambda b: docbin_part(b.doc), lambda parts, _info: files(by_split(parts)), slow_corpus=True)

@@ -186,11 +186,23 @@ def run(
                 on_result(res)
             advance(res.doc_id)
 
+        closing = None
         if mode == "serial":
             run_serial(items, opts, done)
         else:
-            run_dask(items, opts, workers, scheduler, done, cluster.result() if cluster is not None else None)
+            closing = run_dask(items, opts, workers, scheduler, done, cluster.result() if cluster is not None else None)
+    try:
+        _finish(summary, results, items, steps, opts, out, state_out, keep_going)
+    finally:
+        if closing is not None:  # the Dask workers exit while the outputs are assembled
+            closing.join()
+    summary.wall_seconds = time.perf_counter() - t_start
+    return summary
 
+
+def _finish(summary: RunSummary, results: list[DocResult], items: list[str], steps: tuple[str, ...],
+            opts: Options, out, state_out, keep_going: bool) -> None:
+    """Fill the run's summary from the results; assemble and write the outputs."""
     # duplicate ids: keep the first (in input order), report the rest
     seen: dict[str, str] = {}
     order = {item: i for i, item in enumerate(items)}
@@ -227,8 +239,6 @@ def run(
             write(out, files)
             summary.files = len(files)
     summary.assemble_seconds = time.perf_counter() - t_asm
-    summary.wall_seconds = time.perf_counter() - t_start
-    return summary
 
 
 def run_serial(items: list[str], opts: Options, done: Callable[[DocResult], None]) -> None:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import threading
 from pathlib import Path
 
 from pipeline.runner.document import DocResult, Options, process_item
@@ -37,9 +38,11 @@ def local_cluster(workers: int):
         )
 
 
-def run_dask(items: list[str], opts: Options, workers: int, scheduler: str | None, done, cluster=None) -> None:
+def run_dask(items: list[str], opts: Options, workers: int, scheduler: str | None, done, cluster=None) -> threading.Thread:
     """Process `items` on Dask; `done(DocResult)` for each as it finishes (a crashed task gives
-    a failed DocResult). `cluster`: a LocalCluster already started (closed here)."""
+    a failed DocResult). `cluster`: a LocalCluster already started. Returns the thread that
+    closes the client and the cluster (the worker processes take a second to exit: the caller
+    assembles the outputs meanwhile and joins it)."""
     from dask.distributed import Client, as_completed
 
     if scheduler:
@@ -60,10 +63,18 @@ def run_dask(items: list[str], opts: Options, workers: int, scheduler: str | Non
                 res = DocResult(doc_id=Path(key_item).stem, path=key_item, error=f"{key_item}: worker error: {type(err).__name__}: {err}")
             done(res)
             fut.release()
-    finally:
-        client.close()
-        if cluster is not None:
-            cluster.close()
+    except BaseException:
+        _close(client, cluster)
+        raise
+    closing = threading.Thread(target=_close, args=(client, cluster), name="zhushu-dask-close")
+    closing.start()
+    return closing
+
+
+def _close(client, cluster) -> None:
+    client.close()
+    if cluster is not None:
+        cluster.close()
 
 
 def _size(item: str) -> int:
