@@ -14,7 +14,7 @@ from typing import Callable, Iterable, Iterator
 import orjson
 
 from pipeline.model import Document, Unit
-from pipeline.pua import encode_entities, entity_number
+from pipeline.pua import encode_entities, entity_number, has_kanripo
 
 ENTITY_LABELS = ("ROLE", "OBJECT", "PLACE", "ACT", "MUSIC")
 
@@ -75,6 +75,8 @@ def offset_map(text: str) -> list[int]:
     """Offsets into the stored text for each offset 0..len(text) of the unit text: the stored
     text spells a Kanripo character out as `&KRnnnn;`, so every character before it moves the
     offsets after it (see docs/datasets.md: offsets index the string stored beside them)."""
+    if not has_kanripo(text):  # (most units) every offset is its own
+        return list(range(len(text) + 1))
     out, pos = [0], 0
     for ch in text:
         pos += len(encode_entities(ch)) if entity_number(ch) is not None else 1

@@ -10,6 +10,7 @@ type and highlights the lemma in the base text.
 from __future__ import annotations
 
 from collections import Counter
+from functools import lru_cache
 from html import escape
 
 from pipeline.export.bundle import CorpusInfo, Format, merge_files
@@ -91,6 +92,7 @@ document.addEventListener("DOMContentLoaded", function () {
 """
 
 
+@lru_cache(maxsize=1 << 16)  # a pure function of the character, called for every character
 def _char(ch: str) -> str:
     n = entity_number(ch)
     if n is not None:

@@ -18,7 +18,7 @@ from pipeline.export import iob
 from pipeline.export.bundle import Format, by_split
 from pipeline.export.common import entity_tags, text_units
 from pipeline.model import Document, sentences_of
-from pipeline.pua import decode_entities, encode_entities, entity_number
+from pipeline.pua import decode_entities, encode_entities, entity_number, has_kanripo
 
 MASK64 = (1 << 64) - 1
 
@@ -116,15 +116,18 @@ class _Rows:
     def add(self, forms, ents, pos=None, tags=None, lemmas=None, morphs=None, heads=None, deps=None) -> None:
         n = len(forms)
         parsed = heads is not None
-        norms, norm_ids = [], []
-        for form in forms:
-            entity = encode_entities(form)
-            if entity != form:  # a Kanripo character: its NORM is its entity
-                norms.append(entity)
-                norm_ids.append(self.sid(entity))
-            else:
-                norms.append(form.lower())  # a blank Vocab's NORM, which the Doc leaves at 0
-                norm_ids.append(0)
+        if has_kanripo("".join(forms)):
+            norms, norm_ids = [], []
+            for form in forms:
+                entity = encode_entities(form)
+                if entity != form:  # a Kanripo character: its NORM is its entity
+                    norms.append(entity)
+                    norm_ids.append(self.sid(entity))
+                else:
+                    norms.append(form.lower())  # a blank Vocab's NORM, which the Doc leaves at 0
+                    norm_ids.append(0)
+        else:  # (most sentences)
+            norms, norm_ids = [form.lower() for form in forms], [0] * n
         iob = {"B": 3, "I": 1, "O": 2}
         ids, sid = self.ids, self.sid
 

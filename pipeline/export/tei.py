@@ -22,6 +22,7 @@ schemas/tei_zhushu.rng, a documented subset of TEI P5.
 from __future__ import annotations
 
 from bisect import bisect_left
+from functools import lru_cache
 from xml.sax.saxutils import escape, quoteattr
 
 from pipeline.export.bundle import Format, merge_files
@@ -54,6 +55,7 @@ def _xml_illegal(ch: str) -> bool:
     return (cp < 0x20 and ch not in "\t\n\r") or 0xD800 <= cp <= 0xDFFF or cp in (0xFFFE, 0xFFFF)
 
 
+@lru_cache(maxsize=1 << 16)  # a pure function of the character, called for every character
 def _char(ch: str) -> str:
     n = entity_number(ch)
     if n is not None:
