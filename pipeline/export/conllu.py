@@ -132,13 +132,13 @@ def render(doc: Document) -> str:
                             misc.append("ZhSpacesBefore=" + _escape_spaces(gap))
                     misc.append("ZhNE=" + tags[s])
                     if gloss_at:
-                        gl_ids = sorted({g for k in range(s, e) for g in gloss_at.get(k, ())}, key=_gid_key)
+                        gl_ids = _ids_over(gloss_at, s, e)
                         if gl_ids:
                             misc.append("ZhGloss=" + _misc_value(",".join(gl_ids)))
                         for k in range(s, e):
                             misc.extend(gloss_head.get(k, ()))
                     if lemma_here:
-                        lo = sorted({g for k in range(s, e) for g in lemma_here.get(k, ())}, key=_gid_key)
+                        lo = _ids_over(lemma_here, s, e)
                         if lo:
                             misc.append("ZhLemmaOf=" + _misc_value(",".join(lo)))
                 if e > prev_end:
@@ -169,6 +169,16 @@ def render(doc: Document) -> str:
             out.extend(rows)
             out.append("")
     return "\n".join(out) + ("\n" if out else "")
+
+
+def _ids_over(at: dict[int, list[str]], s: int, e: int) -> list[str]:
+    """The gloss ids at any offset s..e-1, each once, in gloss order."""
+    if e == s + 1:  # (most words: one character, mostly one gloss or none)
+        ids = at.get(s, ())
+        if len(ids) < 2:
+            return list(ids)
+        return sorted(set(ids), key=_gid_key)
+    return sorted({g for k in range(s, e) for g in at.get(k, ())}, key=_gid_key)
 
 
 def _gid_key(gid: str) -> tuple:

@@ -261,8 +261,11 @@ def document_records(doc: Document, split: str, stages: list[str]) -> dict[str, 
             )
         # a word's text, form and lemma hold a Kanripo character only if its unit's text does
         enc = encode_entities if has_kanripo(unit.text) else str
+        page_at = prov_of(unit).table  # (pb, line) by offset, read directly: a call and a dict a token saved
+        last_offset = len(page_at) - 1
         for w in unit.words:
             restored = w.start == w.end
+            pb, line = page_at[min(max(w.start, 0), last_offset)]
             tokens.append(
                 {
                     "doc": doc.id,
@@ -280,7 +283,8 @@ def document_records(doc: Document, split: str, stages: list[str]) -> dict[str, 
                     "start": om[w.start],
                     "end": om[w.end],
                     "restored": restored,
-                    **prov_of(unit)(w.start),
+                    "pb": pb,
+                    "line": line,
                 }
             )
         readings.extend(_reading_records(doc, unit, uid, om, by_seq, maps, prov_of))
