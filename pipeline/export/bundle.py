@@ -114,10 +114,10 @@ def by_split(parts: list[tuple[str, object]]) -> dict[str, list]:
 def write(out: str | os.PathLike, files: dict[str, bytes]) -> None:
     """Replace the folder `out` as a whole by one holding exactly `files`; if anything fails
     (a read-only folder, a full disk) `out` is left as it was and OutputError names it."""
+    from concurrent.futures import ThreadPoolExecutor
+
     from pipeline import atomic
     from pipeline.errors import OutputError
-
-    from concurrent.futures import ThreadPoolExecutor
 
     try:
         with atomic.replaced_dir(out) as stage:
