@@ -120,12 +120,10 @@ def write(out: str | os.PathLike, files: dict[str, bytes]) -> None:
     from pipeline.errors import OutputError
 
     try:
-        with atomic.replaced_dir(out) as stage:
-            for rel in files:  # the folders first, so that the writers do not race to make them
-                (stage / rel).parent.mkdir(parents=True, exist_ok=True)
-            # two writers: copying a gigabyte into the page cache releases the GIL
-            with ThreadPoolExecutor(max_workers=2) as pool:
-                for done in [pool.submit(atomic.write_bytes, stage / rel, data) for rel, data in files.items()]:
-                    done.result()
+        # two writers: copying a gigabyte into the page cache releases the GIL (the pool is
+        # joined before the folder is swapped in or removed)
+        with atomic.replaced_dir(out) as stage, ThreadPoolExecutor(max_workers=2) as pool:
+            for done in [pool.submit(atomic.write_bytes, stage / rel, data) for rel, data in files.items()]:
+                done.result()
     except OSError as err:
         raise OutputError(str(out), None, f"cannot write the output: {err.strerror or err}") from None

@@ -52,8 +52,12 @@ class UnitProvenance:
             prev = src
             self.table.append((lines[i][1], lines[i][2]) if i >= 0 else (None, None))
 
+    def at(self, offset: int) -> tuple[object, object]:
+        """(pb, line) of a text offset (clamped to the unit)."""
+        return self.table[min(max(offset, 0), len(self.table) - 1)]
+
     def __call__(self, offset: int) -> dict[str, object]:
-        pb, line = self.table[min(max(offset, 0), len(self.table) - 1)]
+        pb, line = self.at(offset)
         return {"pb": pb, "line": line}
 
 

@@ -261,11 +261,10 @@ def document_records(doc: Document, split: str, stages: list[str]) -> dict[str, 
             )
         # a word's text, form and lemma hold a Kanripo character only if its unit's text does
         enc = encode_entities if has_kanripo(unit.text) else str
-        page_at = prov_of(unit).table  # (pb, line) by offset, read directly: a call and a dict a token saved
-        last_offset = len(page_at) - 1
+        page_at = prov_of(unit).at  # (pb, line): no dict a token to merge
         for w in unit.words:
             restored = w.start == w.end
-            pb, line = page_at[min(max(w.start, 0), last_offset)]
+            pb, line = page_at(w.start)
             tokens.append(
                 {
                     "doc": doc.id,

@@ -386,21 +386,14 @@ def _words(si: int, seq: list, tree: list[tuple[int, str]]) -> list[Word]:
             h = root
         if i != root:
             heads[i] = h + 1 if h != i else root + 1
-    # a cycle (could only come from the repairs above) is broken at the root; a word whose
-    # path is known to reach the root ends the walk of any word below it
-    reaches = [False] * n
-    reaches[root] = True
+    # a cycle (could only come from the repairs above) is broken at the root
     for i in range(n):
-        path, j = [], i
-        while not reaches[j] and j not in path:
-            path.append(j)
+        seen, j = set(), i
+        while j != root and j not in seen:
+            seen.add(j)
             j = heads[j] - 1
-        if reaches[j]:
-            for x in path:
-                reaches[x] = True
-        else:
+        if j != root:
             heads[i] = root + 1
-            reaches[i] = True
     words: list[Word] = []
     for i, x in enumerate(seq):
         if is_punct[i]:

@@ -143,17 +143,17 @@ def run(
         if target is not None:
             check_output_folder(target, items)
     model_paths = tuple(sorted((k, str(v)) for k, v in (models or {}).items() if v))
-    cluster = None
+    cluster_started = None
     if workers and workers > 0 and not scheduler:
         # the worker processes start while this one loads the stages to check them
         from concurrent.futures import ThreadPoolExecutor
 
         with ThreadPoolExecutor(max_workers=1) as starter:
-            cluster = starter.submit(local_cluster, workers)
+            cluster_started = starter.submit(local_cluster, workers)
             try:
                 annotators, status = check_stages(steps, model_paths, skip)
             except BaseException:
-                cluster.result().close()
+                cluster_started.result().close()
                 raise
     else:
         annotators, status = check_stages(steps, model_paths, skip)
@@ -190,7 +190,7 @@ def run(
         if mode == "serial":
             run_serial(items, opts, done)
         else:
-            closing = run_dask(items, opts, workers, scheduler, done, cluster.result() if cluster is not None else None)
+            closing = run_dask(items, opts, workers, scheduler, done, cluster_started.result() if cluster_started is not None else None)
     try:
         _finish(summary, results, items, steps, opts, out, state_out, keep_going)
     finally:
