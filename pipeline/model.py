@@ -149,6 +149,15 @@ class Unit:
     start: int  # raw extent in Document.source, marker and notes included
     end: int
     offsets: list[int] = field(default_factory=list)  # source index of each text character
+    # who speaks in a commentary unit: `source` as the print names it (鄭注, 疏, 鄭氏, 藍田吕氏, 愚 …),
+    # `source_name` the person where the text makes it clear (鄭玄, 孔穎達, 賈公彦, 陸德明 …), else None.
+    # One field for the 集釋's 鄭注 / 釋曰, the 注疏's 注 / 疏 / 音義 and the attributions
+    # (鄭氏曰, 朱子曰, 愚按) that split the commentary of other WYG books into units.
+    source: str | None = None
+    source_name: str | None = None
+    # punctuation the edition itself prints (TLS texts): read out of `text` into `marks` at ingest,
+    # and the segmenter leaves such a unit alone ("edition"); None when zhushu restores them.
+    marks_source: str | None = None
     # filled by later stages
     marks: dict[int, str] = field(default_factory=dict)  # k -> mark after the k-th char
     sentences: list[Sentence] = field(default_factory=list)
