@@ -158,6 +158,11 @@ class Unit:
     # punctuation the edition itself prints (TLS texts): read out of `text` into `marks` at ingest,
     # and the segmenter leaves such a unit alone ("edition"); None when zhushu restores them.
     marks_source: str | None = None
+    # what such an edition prints between characters, exactly as printed, k -> the run after the
+    # k-th character (k = 0: before the first): its marks (also in `marks`), the quotation and
+    # book-title brackets 「」『』《》〈〉 our mark alphabet lacks, editorial （）, paragraph numbers
+    # (`1.1`); empty for the other layouts. `Unit.printed()` rebuilds the edition's text.
+    signs: dict[int, str] = field(default_factory=dict)
     # filled by later stages
     marks: dict[int, str] = field(default_factory=dict)  # k -> mark after the k-th char
     sentences: list[Sentence] = field(default_factory=list)
@@ -166,6 +171,10 @@ class Unit:
     glosses: list[Gloss] = field(default_factory=list)
     readings: list[Reading] = field(default_factory=list)  # of an 音義 unit
     words: list[Word] = field(default_factory=list)  # the parse stage: trees of the sentences, in order
+
+    def printed(self) -> str:
+        """The unit text with the edition's signs re-inserted, as the edition prints it."""
+        return self.signs.get(0, "") + "".join(ch + self.signs.get(i + 1, "") for i, ch in enumerate(self.text))
 
     def punctuated(self) -> str:
         """The unit text with its restored marks inserted."""

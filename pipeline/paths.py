@@ -24,6 +24,7 @@ SHIGONG = DATA / "corpus" / "KR1d0031" / "KR1d0031_000.txt"  # 儀禮釋宮 (PLA
 PUNCT_FILE = DATA / "punct" / "KR1d0030.punct.jsonl"  # punctuation of the 集釋 (train / dev split)
 EXTRA_DIR = DATA / "extra"  # extra punctuated training text (TLS 禮記, 周禮)
 TLS = DATA / "tls"  # the TLS 周禮 / 禮記: plain 經 text, where ingest finds the 經 a 注疏 note runs on into
+PUNCTUATED = (TLS / "KR1a0001", DATA / "chant" / "KR1h0004")  # 周易 (TLS), 論語 (CHANT): editions already punctuated
 BASE_TEXT_OF = {"KR1d0003": TLS / "KR1d0001", "KR1d0053": TLS / "KR1d0052"}  # 注疏 book -> its 經
 ZHOULI_TLS = EXTRA_DIR / "KR1d0001.punct.jsonl"  # the TLS 周禮 經 (序官 and 職: office titles for the lexicon)
 ZHOULI_PUNCT = DATA / "punct" / "KR1d0003.punct.jsonl"  # 周禮注疏 records (經 forms of the offices; tagger ablation)

@@ -1,5 +1,6 @@
 """The runner: serial runs are reproducible byte for byte, Dask (2 worker processes) gives the
-same bytes, a bad input file is reported while the rest is processed, stage-by-stage runs
+same bytes, a bad input file stops the run before any document is processed (--keep-going: the
+rest is processed), stage-by-stage runs
 through saved states give the same datasets as one run, a stage whose model cannot be loaded
 stops the run unless it is skipped."""
 
@@ -87,8 +88,26 @@ def test_bad_input_is_reported_and_nothing_is_written(inputs, tmp_path):
     result = CliRunner().invoke(main, ["run", str(inputs), str(bad), "--out", str(out), "--no-progress"])
     assert result.exit_code == 2, result.output
     assert f"zhushu: error: {bad}:13: unbalanced" in result.output  # one line: FILE:LINE: message
-    assert "Traceback" not in result.output and "2 ok, 1 failed" in result.output
+    assert "Traceback" not in result.output and "0 ok, 1 failed" in result.output  # checked before any ran
     assert not out.exists()
+
+
+def test_a_broken_file_after_good_ones_stops_the_run_before_any_model_or_document(inputs, tmp_path, monkeypatch):
+    """Every input's markup is checked first: no stage is loaded, no document read or segmented."""
+    import pipeline.runner as runner
+
+    def never(*args, **kwargs):
+        raise AssertionError("the run went on past a broken input")
+
+    for name in ("check_stages", "run_serial", "run_dask", "process_item"):
+        monkeypatch.setattr(runner, name, never)
+    bad = tmp_path / "KR1d0030_999.txt"  # sorted last, given last
+    bad.write_text("\n".join(HEAD10 + ["司射適西階西(案此下各"]) + "\n", encoding="utf-8")
+    out = tmp_path / "out"
+    result = CliRunner().invoke(main, ["run", str(inputs), str(bad), "--out", str(out), "--no-progress"])
+    assert result.exit_code == 2, result.output
+    assert f"zhushu: error: {bad}:13: unbalanced '('" in result.output
+    assert "Traceback" not in result.output and not out.exists()
 
 
 def test_keep_going_writes_the_good_documents_and_lists_the_failure(inputs, tmp_path):

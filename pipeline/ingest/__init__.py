@@ -9,25 +9,34 @@ from pathlib import Path
 
 from pipeline import paths
 from pipeline.errors import InputError
+from pipeline.ingest.punctuated import parse_punctuated
 from pipeline.ingest.resume import load_base_text, resume_base
 from pipeline.ingest.sbck import parse_sbck
-from pipeline.ingest.source import read_properties, read_text, split_lines
+from pipeline.ingest.source import page_index, read_properties, read_text, split_lines
 from pipeline.ingest.wyg import parse_wyg
 from pipeline.ingest.wyg_zhushu import parse_zhushu
-from pipeline.model import Document
+from pipeline.model import PUNCTUATION_MARKS, Document
 
-LAYOUTS = ("wyg", "sbck", "wyg-zhushu")
+LAYOUTS = ("wyg", "sbck", "wyg-zhushu", "punctuated")
+# editions that print modern punctuation (punctuated.py); a text with no edition named that has
+# one of our marks every 50 characters or more is one too (the WYG and SBCK prints have none)
+PUNCTUATED_EDITIONS = ("TLS", "CHANT")
+PUNCTUATED_SHARE = 0.02
 
 
 def detect_layout(props: dict[str, str], text: str) -> str:
     """The layout profile from the file's properties; markup-free text falls back on content."""
     edition = (props.get("WITNESS") or props.get("BASEEDITION") or "").strip().upper()
+    if edition in PUNCTUATED_EDITIONS:
+        return "punctuated"
     if edition in ("WYG", "SKQS"):
         # the 注疏 print names its commentators' notes inline: 注 … 音義(…) / 疏(…)
         zhushu = props.get("TITLE", "").endswith(("注疏", "註疏")) or "音義(" in text or "疏(" in text
         return "wyg-zhushu" if zhushu else "wyg"
     if edition == "SBCK":
         return "sbck"
+    if sum(text.count(m) for m in PUNCTUATION_MARKS) >= PUNCTUATED_SHARE * len(text):
+        return "punctuated"
     # no properties (markup-free text): commentary markers mean the 集釋 layout
     if "音義(" in text or "疏(" in text:
         return "wyg-zhushu"
@@ -36,6 +45,16 @@ def detect_layout(props: dict[str, str], text: str) -> str:
 
 def is_markup_free(text: str) -> bool:
     return "¶" not in text and "<pb:" not in text and "#+" not in text
+
+
+def check_markup(path: str | Path, encoding: str = "utf-8") -> None:
+    """The source-level checks of `read_document` alone (decoding, lines, notes, entities, page
+    breaks, some text): InputError on the first problem. About a third of the cost of reading
+    (the layout's reader is what it leaves out), so that a batch can be checked before it runs."""
+    path = str(path)
+    lines = split_lines(path, read_text(path, encoding))
+    if not any(line.kind == "text" for line in lines):
+        raise InputError(path, None, "no text lines: only headers or page breaks")
 
 
 def read_document(path: str | Path, layout: str = "auto", encoding: str = "utf-8",
@@ -60,6 +79,8 @@ def read_document(path: str | Path, layout: str = "auto", encoding: str = "utf-8
         units, notes = parse_wyg(lines)
     elif layout == "wyg-zhushu":
         units, notes = parse_zhushu(path, lines), []
+    elif layout == "punctuated":
+        units, notes = parse_punctuated(path, lines), []
     else:
         units, notes = parse_sbck(lines)
     doc = Document(
@@ -75,8 +96,5 @@ def read_document(path: str | Path, layout: str = "auto", encoding: str = "utf-8
         base_text = paths.BASE_TEXT_OF.get(props.get("ID", "").strip())
     if base_text is not None and layout == "wyg-zhushu" and Path(base_text).exists():
         resume_base(doc, load_base_text(str(base_text)))
-    doc.pages = [(line.start, line.pb) for line in lines if line.kind == "pb"]
-    # markup-free text has no page ids: its provenance is the physical line of the file
-    doc.lines = [(line.start, line.pb or "", line.printed if line.pb else line.number)
-                 for line in lines if line.kind == "text"]
+    doc.pages, doc.lines = page_index(lines)
     return doc

@@ -10,13 +10,14 @@ from __future__ import annotations
 import re
 
 from pipeline.ingest.wyg_zhushu import PRINTED_MARKERS
-from pipeline.model import Document
+from pipeline.model import PUNCTUATION_MARKS, Document
 from pipeline.pua import decode_entities
 
 # what may stand inside a unit's extent besides its text, and (with header lines) between units
 _MARKUP_RE = re.compile(r"<pb:[^>\n]+>|¶|\r?\n|[\u3000 \t]")
 _META_LINE_RE = re.compile(r"(?m)^#[^\n]*$")
 _NOTE_RE = re.compile(r"\([^()\n]*\)")
+_HEADING_RE = re.compile(r"^\*+[ \t]")  # an org heading's stars open a title unit's extent
 
 
 class LossError(AssertionError):
@@ -38,6 +39,11 @@ def rebuild_source(doc: Document) -> str:
         if strip_markup(gap):
             raise LossError(f"{doc.id}: text outside any unit before #{unit.seq}: {strip_markup(gap)[:40]!r}")
         raw = src[unit.start : unit.end]
+        if doc.layout.startswith("punctuated"):
+            _check_printed(doc, unit, raw)
+            out += [gap, raw]
+            pos = unit.end
+            continue
         inner = raw
         zhushu = doc.layout.startswith("wyg-zhushu")
         if doc.layout.startswith("sbck") and unit.kind == "commentary" or zhushu:
@@ -52,10 +58,7 @@ def rebuild_source(doc: Document) -> str:
         printed = PRINTED_MARKERS.get(unit.marker, (unit.marker or "",)) if zhushu else (unit.marker or "",)
         if decode_entities(inner) not in [p + text for p in printed]:
             raise LossError(f"{doc.id}#{unit.seq}: extent does not reduce to marker + text")
-        for i, at in enumerate(unit.offsets):
-            ch = src[at]
-            if ch != unit.text[i] and not (ch == "&" and src.startswith("&KR", at)):
-                raise LossError(f"{doc.id}#{unit.seq}: offset {i} points at {ch!r}, not {unit.text[i]!r}")
+        _check_offsets(doc, unit)
         out += [gap, raw]
         pos = unit.end
     tail = src[pos:]
@@ -63,3 +66,25 @@ def rebuild_source(doc: Document) -> str:
         raise LossError(f"{doc.id}: text after the last unit: {strip_markup(tail)[:40]!r}")
     out.append(tail)
     return "".join(out)
+
+
+def _check_offsets(doc: Document, unit) -> None:
+    for i, at in enumerate(unit.offsets):
+        ch = doc.source[at]
+        if ch != unit.text[i] and not (ch == "&" and doc.source.startswith("&KR", at)):
+            raise LossError(f"{doc.id}#{unit.seq}: offset {i} points at {ch!r}, not {unit.text[i]!r}")
+
+
+def _check_printed(doc: Document, unit, raw: str) -> None:
+    """A punctuated edition's unit: its extent, less markup and a heading's `** `, is the text with
+    the edition's signs between the characters; its marks are the signs' own marks."""
+    inner = decode_entities(strip_markup(_HEADING_RE.sub("", raw), between_units=False))
+    if inner != unit.printed():
+        raise LossError(f"{doc.id}#{unit.seq}: extent does not reduce to the text and its signs")
+    for k, run in unit.signs.items():
+        marks = [ch for ch in run if ch in PUNCTUATION_MARKS]
+        if k > 0 and (marks[-1] if marks else None) != unit.marks.get(k):
+            raise LossError(f"{doc.id}#{unit.seq}: mark at {k} is {unit.marks.get(k)!r}, the edition prints {run!r}")
+    if set(unit.marks) - set(unit.signs):
+        raise LossError(f"{doc.id}#{unit.seq}: marks the edition does not print")
+    _check_offsets(doc, unit)

@@ -16,6 +16,7 @@ from pipeline.pua import ENTITY_RE, entity_char
 MAX_BYTES = 64 * 1024 * 1024  # a juan is ~50 KB; anything this large is not a mandoku text
 LINE_END = "¶"
 PB_RE = re.compile(r"<pb:([^>]+)>")
+_BREAK_RE = re.compile(r"<pb:([^>]+)>|¶")
 INDENT_CHARS = "\u3000 \t"
 # "&...;" that is not a well-formed Kanripo entity: the reader must not guess what it was
 _ANY_ENTITY_RE = re.compile(r"&[^;&\s]{0,16};?")
@@ -50,6 +51,11 @@ class SourceLine:
     indent: int = 0  # leading blank columns
     tokens: list[Token] = field(default_factory=list)
     section: str = ""  # the `#+PROPERTY: JUAN` value in force (卷十, 目錄, 序, 提要 …)
+    # `<pb:…>` tags on this line: (source index of the tag, page id); on a text line a tag may
+    # stand anywhere (CHANT/TLS editions end a paragraph's last line with it)
+    breaks: list[tuple[int, str]] = field(default_factory=list)
+    # printed lines that begin inside this line, after a tag: (source index, page id, printed line)
+    starts: list[tuple[int, str, int]] = field(default_factory=list)
 
     @property
     def width(self) -> int:
@@ -106,21 +112,56 @@ def split_lines(path: str, text: str) -> list[SourceLine]:
                 section = m.group(1)
             lines.append(SourceLine(number, start, stop, "meta", pb, section=section))
             continue
-        m = PB_RE.fullmatch(content.strip(INDENT_CHARS))  # only layout blanks: str.strip() would also eat U+2028 …
-        if m:
-            pb, printed = m.group(1), 0
-            lines.append(SourceLine(number, start, stop, "pb", pb))
+        if content.count("<pb:") != len(PB_RE.findall(content)):
+            raise InputError(path, number, "malformed page break: '<pb:' without a page id and a closing '>'")
+        cuts = list(_BREAK_RE.finditer(content))  # `<pb:…>` tags and `¶` anywhere in the line
+        breaks = [(start + m.start(), m.group(1)) for m in cuts if m.group(1)]
+        pieces = [(start + (cuts[i - 1].end() if i else 0), start + (cuts[i].start() if i < len(cuts) else len(content)))
+                  for i in range(len(cuts) + 1)]
+        if not "".join(text[a:b] for a, b in pieces).strip(INDENT_CHARS):  # only layout blanks: str.strip() would also eat U+2028 …
+            if breaks:
+                pb, printed = breaks[-1][1], 0
+            lines.append(SourceLine(number, start, stop, "pb" if breaks else "blank", pb, breaks=breaks))
             continue
-        if "<pb:" in content:
-            raise InputError(path, number, "page break inside a text line: expected <pb:…> on a line of its own")
-        if not content.strip(INDENT_CHARS):
-            lines.append(SourceLine(number, start, stop, "blank", pb))
-            continue
-        printed += 1
-        indent = len(content) - len(content.lstrip(INDENT_CHARS))
-        tokens = tokenize(path, number, text, start + indent, stop)
-        lines.append(SourceLine(number, start, stop, "text", pb, printed, indent, tokens, section))
+        indent, tokens, taken = 0, [], []  # taken: tokens before each piece
+        for a, b in pieces:
+            if not tokens:  # leading blanks, also after a leading tag, are the line's indentation
+                blanks = len(text[a:b]) - len(text[a:b].lstrip(INDENT_CHARS))
+                indent, a = indent + blanks, a + blanks
+            taken.append(len(tokens))
+            tokens += tokenize(path, number, text, a, b)
+        # A tag before the line's first character puts the whole line on the new page; a tag or
+        # a `¶` after it starts a new printed line where the next character stands; a tag at the
+        # end leaves the next physical line to be the new page's first.
+        starts: list[tuple[int, str, int]] = []
+        line_pb, line_printed = pb, printed + 1
+        cur_pb, cur_printed = line_pb, line_printed
+        for m, before in zip(cuts, taken[1:]):
+            page = m.group(1) or cur_pb
+            if before == 0:
+                if m.group(1):
+                    line_pb, line_printed = cur_pb, cur_printed = page, 1
+            elif before < len(tokens):
+                cur_pb, cur_printed = page, 1 if m.group(1) else cur_printed + 1
+                starts.append((start + m.end(), cur_pb, cur_printed))
+            elif m.group(1):
+                cur_pb, cur_printed = page, 0
+        pb, printed = cur_pb, cur_printed
+        lines.append(SourceLine(number, start, stop, "text", line_pb, line_printed, indent, tokens, section,
+                                breaks=breaks, starts=starts))
     return lines
+
+
+def page_index(lines: list[SourceLine]) -> tuple[list[tuple[int, str]], list[tuple[int, str, int]]]:
+    """Document.pages (every `<pb:…>` tag) and Document.lines (each printed line's start, page and
+    number; markup-free text has no page ids: there the physical line of the file)."""
+    pages = [brk for line in lines for brk in line.breaks]
+    starts: list[tuple[int, str, int]] = []
+    for line in lines:
+        if line.kind == "text":
+            starts.append((line.start, line.pb or "", line.printed if line.pb else line.number))
+            starts += line.starts
+    return pages, starts
 
 
 def tokenize(path: str, number: int, text: str, start: int, stop: int) -> list[Token]:

@@ -85,6 +85,22 @@ def check_output_folder(out: str | os.PathLike, items: list[str]) -> None:
             raise InputError(str(out), None, f"the output folder would replace {p}: choose a folder of its own for --out")
 
 
+def check_inputs(items: list[str], encoding: str = "utf-8") -> list[tuple[str, str]]:
+    """(path, error) for each input whose markup cannot be read (ingest.check_markup: the
+    source-level checks; an error of a layout's reader still comes when that document is read)."""
+    from pipeline.ingest import check_markup
+
+    broken = []
+    for item in items:
+        try:
+            check_markup(item, encoding)
+        except InputError as err:
+            broken.append((item, str(err)))
+        except (OSError, UnicodeDecodeError, ValueError) as err:  # as process_head reports them
+            broken.append((item, f"{item}: {type(err).__name__}: {err}"))
+    return broken
+
+
 def expand_inputs(inputs: Iterable[str], pattern: str = "*.txt") -> list[str]:
     """Files as given; folders become their sorted *.txt (or *.json) files; relative paths kept."""
     items: list[str] = []
@@ -142,6 +158,14 @@ def run(
     for target in (out, state_out):
         if target is not None:
             check_output_folder(target, items)
+    # every input's markup is read before any model is loaded or any document segmented: a
+    # broken file fails the run in seconds, not after the files before it went through
+    broken = [] if from_state else check_inputs(items, encoding)
+    if broken and not keep_going:
+        summary = RunSummary(mode="input check", failed=sorted(broken))
+        summary.wall_seconds = time.perf_counter() - t_start
+        return summary
+    items = [item for item in items if item not in dict(broken)]
     model_paths = tuple(sorted((k, str(v)) for k, v in (models or {}).items() if v))
     cluster_started = None
     if workers and workers > 0 and not scheduler:
@@ -176,7 +200,7 @@ def run(
     else:
         mode = "serial"
     summary = RunSummary(mode=mode, stages=status, out=str(out) if out is not None else None)
-    results: list[DocResult] = []
+    results: list[DocResult] = [DocResult(doc_id=Path(path).stem, path=path, error=err) for path, err in broken]
 
     with ProgressBar(progress, len(items), mode) as advance:
 

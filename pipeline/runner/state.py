@@ -28,6 +28,7 @@ def document_from_json(data: bytes | str):
     for u in d.get("units", []):
         unit = build(model.Unit, u)
         unit.marks = {int(k): v for k, v in (u.get("marks") or {}).items()}
+        unit.signs = {int(k): v for k, v in (u.get("signs") or {}).items()}
         unit.sentences = [build(model.Sentence, s) for s in u.get("sentences", [])]
         unit.clauses = [build(model.Sentence, s) for s in u.get("clauses", [])]
         unit.entities = [build(model.Entity, e) for e in u.get("entities", [])]
