@@ -51,7 +51,7 @@ def train_group() -> None:
 
 # --- ingest -------------------------------------------------------------------------------
 
-LAYOUT_CHOICE = click.Choice(["auto", "wyg", "sbck", "wyg-zhushu"])
+LAYOUT_CHOICE = click.Choice(["auto", "wyg", "sbck", "wyg-zhushu", "punctuated"])
 
 
 @main.command()
@@ -149,8 +149,9 @@ def train_segmenter_cmd(out_dir, model_type, no_extra, recipe, epochs, seeds, bi
 @click.option("--layout", type=LAYOUT_CHOICE, default="auto", show_default=True)
 @click.option("--encoding", default="utf-8", show_default=True)
 @click.option("--model", "model_dir", default=None, type=click.Path(file_okay=False), help="Model folder (default models/segmenter-v2).")
+@click.option("--repunctuate", is_flag=True, help="Restore punctuation in an edition already punctuated too (default: keep its marks).")
 @reports_input_errors
-def punctuate(file, layout, encoding, model_dir):
+def punctuate(file, layout, encoding, model_dir, repunctuate):
     """Print FILE with restored punctuation: base text flush, commentary indented with its marker.
 
     FILE is a mandoku/plain text (read with ingest) or a .jsonl of units ({"text", "kind"}).
@@ -169,7 +170,7 @@ def punctuate(file, layout, encoding, model_dir):
         return
     from pipeline.ingest import read_document
 
-    doc = segment_document(read_document(file, layout=layout, encoding=encoding), seg)
+    doc = segment_document(read_document(file, layout=layout, encoding=encoding), seg, repunctuate=repunctuate)
     click.echo("\n".join(punctuated_lines(doc)))
 
 
@@ -300,11 +301,12 @@ def train_tagger_cmd(out_dir, max_iterations, lex_dropout, seed, keep_lexicon):
 @click.option("--tag-model", default=None, type=click.Path(file_okay=False), help="Tagger folder (default models/tagger).")
 @click.option("--layout", type=LAYOUT_CHOICE, default="auto", show_default=True, help="Source layout of the inputs; auto reads #+PROPERTY lines.")
 @click.option("--encoding", default="utf-8", show_default=True, help="Encoding of the input files (e.g. gb18030, big5).")
+@click.option("--repunctuate", is_flag=True, help="Restore punctuation in editions already punctuated too (TLS, CHANT; default: keep the edition's marks).")
 @click.option("--keep-going", is_flag=True, help="Write the documents that succeeded even if others failed (exit 1; the card lists the failures).")
 @click.option("--progress/--no-progress", default=True, show_default=True, help="Show a progress bar.")
 @reports_input_errors
 def run_cmd(inputs, out_dir, workers, scheduler, steps, skip, state_in, state_out, formats, dev_docs, summary_json,
-            segment_model, tag_model, layout, encoding, keep_going, progress):
+            segment_model, tag_model, layout, encoding, repunctuate, keep_going, progress):
     """Run every stage over INPUT files/folders (default: the embedded 儀禮集釋) and write the datasets.
 
     --out DIR is replaced as a whole, and only by a complete dataset. Exit codes: 0 every document
@@ -340,6 +342,7 @@ def run_cmd(inputs, out_dir, workers, scheduler, steps, skip, state_in, state_ou
         models={"segment": segment_model, "tag": tag_model},
         layout=layout,
         encoding=encoding,
+        stage_options={"segment": {"repunctuate": True}} if repunctuate else None,
         keep_going=keep_going,
         progress=progress,
     )

@@ -19,6 +19,7 @@ UnitKind = Literal["header", "title", "base", "commentary", "report"]
 MARKERS: tuple[str, ...] = ("鄭目録云", "鄭目錄云", "鄭注", "釋曰")
 SENTENCE_FINAL = frozenset("。？！")
 PUNCTUATION_MARKS = "，、：；。？！"
+EDITION = "edition"  # Unit.marks_source of marks an edition prints itself (the punctuated layout)
 
 
 @dataclass

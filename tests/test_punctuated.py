@@ -179,3 +179,58 @@ def test_detected_from_properties_or_from_its_marks():
     plain = "子曰：「學而時習之，不亦說乎？有朋自遠方來，不亦樂乎？」\n"  # no properties, no markup
     assert detect_layout({}, plain) == "punctuated"
     assert detect_layout({}, plain.replace("，", "").replace("？", "").replace("：", "")) == "wyg"
+
+
+# --- the segment stage leaves an edition's marks alone (or re-punctuates on request) ---------
+
+
+def test_segment_keeps_the_edition_marks_and_cuts_sentences_at_them():
+    from pipeline.model import spans_from_marks
+    from pipeline.segment import load_segmenter, segment_document
+
+    doc = read_document(ZHOUYI / "KR1a0001_001.txt")
+    before = {u.seq: (dict(u.marks), dict(u.signs)) for u in doc.units}
+    segment_document(doc, load_segmenter())
+    for u in doc.units:
+        assert (u.marks, u.signs) == before[u.seq] and u.marks_source == "edition"
+        if u.kind == "base":
+            assert u.sentences == spans_from_marks(len(u.text), u.marks, final_only=True)
+            assert u.clauses == spans_from_marks(len(u.text), u.marks, final_only=False)
+    first = doc.units[2]  # 乾元亨，利貞。: two clauses, one sentence, as printed
+    assert [(c.start, c.end, c.mark) for c in first.clauses] == [(0, 3, "，"), (3, 5, "。")]
+    assert "".join(u.punctuated() for u in doc.units) .count("。。") == 0  # nothing doubled
+
+
+def test_repunctuate_restores_marks_and_keeps_the_edition_in_signs():
+    from pipeline.segment import load_segmenter, segment_document
+
+    doc = read_document(LUNYU / "KR1h0004_001.txt")
+    signs = {u.seq: dict(u.signs) for u in doc.units}
+    edition = {u.seq: dict(u.marks) for u in doc.units}
+    segment_document(doc, load_segmenter(), repunctuate=True)
+    base = [u for u in doc.units if u.kind == "base"]
+    assert all(u.marks_source is None and u.signs == signs[u.seq] for u in base)
+    assert any(u.marks != edition[u.seq] for u in base)  # the model's, not the edition's
+    assert all(len(u.text) in u.marks for u in base)  # the model marks every unit end
+
+
+def test_run_keeps_edition_marks_and_says_so_in_the_exports(tmp_path):
+    import json
+
+    from click.testing import CliRunner
+
+    from pipeline.cli import main
+
+    out = tmp_path / "out"
+    src = LUNYU / "KR1h0004_001.txt"
+    result = CliRunner().invoke(main, ["run", str(src), "--out", str(out), "--no-progress", "--steps", "ingest,segment,export",
+                                       "--formats", "jsonl,tei"])
+    assert result.exit_code == 0, result.output
+    units = [json.loads(x) for x in (out / "jsonl" / "units.jsonl").read_text(encoding="utf-8").splitlines()]
+    doc = read_document(src)
+    for rec, unit in zip(units, doc.units):
+        assert rec["text"] == unit.text and rec["marks_source"] == "edition"
+        assert rec["printed"] == unit.printed()
+        assert rec["punctuated"] == unit.punctuated()  # the edition's marks, none added
+    tei = (out / "tei" / "KR1h0004_001.xml").read_text(encoding="utf-8")
+    assert '<pc type="edition">' in tei and '<pc type="restored">' not in tei

@@ -33,7 +33,7 @@ from pipeline.export.common import (
     text_units,
     unit_id,
 )
-from pipeline.model import Document, Unit, Word, sentences_of
+from pipeline.model import EDITION, Document, Unit, Word, sentences_of
 from pipeline.pua import encode_entities, has_kanripo
 
 
@@ -113,7 +113,8 @@ def render(doc: Document) -> str:
                 s, e = w.start, w.end
                 if s == e:  # a restored mark
                     form = w.form
-                    misc = [f"SpaceAfter=No|ZhSpan={omap[s]}-{omap[e]}|ZhRestored=Yes"]
+                    restored = "|ZhRestored=Yes" if unit.marks_source != EDITION else ""  # an edition's own mark
+                    misc = [f"SpaceAfter=No|ZhSpan={omap[s]}-{omap[e]}{restored}"]
                 else:
                     orig = text[s:e]
                     if plain:

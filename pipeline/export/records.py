@@ -12,7 +12,7 @@ Every record carries `doc`, `unit` (except documents) and page provenance (`pb`,
 from __future__ import annotations
 
 from pipeline.export.common import UnitProvenance, book_title, note_id, offset_map, unit_id
-from pipeline.model import Document
+from pipeline.model import EDITION, Document
 from pipeline.pua import encode_entities, has_kanripo
 
 RECORD_KINDS = ("documents", "units", "sentences", "entities", "glosses", "collation", "tokens", "readings")
@@ -49,6 +49,8 @@ SCHEMAS: dict[str, list[tuple[str, str, str]]] = {
         ("marker", "string", "commentary marker (鄭注, 釋曰, 鄭目録云) or null"),
         ("text", "string", "clean unit text, &KRnnnn; entities"),
         ("punctuated", "string", "text with the restored punctuation inserted"),
+        ("marks_source", "string", "edition: the marks are the edition's own (punctuated layout); null: restored by zhushu"),
+        ("printed", "string", "punctuated layout: the text as the edition prints it (its marks, 「」《》 …, paragraph number); else null"),
         ("chars", "int64", "length of the text in characters (a &KRnnnn; entity counts 1; len(text) counts 8)"),
         ("start", "int64", "raw extent in the source file (code points), marker and notes included"),
         ("end", "int64", "end of the raw extent"),
@@ -129,7 +131,7 @@ SCHEMAS: dict[str, list[tuple[str, str, str]]] = {
         ("deprel", "string", "universal dependency relation (restored marks: punct)"),
         ("start", "int64", "start offset in the unit text; a restored mark: start = end, where it stands"),
         ("end", "int64", "end offset in the unit text"),
-        ("restored", "bool", "a punctuation mark restored by the segment stage (not in the source)"),
+        ("restored", "bool", "a punctuation mark restored by the segment stage (not in the source; an edition's own mark: false)"),
         ("pb", "string", "page of the first character"),
         ("line", "int64", "printed line of the first character"),
     ],
@@ -186,6 +188,8 @@ def document_records(doc: Document, split: str, stages: list[str]) -> dict[str, 
                 "marker": unit.marker,
                 "text": encode_entities(unit.text),
                 "punctuated": encode_entities(unit.punctuated()),
+                "marks_source": unit.marks_source,
+                "printed": encode_entities(unit.printed()) if unit.signs or unit.marks_source == EDITION else None,
                 "chars": n,
                 "start": unit.start,
                 "end": unit.end,
@@ -281,7 +285,7 @@ def document_records(doc: Document, split: str, stages: list[str]) -> dict[str, 
                     "deprel": w.deprel,
                     "start": om[w.start],
                     "end": om[w.end],
-                    "restored": restored,
+                    "restored": restored and unit.marks_source != EDITION,
                     "pb": pb,
                     "line": line,
                 }

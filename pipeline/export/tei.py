@@ -33,7 +33,7 @@ from pipeline.export.common import (
     note_id,
     render,
 )
-from pipeline.model import Document, Unit
+from pipeline.model import EDITION, Document, Unit
 from pipeline.pua import entity_char, entity_number
 
 TEI_NS = "http://www.tei-c.org/ns/1.0"
@@ -202,7 +202,8 @@ def render_doc(doc: Document) -> str:
         body.extend(m[2] for m in lead)
         points += notes_at.get(unit.seq, [])
         points += anchors.get(unit.seq, [])
-        points += [(k, PC, f'<pc type="restored">{escape(m)}</pc>') for k, m in sorted(unit.marks.items())]
+        pc = "edition" if unit.marks_source == EDITION else "restored"  # an edition's own marks are not restored
+        points += [(k, PC, f'<pc type="{pc}">{escape(m)}</pc>') for k, m in sorted(unit.marks.items())]
         spans = []
         for ent in non_overlapping_entities(unit):
             op, cl = _entity_markup(ent.label)

@@ -25,9 +25,8 @@ import unicodedata
 from pipeline.errors import InputError
 from pipeline.ingest.source import INDENT_CHARS as BLANKS
 from pipeline.ingest.source import SourceLine, Token
-from pipeline.model import PUNCTUATION_MARKS, Unit
+from pipeline.model import EDITION, PUNCTUATION_MARKS, Unit
 
-EDITION = "edition"  # Unit.marks_source of these units
 # Below U+2E80 (where the CJK radicals begin) and in the fullwidth forms U+FF00–FFEF no character
 # is Chinese text: ASCII (paragraph numbers `1.1`), Latin (a pinyin note `士@shì` in the 論語),
 # box drawing (the TLS 禮記 marks a lacuna with ─), fullwidth ＜ ＞. 〓 (U+3013, a character the

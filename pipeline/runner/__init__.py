@@ -137,6 +137,7 @@ def run(
     models: dict[str, str] | None = None,
     layout: str = "auto",
     encoding: str = "utf-8",
+    stage_options: dict[str, dict[str, object]] | None = None,
     keep_going: bool = False,
     progress: bool = True,
     on_result: Callable[[DocResult], None] | None = None,
@@ -192,6 +193,7 @@ def run(
         from_state=from_state,
         layout=layout,
         encoding=encoding,
+        stage_options=tuple(sorted((k, tuple(sorted(v.items()))) for k, v in (stage_options or {}).items())),
     )
     if scheduler:
         mode = f"dask scheduler {scheduler}"

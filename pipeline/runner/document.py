@@ -27,6 +27,9 @@ class Options:
     models: tuple[tuple[str, str], ...] = ()  # (stage, model folder) overriding the default
     layout: str = "auto"  # ingest: the source layout
     encoding: str = "utf-8"  # ingest: the encoding of the input files
+    # keyword arguments of a stage's call: (stage, ((name, value), …)), e.g. the segment stage's
+    # ("segment", (("repunctuate", True),)) from `--repunctuate`
+    stage_options: tuple[tuple[str, tuple[tuple[str, object], ...]], ...] = ()
 
 
 @dataclass
@@ -110,7 +113,7 @@ def _run_stage(head: Head, name: str, item: str, opts: Options) -> bool:
         head.result.error = f"{item}: stage {name} needs {', '.join(missing)}, which did not run on this document"
         return False
     t = time.thread_time()
-    head.doc = load_stage(name, opts.models)(head.doc)
+    head.doc = load_stage(name, opts.models)(head.doc, **dict(dict(opts.stage_options).get(name, ())))
     head.seconds[name] = time.thread_time() - t
     head.history.append(name)
     head.ran.append(name)

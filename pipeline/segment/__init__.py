@@ -6,7 +6,10 @@
     segment_document(doc)                        # fills unit.marks / sentences / clauses
 
 Requires: units with clean text (ingest). Provides: Unit.marks, Unit.sentences, Unit.clauses
-for base and commentary units; header and title units are left untouched.
+for base and commentary units; header and title units are left untouched. A unit whose marks
+are an edition's own (marks_source "edition": the punctuated layout) keeps them: its sentences
+and clauses are cut at them; `repunctuate=True` (`--repunctuate`) restores marks there too (the
+edition's stay in Unit.signs).
 
 The model folder holds config.json whose "type" says which backend reads it: "bilstm"
 (bilstm.py, one BiLSTM: the shipped default; models/segmenter-v2 is one too, trained with the
@@ -24,7 +27,7 @@ from contextlib import contextmanager
 from pathlib import Path
 
 from pipeline import paths
-from pipeline.model import Document, spans_from_marks
+from pipeline.model import EDITION, Document, spans_from_marks
 from pipeline.stage import Stage
 
 DEFAULT_MODEL = paths.SEGMENTER_MODEL
@@ -148,21 +151,31 @@ class SegmentStage(Stage):
     def load_model(cls, path: Path | None) -> Segmenter:
         return read_segmenter(path)
 
-    def __call__(self, doc: Document) -> Document:
-        return segment_document(doc, self.model)
+    def __call__(self, doc: Document, repunctuate: bool = False) -> Document:
+        return segment_document(doc, self.model, repunctuate=repunctuate)
 
 
-def segment_document(doc: Document, segmenter: Segmenter | None = None) -> Document:
-    """Fill marks, sentences and clauses of the base and commentary units of a document."""
-    seg = segmenter or load_segmenter()
+def segment_document(doc: Document, segmenter: Segmenter | None = None, repunctuate: bool = False) -> Document:
+    """Fill marks, sentences and clauses of the base and commentary units of a document; units
+    with an edition's marks keep them unless `repunctuate`."""
     from pipeline.segment.data import MARKER_KIND, book_of
 
     units = [u for u in doc.units if u.kind in ("base", "commentary") and u.text]
+    if not repunctuate:
+        for u in units:
+            if u.marks_source == EDITION:
+                u.sentences = spans_from_marks(len(u.text), u.marks, final_only=True)
+                u.clauses = spans_from_marks(len(u.text), u.marks, final_only=False)
+        units = [u for u in units if u.marks_source != EDITION]
+    if not units:
+        return doc  # nothing to predict: the model need not be loaded
+    seg = segmenter or load_segmenter()
     # the kind of a commentary unit from its marker (鄭注 → 注, 釋曰 → 疏; v2 models read it)
     kinds = [MARKER_KIND.get(u.marker or "", "note") if u.kind == "commentary" else "base" for u in units]
     preds = seg.predict([u.text for u in units], kinds, books=[book_of(doc.id)] * len(units))
     for u, marks in zip(units, preds):
         u.marks = dict(sorted(marks.items()))
+        u.marks_source = None  # restored by zhushu
         u.sentences = spans_from_marks(len(u.text), u.marks, final_only=True)
         u.clauses = spans_from_marks(len(u.text), u.marks, final_only=False)
     return doc
