@@ -81,6 +81,18 @@ def test_marks_per_character_equal_the_source(docs):
     assert positions == 5858 + 3968  # 周易, 論語
 
 
+def test_the_tls_zhouli_and_liji_too():
+    """The TLS 周禮 (juan 1-6) and 禮記 the project already ships (data/tls): the same reader."""
+    for book in ("KR1d0001", "KR1d0052"):
+        files = sorted((paths.TLS / book).glob("*.txt"))
+        assert len(files) == {"KR1d0001": 6, "KR1d0052": 50}[book]
+        for f in files:
+            doc = read_document(f)
+            assert doc.layout == "punctuated" and rebuild_source(doc) == doc.source, f
+            assert read_marks(doc) == source_marks(doc.source), f
+            assert not [ch for u in doc.units for ch in u.text if ord(ch) < 0x2E80 or unicodedata.category(ch)[0] in "PZ"], f
+
+
 def test_no_markup_or_punctuation_in_text(docs):
     for doc in docs:
         for u in doc.units:
@@ -234,3 +246,10 @@ def test_run_keeps_edition_marks_and_says_so_in_the_exports(tmp_path):
         assert rec["punctuated"] == unit.punctuated()  # the edition's marks, none added
     tei = (out / "tei" / "KR1h0004_001.xml").read_text(encoding="utf-8")
     assert '<pc type="edition">' in tei and '<pc type="restored">' not in tei
+    again = tmp_path / "again"
+    result = CliRunner().invoke(main, ["run", str(src), "--out", str(again), "--no-progress", "--steps", "ingest,segment,export",
+                                       "--formats", "jsonl", "--repunctuate"])
+    assert result.exit_code == 0, result.output
+    units = [json.loads(x) for x in (again / "jsonl" / "units.jsonl").read_text(encoding="utf-8").splitlines()]
+    base = [r for r in units if r["kind"] == "base"]
+    assert base and all(r["marks_source"] is None and r["printed"] for r in base)
