@@ -4,61 +4,20 @@ into data/extra/<ID>.punct.jsonl records."""
 from __future__ import annotations
 
 import json
-import re
 from pathlib import Path
 
-from pipeline.pua import decode_entities
-from pipeline.segment.data import EXTRA_DIR, MARKS
-
-
-_PB = re.compile(r"<pb:[^>]*>")
-
-
-_SECTION = re.compile(r"^[0-9]+(\.[0-9]+)*\.?")
-
-
-_DROP = set("「」『』《》〈〉（）()*－─〓＜＞ \t")
-
-
+from pipeline.ingest.punctuated import parse_punctuated
+from pipeline.ingest.source import split_lines
+from pipeline.segment.data import EXTRA_DIR
 
 
 def parse_tls(text: str, source: str) -> list[dict]:
-    """Turn a TLS mandoku file (punctuated, one clause a line) into records of kind "ext".
-
-    Paragraphs (blank-line separated) become records; "#" lines, headings, page breaks,
-    section numbers, quotation and title marks are dropped; a line without a final mark
-    gets none (the paragraph end is not scored anyway).
-    """
-    records, chars, marks = [], [], {}
-
-    def flush():
-        if chars:
-            records.append({"id": f"{source}#{len(records)}", "kind": "ext",
-                            "text": "".join(chars), "marks": dict(marks)})
-        chars.clear()
-        marks.clear()
-
-    for raw in text.splitlines():
-        line = _PB.sub("", raw).replace("¶", "").strip()
-        if raw.startswith("#") or line.startswith("*"):
-            if raw.startswith("*") or raw.startswith("#+"):
-                flush()
-            continue
-        if not line:
-            flush()
-            continue
-        line = _SECTION.sub("", line)
-        line = decode_entities(line)
-        for ch in line:
-            if ch in MARKS:
-                if chars:
-                    marks[len(chars)] = ch
-            elif ch in _DROP or ch.isascii():
-                continue
-            else:
-                chars.append(ch)
-    flush()
-    return [r for r in records if len(r["text"]) >= 2]
+    """Turn a TLS mandoku file (punctuated, one clause a line) into records of kind "ext": the
+    base units of the punctuated reader (pipeline/ingest/punctuated.py: a paragraph each, the
+    edition's marks out of the text), numbered in order, those of at least 2 characters."""
+    units = [u for u in parse_punctuated(source, split_lines(source, text)) if u.kind == "base"]
+    return [{"id": f"{source}#{i}", "kind": "ext", "text": u.text, "marks": dict(u.marks)}
+            for i, u in enumerate(units) if len(u.text) >= 2]
 
 
 def build_extra(corpus_dirs: list[str | Path], extra_dir: str | Path = EXTRA_DIR) -> list[Path]:
