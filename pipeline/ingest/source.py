@@ -54,7 +54,7 @@ class SourceLine:
     # `<pb:…>` tags on this line: (source index of the tag, page id); on a text line a tag may
     # stand anywhere (CHANT/TLS editions end a paragraph's last line with it)
     breaks: list[tuple[int, str]] = field(default_factory=list)
-    # printed lines that begin inside this line, after a tag: (source index, page id, printed line)
+    # printed lines that begin inside this line, after a tag or a `¶`: (source index, page id, printed line)
     starts: list[tuple[int, str, int]] = field(default_factory=list)
 
     @property
