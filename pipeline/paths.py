@@ -23,6 +23,9 @@ CORPUS = DATA / "corpus" / "KR1d0030"  # the embedded 儀禮集釋, what `zhushu
 SHIGONG = DATA / "corpus" / "KR1d0031" / "KR1d0031_000.txt"  # 儀禮釋宮 (PLACE lexicon)
 PUNCT_FILE = DATA / "punct" / "KR1d0030.punct.jsonl"  # punctuation of the 集釋 (train / dev split)
 EXTRA_DIR = DATA / "extra"  # extra punctuated training text (TLS 禮記, 周禮)
+# the outside punctuated prose (19.4 M characters, simplified; MIT): read from ../shared when a
+# v3 segmenter is trained, never at run time
+OUTSIDE_PROSE = REPO.parent / "shared" / "data" / "outside" / "classical_prose.punct.jsonl.gz"
 TLS = DATA / "tls"  # the TLS 周禮 / 禮記: plain 經 text, where ingest finds the 經 a 注疏 note runs on into (and the TLS 周易)
 PUNCTUATED = (TLS / "KR1a0001", DATA / "chant" / "KR1h0004")  # 周易 (TLS), 論語 (CHANT): editions already punctuated
 BASE_TEXT_OF = {"KR1d0003": TLS / "KR1d0001", "KR1d0053": TLS / "KR1d0052"}  # 注疏 book -> its 經

@@ -426,3 +426,99 @@ def test_tiny_v2_training_is_deterministic_and_batch_invariant(tmp_path):
     assert (tmp_path / "m0" / "weights.pt").read_bytes() == (tmp_path / "m1" / "weights.pt").read_bytes()
     assert batched == outs[1].predict(texts, kinds, books=books)
     assert batched == alone
+
+
+def test_interrupted_training_resumes_to_the_same_model(tmp_path):
+    """Punctuation v3's long runs: a checkpoint after every epoch; a run interrupted after its
+    second epoch (of three phases: pretrain, joint with the outside prose folded, fine-tune) and
+    resumed gives the bytes of the uninterrupted run; a checkpoint of other settings is refused."""
+    import torch
+
+    from pipeline.train.segment.bilstm import train
+
+    recs = [dict(r, marks={int(k): v for k, v in r["marks"].items()}, book="KR1d0030") for r in _train_records(60)]
+    # the outside prose is simplified: a stand-in cut from our own records, folded t2s the way its README says
+    from pipeline.segment.bilstm import CharFold
+
+    fold = CharFold("t2s")
+    outside = [dict(r, text=fold(r["text"]), kind="ext", book="ext") for r in recs[:30]]
+    arch = {"emb": 16, "bemb": 8, "kemb": 4, "hidden": 16, "layers": 1, "n_kinds": 6, "n_books": 4}
+    kw = dict(outside_recs=outside, outside_frac=0.5, fold="t2s", pretrain_epochs=1, epochs=2, finetune_epochs=1,
+              arch=arch, quantize=False)
+
+    class Interrupted(Exception):
+        pass
+
+    def stop_after_second(msg):
+        if msg.startswith("joint epoch 1/2"):
+            raise Interrupted
+
+    old = torch.get_num_threads()
+    torch.set_num_threads(1)
+    try:
+        whole = train(recs[:50], recs[50:], checkpoint=tmp_path / "a.ckpt", log=lambda m: None, **{**kw, "arch": dict(arch)})
+        with pytest.raises(Interrupted):
+            train(recs[:50], recs[50:], checkpoint=tmp_path / "b.ckpt", log=stop_after_second, **{**kw, "arch": dict(arch)})
+        said = []
+        resumed = train(recs[:50], recs[50:], checkpoint=tmp_path / "b.ckpt", log=said.append, **{**kw, "arch": dict(arch)})
+        with pytest.raises(ValueError, match="other training data or settings"):
+            train(recs[:50], recs[50:], checkpoint=tmp_path / "b.ckpt", log=lambda m: None,
+                  **{**kw, "arch": dict(arch), "outside_frac": 0.25})
+    finally:
+        torch.set_num_threads(old)
+    assert said[0].startswith("resumed from") and not any(m.startswith(("pretrain", "joint epoch 1/")) for m in said)
+    a, b = whole.model.state_dict(), resumed.model.state_dict()
+    assert a.keys() == b.keys() and all(torch.equal(a[k], b[k]) for k in a)
+    assert whole.threshold == resumed.threshold
+    whole.save(tmp_path / "ma")
+    resumed.save(tmp_path / "mb")
+    assert (tmp_path / "ma" / "weights.pt").read_bytes() == (tmp_path / "mb" / "weights.pt").read_bytes()
+
+
+def test_folded_model_reads_traditional_text_as_its_simplified_fold(tmp_path):
+    """A v3 model reads every text through the per-character t2s fold: the same ids for a
+    traditional text and its fold, the length kept, a Kanripo character left alone."""
+    from pipeline.segment.bilstm import CharFold, NeuralSegmenter
+    from pipeline.train.segment.bilstm import build_vocab, train
+
+    fold = CharFold("t2s")
+    text = "司射適西階西倚扑升自西階東面請射于公\U000F04D2禮爲"
+    folded = fold(text)
+    assert len(folded) == len(text) and folded != text
+    assert folded.endswith("\U000F04D2礼为") and folded.startswith("司射适西阶")
+    vocab = build_vocab([{"text": text}], fold="t2s")
+    assert "適" not in vocab.chars and "适" in vocab.chars
+    assert vocab.encode(text) == vocab.encode(folded)
+    recs = [dict(r, marks={int(k): v for k, v in r["marks"].items()}) for r in _train_records(20)]
+    seg = train(recs, [], epochs=1, fold="t2s", quantize=False, log=lambda m: None,
+                arch={"emb": 8, "bemb": 4, "kemb": 2, "hidden": 8, "layers": 1})
+    seg.save(tmp_path / "m")
+    loaded = NeuralSegmenter.load(tmp_path / "m")
+    assert loaded.vocab.fold is not None
+    texts = [r["text"] for r in recs]
+    assert loaded.predict(texts, ["base"] * len(texts)) == loaded.predict([fold(t) for t in texts], ["base"] * len(texts))
+
+
+def test_outside_prose_is_read_as_extra_records(tmp_path):
+    import gzip
+
+    from pipeline import paths
+    from pipeline.errors import InputError
+    from pipeline.train.segment import outside_data
+
+    if not paths.OUTSIDE_PROSE.exists():
+        pytest.skip("../shared/data/outside is not here")
+    with gzip.open(paths.OUTSIDE_PROSE, "rt", encoding="utf-8") as fh:
+        lines = [next(fh) for _ in range(3)]
+    part = tmp_path / "part.jsonl.gz"
+    with gzip.open(part, "wt", encoding="utf-8") as fh:
+        fh.writelines(lines)
+    recs = outside_data(part, min_chars=1)
+    assert len(recs) == 3 and all(r["kind"] == "ext" and r["book"] == "ext" for r in recs)
+    first = json.loads(lines[0])
+    assert recs[0]["text"] == first["text"] and recs[0]["marks"] == {int(k): m for k, m in first["marks"].items()}
+    bad = dict(first, marks={str(len(first["text"]) + 5): "。"})
+    with gzip.open(part, "wt", encoding="utf-8") as fh:
+        fh.write(json.dumps(bad, ensure_ascii=False) + "\n")
+    with pytest.raises(InputError):
+        outside_data(part)

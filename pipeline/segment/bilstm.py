@@ -146,11 +146,36 @@ def _two_passes(directions, x: torch.Tensor, lengths: torch.Tensor) -> torch.Ten
     return torch.cat([hf, hb], dim=-1)
 
 
+class CharFold:
+    """OpenCC's t2s one character at a time, so that the text keeps its length (the marks are
+    indices): a character whose fold is not one character stays as it is. The outside
+    punctuated prose (../shared/data/outside) is in simplified characters, folded this way; a
+    model that learns from it reads every text, ours included, through the same fold."""
+
+    def __init__(self, config: str = "t2s"):
+        import opencc
+
+        self.config = config
+        self._cc = opencc.OpenCC(config)
+        self._map: dict[str, str] = {}
+
+    def __call__(self, text: str) -> str:
+        m = self._map
+        missing = set(text).difference(m)
+        for ch in missing:
+            out = self._cc.convert(ch)
+            m[ch] = out if len(out) == 1 else ch
+        return "".join(map(m.__getitem__, text))
+
+
 class Vocab:
-    def __init__(self, chars: list[str], bigrams: list[str], trigrams: list[str] | None = None):
+    def __init__(self, chars: list[str], bigrams: list[str], trigrams: list[str] | None = None,
+                 fold: str | None = None):
         self.chars = chars
         self.bigrams = bigrams
         self.trigrams = trigrams or []
+        self.fold_config = fold  # "t2s": every text is read through CharFold (config.json "fold")
+        self.fold = CharFold(fold) if fold else None
         self.c2i = {c: i + 2 for i, c in enumerate(chars)}
         # one id space for bigrams and trigrams (keys of length 2 and 3 cannot collide)
         self.b2i = {b: i + 2 for i, b in enumerate(bigrams + self.trigrams)}
@@ -160,6 +185,8 @@ class Vocab:
         return len(self.bigrams) + len(self.trigrams) + 2 if self.bigrams else 0
 
     def encode(self, text: str) -> tuple[list[int], list]:
+        if self.fold is not None:
+            text = self.fold(text)
         c2i, b2i = self.c2i, self.b2i
         cs = [c2i.get(c, UNK) for c in text]
         nxt = text[1:] + BOS_EOS
@@ -274,6 +301,8 @@ class NeuralSegmenter:
         cfg = dict(self.config, threshold=self.threshold, chars=self.vocab.chars, bigrams=self.vocab.bigrams)
         if self.vocab.trigrams:
             cfg["trigrams"] = self.vocab.trigrams
+        if self.vocab.fold_config:
+            cfg["fold"] = self.vocab.fold_config
         (folder / "config.json").write_text(json.dumps(cfg, ensure_ascii=False), encoding="utf-8")
         sd = {k: v.detach().clone() for k, v in self.model.state_dict().items()}
         # store embeddings in half precision to keep the model small; cast back on load
@@ -288,7 +317,7 @@ class NeuralSegmenter:
         "quantize": false (v2 models run in float: batch-invariant output)."""
         folder = Path(folder)
         cfg = json.loads((folder / "config.json").read_text(encoding="utf-8"))
-        vocab = Vocab(cfg["chars"], cfg["bigrams"], cfg.get("trigrams"))
+        vocab = Vocab(cfg["chars"], cfg["bigrams"], cfg.get("trigrams"), cfg.get("fold"))
         model = Tagger(len(cfg["chars"]) + 2, vocab.n_ngrams, **cfg["arch"])
         sd = torch.load(folder / "weights.pt", map_location="cpu", weights_only=True)
         model.load_state_dict({k: v.float() for k, v in sd.items()})
@@ -297,7 +326,7 @@ class NeuralSegmenter:
             model = quantize_model(model)
         else:
             model.split_directions()  # inference only: training keeps the packed path
-        small = {k: v for k, v in cfg.items() if k not in ("chars", "bigrams", "trigrams")}
+        small = {k: v for k, v in cfg.items() if k not in ("chars", "bigrams", "trigrams", "fold")}
         return cls(model, vocab, cfg["threshold"], small)
 
 

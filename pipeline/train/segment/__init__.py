@@ -14,6 +14,7 @@ import os
 import time
 from pathlib import Path
 
+from pipeline import paths
 from pipeline.segment.data import (
     N_BOOKS,
     N_KINDS,
@@ -51,6 +52,12 @@ V2_OVERRIDES = {
     "epochs": 8,
     "zhushu_frac": 0.2,
 }
+
+# Punctuation v3 (issue 22): v2 + the outside punctuated prose (19.4 M characters, simplified),
+# every text read through the per-character t2s fold; a fresh 5 % of the outside chunks an epoch
+# (the probe before the issue: +1.5 points on the tune juan at that rate, 6 epochs).
+V3_OVERRIDES = {**V2_OVERRIDES, "fold": "t2s", "outside": True, "outside_frac": 0.05, "outside_weight": 1.0}
+OUTSIDE_FILE = paths.OUTSIDE_PROSE
 
 
 def training_data(punct_file: str | Path = PUNCT_FILE, use_extra: bool = True, min_aligned: float = MIN_ALIGNED,
@@ -96,6 +103,32 @@ def zhushu_data(punct_dir: str | Path | None = None, min_aligned: float = MIN_AL
     return train, tune
 
 
+def outside_data(path: str | Path = OUTSIDE_FILE, min_chars: int = 4) -> list[dict]:
+    """The outside punctuated prose (one JSON record a line, gzip; the record shape of data/punct,
+    simplified characters) as training records of kind "ext", book "ext". Read at training time
+    from ../shared (41 MB): CI never trains, and the run-time model carries nothing of it but
+    its weights."""
+    import gzip
+
+    from pipeline.errors import InputError
+
+    path = Path(path)
+    if not path.exists():
+        raise InputError(str(path), None, "the outside punctuated prose is not there (--outside FILE)")
+    out = []
+    with gzip.open(path, "rt", encoding="utf-8") as fh:
+        for lineno, line in enumerate(fh, 1):
+            obj = json.loads(line)
+            text = obj.get("text")
+            if not isinstance(text, str) or len(text) < min_chars:
+                continue
+            marks = {int(k): m for k, m in obj.get("marks", {}).items()}
+            if any(not 0 < k <= len(text) for k in marks):
+                raise InputError(str(path), lineno, "a mark outside its text")
+            out.append({"id": obj.get("id", f"out#{lineno}"), "kind": "ext", "book": "ext", "text": text, "marks": marks})
+    return out
+
+
 def v2_records(train: list[dict], tune: list[dict], extra: list[dict]) -> None:
     """Tag the 集釋 and extra records with their v2 kind (鄭注 → 注) and book, in place."""
     for r in train + tune:
@@ -135,6 +168,8 @@ def train_segmenter(out_dir: str | Path, model_type: str = "bilstm", punct_file:
     data = {"punct": str(Path(punct_file).name), "min_aligned": MIN_ALIGNED,
             "clean_aligned": CLEAN_ALIGNED, "tune_juan": list(tune_juan), "extra": use_extra}
     seeds = params.pop("seeds")
+    outside = params.pop("outside", False)
+    outside_file = params.pop("outside_file", OUTSIDE_FILE)
     if params.pop("zhushu", False):  # punctuation v2: + the 注疏, kinds per marker, a book embedding
         zs_train, zs_tune = zhushu_data()
         v2_records(train, tune, extra)
@@ -142,6 +177,10 @@ def train_segmenter(out_dir: str | Path, model_type: str = "bilstm", punct_file:
         params["arch"] = {"n_kinds": N_KINDS, "n_books": N_BOOKS, **params["arch"]}
         data.update(zhushu=list(PUNCT_FILES_V2), tune_juan_zhushu=list(TUNE_JUAN_ZHUSHU))
         log(f"zhushu train {len(zs_train)} records ({sum(len(r['text']) for r in zs_train)} chars), tune {len(zs_tune)}")
+    if outside:  # punctuation v3: the outside prose, read through the fold
+        params["outside_recs"] = outside_data(outside_file)
+        data.update(outside=Path(outside_file).name, fold=params.get("fold"))
+        log(f"outside {len(params['outside_recs'])} records ({sum(len(r['text']) for r in params['outside_recs'])} chars)")
     t0 = time.time()
     if model_type == "ensemble":  # one member per seed, each a complete BiLSTM folder; the ensemble threshold on tune
         from pipeline.train.segment.ensemble import tune_ensemble

@@ -2,9 +2,13 @@
 
 from __future__ import annotations
 
+import hashlib
+import json
+import os
 import random
 import time
 from collections import Counter
+from pathlib import Path
 
 import numpy as np
 import torch
@@ -15,10 +19,11 @@ from pipeline.segment.data import LABELS
 
 
 def build_vocab(records: list[dict], min_char: int = 1, min_bigram: int = 2, use_bigrams: bool = True,
-                use_trigrams: bool = False, min_trigram: int = 2) -> Vocab:
+                use_trigrams: bool = False, min_trigram: int = 2, fold: str | None = None) -> Vocab:
     cc, bc, tc = Counter(), Counter(), Counter()
+    folder = Vocab([], [], fold=fold).fold
     for r in records:
-        t = r["text"]
+        t = folder(r["text"]) if folder is not None else r["text"]
         cc.update(t)
         if use_bigrams:
             bc.update(a + b for a, b in zip(t, t[1:] + BOS_EOS))
@@ -28,7 +33,7 @@ def build_vocab(records: list[dict], min_char: int = 1, min_bigram: int = 2, use
     chars = sorted(c for c, n in cc.items() if n >= min_char)
     bigrams = sorted(b for b, n in bc.items() if n >= min_bigram) if use_bigrams else []
     trigrams = sorted(b for b, n in tc.items() if n >= min_trigram) if use_trigrams and use_bigrams else []
-    return Vocab(chars, bigrams, trigrams)
+    return Vocab(chars, bigrams, trigrams, fold)
 
 
 def _chunks(rec: dict, limit: int = 200) -> list[dict]:
@@ -111,6 +116,8 @@ def train(train_recs: list[dict], tune_recs: list[dict], extra_recs: list[dict] 
           finetune_epochs: int = 0, finetune_lr: float = 0.25,
           zhushu_recs: list[dict] | None = None, zhushu_weight: float = 1.0, zhushu_frac: float = 1.0,
           pretrain_epochs: int = 0, pretrain_zhushu_frac: float = 1.0, tune_zhushu: list[dict] | None = None,
+          outside_recs: list[dict] | None = None, outside_weight: float = 1.0, outside_frac: float = 0.05,
+          fold: str | None = None, checkpoint: str | Path | None = None,
           quantize: bool = True, log=print, time_limit: float | None = None) -> NeuralSegmenter:
     """Train a tagger. Deterministic for a given seed (one thread, fixed shuffles).
 
@@ -123,6 +130,15 @@ def train(train_recs: list[dict], tune_recs: list[dict], extra_recs: list[dict] 
     phase runs on everything (注疏 at `pretrain_zhushu_frac`, weight 1) before the main phase.
     `tune_zhushu` (held-out 注疏 juan) is logged beside the 集釋 tune juan; the threshold is tuned
     on `tune_recs` (the 集釋).
+
+    Punctuation v3 sources: `outside_recs` (the outside punctuated prose, simplified: give `fold`
+    "t2s" so that every text is read through the same per-character fold) take part in every
+    phase but the fine-tuning, each epoch a fresh `outside_frac` share of their chunks, weight
+    `outside_weight`.
+
+    `checkpoint`: a file written (atomically) after every epoch with the model, the optimiser and
+    every random state; when it exists, training resumes after its last epoch, and the model is
+    the same bytes as an uninterrupted run's. A checkpoint of other data or settings is refused.
     """
     torch.manual_seed(seed)
     rng = random.Random(seed)
@@ -131,7 +147,9 @@ def train(train_recs: list[dict], tune_recs: list[dict], extra_recs: list[dict] 
     use_trigrams = arch.pop("use_trigrams", False)
     extra_recs = extra_recs or []
     zhushu_recs = zhushu_recs or []
-    vocab = build_vocab(train_recs + extra_recs + zhushu_recs, use_bigrams=use_bigrams, use_trigrams=use_trigrams)
+    outside_recs = outside_recs or []
+    vocab = build_vocab(train_recs + extra_recs + zhushu_recs + outside_recs, use_bigrams=use_bigrams,
+                        use_trigrams=use_trigrams, fold=fold)
     if vocab.trigrams:
         arch["ngram_slots"] = 3
     model = Tagger(len(vocab.chars) + 2, vocab.n_ngrams, **arch)
@@ -139,6 +157,7 @@ def train(train_recs: list[dict], tune_recs: list[dict], extra_recs: list[dict] 
     own = [c for r in train_recs for c in _chunks(r)]
     ext = [dict(c, weight=extra_weight) for r in extra_recs for c in _chunks(r)]
     zs = [c for r in zhushu_recs for c in _chunks(r)]
+    outside = [c for r in outside_recs for c in _chunks(r)]
     opt = torch.optim.Adam(model.parameters(), lr=lr)
     config = {"arch": {**arch, "n_labels": len(LABELS)}, "use_bigrams": use_bigrams,
               "seed": seed, "epochs": epochs, "lr": lr, "extra_weight": extra_weight,
@@ -146,6 +165,10 @@ def train(train_recs: list[dict], tune_recs: list[dict], extra_recs: list[dict] 
     if zhushu_recs:
         config.update(zhushu_weight=zhushu_weight, zhushu_frac=zhushu_frac, pretrain_epochs=pretrain_epochs,
                       pretrain_zhushu_frac=pretrain_zhushu_frac)
+    if outside_recs:
+        config.update(outside_weight=outside_weight, outside_frac=outside_frac)
+    if fold:
+        config["fold"] = fold
     config["arch"].pop("n_labels")
     seg = NeuralSegmenter(model, vocab, 0.5, config)
     tune_sets = {"tune": tune_recs, "tune-zs": tune_zhushu or []}
@@ -157,16 +180,46 @@ def train(train_recs: list[dict], tune_recs: list[dict], extra_recs: list[dict] 
         picked = zs if frac >= 1.0 else [c for c in zs if rng.random() < frac]
         return [dict(c, weight=c.get("weight", 1.0) * weight) for c in picked] if weight != 1.0 else picked
 
+    def sample_outside() -> list[dict]:
+        if not outside:
+            return []
+        picked = [c for c in outside if rng.random() < outside_frac]
+        return [dict(c, weight=outside_weight) for c in picked] if outside_weight != 1.0 else picked
+
     # phases: (name, epochs, lr, items of an epoch)
     phases = []
     if pretrain_epochs:
-        phases.append(("pretrain", pretrain_epochs, lr, lambda: own + ext + sample(pretrain_zhushu_frac, 1.0)))
-    phases.append(("joint", epochs, lr, lambda: own + ext + sample(zhushu_frac, zhushu_weight)))
+        phases.append(("pretrain", pretrain_epochs, lr,
+                       lambda: own + ext + sample(pretrain_zhushu_frac, 1.0) + sample_outside()))
+    phases.append(("joint", epochs, lr, lambda: own + ext + sample(zhushu_frac, zhushu_weight) + sample_outside()))
     if finetune_epochs:
         phases.append(("finetune", finetune_epochs, lr * finetune_lr, lambda: own))
-    for phase, n_epochs, phase_lr, items_of in phases:
+    ckpt = Path(checkpoint) if checkpoint else None
+    # what the checkpoint must have been written by: these settings and this data
+    fingerprint = hashlib.sha256(json.dumps(
+        [config, len(vocab.chars), len(vocab.bigrams), len(own), len(ext), len(zs), len(outside), batch_chars, unk_p],
+        sort_keys=True, ensure_ascii=False).encode("utf-8")).hexdigest()
+    done_phase, done_epoch, resumed = -1, -1, None
+    if ckpt is not None and ckpt.exists():
+        resumed = torch.load(ckpt, map_location="cpu", weights_only=False)
+        if resumed["fingerprint"] != fingerprint:
+            raise ValueError(f"{ckpt}: a checkpoint of other training data or settings; remove it to start afresh")
+        model.load_state_dict(resumed["model"])
+        opt.load_state_dict(resumed["optimizer"])
+        rng.setstate(resumed["rng"])
+        torch.set_rng_state(resumed["torch_rng"])
+        done_phase, done_epoch = resumed["phase"], resumed["epoch"]
+        t0 -= resumed["seconds"]
+        log(f"resumed from {ckpt}: phase {phases[done_phase][0]}, epoch {done_epoch + 1} done")
+    for pi, (phase, n_epochs, phase_lr, items_of) in enumerate(phases):
+        if pi < done_phase:
+            continue
         total_steps, step = None, 0
+        if pi == done_phase:
+            total_steps, step = resumed["total_steps"], resumed["step"]
         for ep in range(n_epochs):
+            if pi == done_phase and ep <= done_epoch:
+                continue
             model.train()
             batches = _bucket(items_of(), batch_chars, rng)
             if total_steps is None:
@@ -189,6 +242,11 @@ def train(train_recs: list[dict], tune_recs: list[dict], extra_recs: list[dict] 
                 tot_loss += float(loss.detach())
                 step += 1
             model.eval()
+            if ckpt is not None:
+                _save_checkpoint(ckpt, {
+                    "fingerprint": fingerprint, "phase": pi, "epoch": ep, "step": step, "total_steps": total_steps,
+                    "model": model.state_dict(), "optimizer": opt.state_dict(), "rng": rng.getstate(),
+                    "torch_rng": torch.get_rng_state(), "seconds": time.time() - t0})
             msg = f"{phase} epoch {ep + 1}/{n_epochs} loss {tot_loss / max(1, len(batches)):.4f} {time.time() - t0:.0f}s"
             msg += " " + _tune_log(seg, tune_sets)
             log(msg)
@@ -200,3 +258,12 @@ def train(train_recs: list[dict], tune_recs: list[dict], extra_recs: list[dict] 
     seg.config["train_seconds"] = round(time.time() - t0, 1)
     log(f"threshold {seg.threshold}")
     return seg
+
+
+def _save_checkpoint(path: Path, state: dict) -> None:
+    """torch.save to a temporary sibling, renamed over the checkpoint: an interruption while
+    writing leaves the previous epoch's checkpoint whole."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    tmp = path.with_name(f".{path.name}.tmp")
+    torch.save(state, tmp)
+    os.replace(tmp, path)
