@@ -17,6 +17,7 @@ from pipeline.export.bundle import (
     Format,
     Parts,
     Sink,
+    Spill,
     assemble,
     bundle,
     export_to,
@@ -27,5 +28,5 @@ FORMATS: dict[str, Format] = {
     m.FORMAT.name: m.FORMAT for m in (jsonl, parquet, conllu, spacy_docbin, iob, tei, html, card)
 }
 
-__all__ = ["FORMATS", "CorpusInfo", "DocumentBundle", "DocumentExport", "Format", "Parts", "Sink", "assemble", "bundle",
+__all__ = ["FORMATS", "CorpusInfo", "DocumentBundle", "DocumentExport", "Format", "Parts", "Sink", "Spill", "assemble", "bundle",
            "export_to", "write"]
