@@ -309,3 +309,50 @@ def test_unit_provenance_is_text_page_at_every_offset():
                 assert table(k) == ({"pb": page.pb, "line": page.line} if page else {"pb": None, "line": None})
                 checked += 1
         assert checked > 200 and len({p for _, p in doc.pages}) > 1
+
+
+def test_streamed_docbin_is_the_merged_docbin(docs):
+    # the corpus end writes each split's DocBin as a zlib stream, one document's rows at a time:
+    # the bytes must be DocBin.to_bytes of the merged parts (and of no parts at all)
+    from pipeline.export import spacy_docbin
+
+    unparsed = _annotate(read_document(FIX / "KR1d0030_001.txt"))
+    parts = [spacy_docbin.docbin_part(docs[0]), spacy_docbin.docbin_part(unparsed), spacy_docbin.docbin_part(docs[1])]
+    for chosen in (parts, parts[:1], []):
+        buf = io.BytesIO()
+        spacy_docbin.write_docbin(buf, chosen)
+        assert buf.getvalue() == spacy_docbin.merge(chosen)
+
+
+def test_parquet_row_groups_are_written_as_they_fill(docs, monkeypatch):
+    # the streamed tables hold at most ROW_GROUP rows before writing a group: with a tiny group
+    # the file must hold every row in order, in full groups and one last short one
+    import pyarrow.parquet as pq
+
+    from pipeline.export import parquet
+
+    monkeypatch.setattr(parquet, "ROW_GROUP", 7)
+    formats = [FORMATS["parquet"]]
+    exports = [bundle(doc, "train", ["ingest"], formats) for doc in docs]
+    files = assemble(exports, formats, {"ingest": "ran"})
+    units = pq.ParquetFile(io.BytesIO(files["parquet/units.parquet"]))
+    expected = [r["unit"] for doc in docs for r in records.document_records(doc, "train", ["ingest"])["units"]]
+    assert units.read().column("unit").to_pylist() == expected
+    sizes = [units.metadata.row_group(i).num_rows for i in range(units.metadata.num_row_groups)]
+    assert len(expected) > 7 and all(n == 7 for n in sizes[:-1]) and 0 < sizes[-1] <= 7
+
+
+def test_spilled_parts_are_read_back_in_document_order(docs, tmp_path):
+    # the runner sends each finished document's parts to disk; assembling from the spill must
+    # give the bytes of assembling from memory, whatever order the documents finished in
+    from pipeline.export import Spill
+    from pipeline.export.bundle import SpilledPart
+
+    formats = list(FORMATS.values())
+    stages = {"ingest": "ran", "segment": "ran (hand-set in this test)"}
+    spill = Spill(tmp_path)
+    exports = [spill.keep(bundle(doc, "dev" if doc.id == "KR1d0030_010" else "train",
+                                 ["ingest", "segment", "tag", "align", "parse"], formats)) for doc in reversed(docs)]
+    assert all(isinstance(p, SpilledPart) for e in exports for p in e.parts.values())
+    assert len(list(tmp_path.iterdir())) == len(formats) * len(docs) - len(docs)  # the card has no part
+    assert assemble(exports, formats, stages) == _export_all(docs)

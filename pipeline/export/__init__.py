@@ -15,8 +15,12 @@ from pipeline.export.bundle import (
     DocumentBundle,
     DocumentExport,
     Format,
+    Parts,
+    Sink,
+    Spill,
     assemble,
     bundle,
+    export_to,
     write,
 )
 
@@ -24,4 +28,5 @@ FORMATS: dict[str, Format] = {
     m.FORMAT.name: m.FORMAT for m in (jsonl, parquet, conllu, spacy_docbin, iob, tei, html, card)
 }
 
-__all__ = ["FORMATS", "CorpusInfo", "DocumentBundle", "DocumentExport", "Format", "assemble", "bundle", "write"]
+__all__ = ["FORMATS", "CorpusInfo", "DocumentBundle", "DocumentExport", "Format", "Parts", "Sink", "Spill", "assemble", "bundle",
+           "export_to", "write"]

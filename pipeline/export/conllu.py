@@ -24,7 +24,7 @@ from __future__ import annotations
 import unicodedata
 from functools import lru_cache
 
-from pipeline.export.bundle import Format, merge_files
+from pipeline.export.bundle import Format, stream_files
 from pipeline.export.common import (
     UnitProvenance,
     entity_tags,
@@ -188,4 +188,4 @@ def _gid_key(gid: str) -> tuple:
     return (doc, int(seq) if seq.isdigit() else 0, int(g) if g.isdigit() else 0)
 
 
-FORMAT = Format("conllu", lambda b: {f"conllu/{b.doc.id}.conllu": render(b.doc).encode("utf-8")}, merge_files)
+FORMAT = Format("conllu", lambda b: {f"conllu/{b.doc.id}.conllu": render(b.doc).encode("utf-8")}, stream=stream_files)

@@ -13,7 +13,7 @@ from collections import Counter
 from functools import lru_cache
 from html import escape
 
-from pipeline.export.bundle import CorpusInfo, Format, merge_files
+from pipeline.export.bundle import CorpusInfo, Format, Parts, Sink, stream_files
 from pipeline.export.common import (
     ENTITY_LABELS,
     Markup,
@@ -337,9 +337,11 @@ def files_for_index(stats: list[dict], stages_note: str) -> dict[str, bytes]:
     }
 
 
-def _corpus(parts: list[tuple[str, object]], info: CorpusInfo) -> dict[str, bytes]:
+def _corpus(parts: Parts, info: CorpusInfo, sink: Sink) -> None:
     note = "Stages: " + "; ".join(f"{k}: {v}" for k, v in info.stages.items())
-    return {**merge_files(parts), **files_for_index(info.stats, note)}
+    stream_files(parts, info, sink)
+    for rel, data in files_for_index(info.stats, note).items():
+        sink.write(rel, data)
 
 
-FORMAT = Format("html", lambda b: {f"html/{b.doc.id}.html": render_doc(b.doc).encode("utf-8")}, _corpus)
+FORMAT = Format("html", lambda b: {f"html/{b.doc.id}.html": render_doc(b.doc).encode("utf-8")}, stream=_corpus)

@@ -4,7 +4,7 @@ The same sentences and tags as spacy/*.spacy."""
 
 from __future__ import annotations
 
-from pipeline.export.bundle import Format, by_split
+from pipeline.export.bundle import CorpusInfo, Format, Parts, Sink
 from pipeline.export.common import entity_tags, text_units, token_form
 from pipeline.model import Document, sentences_of
 
@@ -27,8 +27,17 @@ def render(doc: Document) -> str:
     return "\n".join(blocks) + "\n"
 
 
-def files(per_split: dict[str, list[str]]) -> dict[str, bytes]:
-    return {f"iob/{split}.iob": "".join(parts).encode("utf-8") for split, parts in sorted(per_split.items())}
+def stream(parts: Parts, _info: CorpusInfo, sink: Sink) -> None:
+    """iob/<split>.iob (train and dev always written), a document at a time."""
+    handles = {split: sink.open(f"iob/{split}.iob") for split in ("dev", "train")}
+    try:
+        for split, text in parts:
+            if split not in handles:
+                handles[split] = sink.open(f"iob/{split}.iob")
+            handles[split].write(text.encode("utf-8"))
+    finally:
+        for fh in handles.values():
+            fh.close()
 
 
-FORMAT = Format("iob", lambda b: render(b.doc), lambda parts, _info: files(by_split(parts)))
+FORMAT = Format("iob", lambda b: render(b.doc), stream=stream)

@@ -6,7 +6,7 @@ from __future__ import annotations
 import io
 import json
 
-from pipeline.export.bundle import Format
+from pipeline.export.bundle import CorpusInfo, Format, Parts, Sink
 from pipeline.export.records import RECORD_KINDS, SCHEMAS
 
 
@@ -31,21 +31,55 @@ def table(kind: str, records: list[dict]):
     return pa.Table.from_pydict(data, schema=pa.schema(fields))
 
 
+# rows a row group: the writer holds at most this many rows of a table before writing them out
+# (one group of 1 << 20 rows held a whole book's tokens in memory)
+ROW_GROUP = 1 << 17
+WRITER_OPTIONS = dict(compression="zstd", compression_level=3, use_dictionary=True, write_statistics=True,
+                      store_schema=False)
+
+
 def to_bytes(tbl) -> bytes:
     import pyarrow.parquet as pq
 
     buf = io.BytesIO()
-    pq.write_table(
-        tbl,
-        buf,
-        compression="zstd",
-        compression_level=3,
-        use_dictionary=True,
-        write_statistics=True,
-        row_group_size=1 << 20,
-        store_schema=False,
-    )
+    pq.write_table(tbl, buf, row_group_size=ROW_GROUP, **WRITER_OPTIONS)
     return buf.getvalue()
+
+
+class _TableWriter:
+    """One parquet file written a row group at a time: rows are buffered until a group is full,
+    so the groups (and the bytes) are those of writing the whole table at once."""
+
+    def __init__(self, path, schema):
+        import pyarrow.parquet as pq
+
+        self.writer = pq.ParquetWriter(path, schema, **WRITER_OPTIONS)
+        self.pending: list = []
+        self.rows = 0
+
+    def add(self, tbl) -> None:
+        if tbl.num_rows == 0:
+            return
+        self.pending.append(tbl)
+        self.rows += tbl.num_rows
+        if self.rows >= ROW_GROUP:
+            self._flush(final=False)
+
+    def _flush(self, final: bool) -> None:
+        import pyarrow as pa
+
+        if not self.pending:
+            return
+        tbl = pa.concat_tables(self.pending).combine_chunks()
+        full = (tbl.num_rows // ROW_GROUP) * ROW_GROUP if not final else tbl.num_rows
+        for at in range(0, full, ROW_GROUP):
+            self.writer.write_table(tbl.slice(at, min(ROW_GROUP, full - at)), row_group_size=ROW_GROUP)
+        rest = tbl.slice(full)
+        self.pending, self.rows = ([rest], rest.num_rows) if rest.num_rows else ([], 0)
+
+    def close(self) -> None:
+        self._flush(final=True)
+        self.writer.close()
 
 
 def tables(records: dict[str, list[dict]]) -> dict:
@@ -53,17 +87,16 @@ def tables(records: dict[str, list[dict]]) -> dict:
     return {kind: table(kind, records.get(kind, [])) for kind in RECORD_KINDS}
 
 
-def files(per_doc: list[dict]) -> dict[str, bytes]:
-    """parquet/<kind>.parquet from the per-document tables, in the order given."""
-    import pyarrow as pa
+def stream(parts: Parts, _info: CorpusInfo, sink: Sink) -> None:
+    """parquet/<kind>.parquet from the per-document tables, a document at a time, in the order given."""
+    writers = {kind: _TableWriter(sink.path(f"parquet/{kind}.parquet"), table(kind, []).schema) for kind in RECORD_KINDS}
+    try:
+        for _split, tables_of_doc in parts:
+            for kind, tbl in tables_of_doc.items():
+                writers[kind].add(tbl)
+    finally:
+        for w in writers.values():
+            w.close()
 
-    out = {}
-    for kind in RECORD_KINDS:
-        parts = [t[kind] for t in per_doc if kind in t]
-        tbl = pa.concat_tables(parts).combine_chunks() if parts else table(kind, [])
-        out[f"parquet/{kind}.parquet"] = to_bytes(tbl)
-    return out
 
-
-FORMAT = Format("parquet", lambda b: tables(b.records), lambda parts, _info: files([p for _s, p in parts]),
-                slow_corpus=True)
+FORMAT = Format("parquet", lambda b: tables(b.records), stream=stream, slow_corpus=True)

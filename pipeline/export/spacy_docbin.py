@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from pipeline.export import iob
-from pipeline.export.bundle import Format, by_split
+from pipeline.export.bundle import CorpusInfo, Format, Parts, Sink
 from pipeline.export.common import entity_tags, text_units
 from pipeline.model import Document, sentences_of
 from pipeline.pua import decode_entities, encode_entities, entity_number, has_kanripo
@@ -238,8 +238,85 @@ def merge(parts: list[DocBinPart]) -> bytes:
     return to_docbin(parts).to_bytes()
 
 
-def files(per_split: dict[str, list]) -> dict[str, bytes]:
-    return {f"spacy/{split}.spacy": merge(parts) for split, parts in sorted(per_split.items())}
+def _bin_header(n: int) -> bytes:
+    """msgpack's header of a bin of n bytes (as Packer(use_bin_type=True) writes it)."""
+    if n < 1 << 8:
+        return b"\xc4" + n.to_bytes(1, "big")
+    if n < 1 << 16:
+        return b"\xc5" + n.to_bytes(2, "big")
+    return b"\xc6" + n.to_bytes(4, "big")
 
 
-FORMAT = Format("spacy", lambda b: docbin_part(b.doc), lambda parts, _info: files(by_split(parts)), slow_corpus=True)
+def write_docbin(fh, parts) -> None:
+    """The bytes of `merge(list(parts))` written to `fh` with one document's part in memory at a
+    time: DocBin.to_bytes is zlib over a msgpack map whose token array is the parts' rows one
+    after another, so the map is written piece by piece into a zlib stream. `parts` is iterated
+    twice (the map's headers need the totals first)."""
+    import zlib
+
+    import numpy
+    from spacy.tokens import Doc, DocBin
+    from spacy.vocab import Vocab
+    from srsly.msgpack import Packer
+
+    empty = DocBin(attrs=ATTRS, store_user_data=False)
+    lengths: list[int] = []
+    strings: set[str] = set()
+    cols = len(empty.attrs)
+    for part in parts:
+        if part.lengths:
+            lengths.extend(part.lengths)
+            strings.update(part.strings)
+    rows, n = sum(lengths), len(lengths)
+    pack = Packer(use_bin_type=True).pack
+    z = zlib.compressobj()  # zlib.compress's parameters: a stream fed in pieces gives the same bytes
+
+    def out(data: bytes) -> None:
+        fh.write(z.compress(data))
+
+    out(b"\x89")  # a map of 9 entries, in to_bytes' order
+    out(pack("version") + pack(empty.version) + pack("attrs") + pack(empty.attrs))
+    out(pack("tokens") + _bin_header(rows * cols * 8 if rows else 0))
+    for part in parts:
+        if part.lengths:
+            out(numpy.ascontiguousarray(part.rows, dtype=numpy.uint64).tobytes("C"))
+    out(pack("spaces") + _bin_header(rows))
+    chunk = 1 << 20
+    for at in range(0, rows, chunk):
+        out(bytes(min(chunk, rows - at)))  # every space False
+    out(pack("lengths") + pack(numpy.asarray(lengths, dtype="int32").tobytes("C")))
+    out(pack("strings") + pack(sorted(strings)))
+    empty_spans = pack(Doc(Vocab(), words=["_"]).spans.to_bytes())
+    flags = pack({"has_unknown_spaces": False})
+    out(pack("cats") + _array_header(n) + b"\x80" * n)
+    out(pack("flags") + _array_header(n) + flags * n)
+    out(pack("span_groups") + _array_header(n) + empty_spans * n)
+    fh.write(z.flush())
+
+
+def _array_header(n: int) -> bytes:
+    if n < 16:
+        return bytes([0x90 | n])
+    if n < 1 << 16:
+        return b"\xdc" + n.to_bytes(2, "big")
+    return b"\xdd" + n.to_bytes(4, "big")
+
+
+class _PartsOnly:
+    """The parts alone (no split), read from the spill again on each pass."""
+
+    def __init__(self, parts: Parts):
+        self.parts = parts
+
+    def __iter__(self):
+        return (part for _split, part in self.parts)
+
+
+def stream(parts: Parts, _info: CorpusInfo, sink: Sink) -> None:
+    """spacy/<split>.spacy (train and dev always written)."""
+    for split in sorted({"train", "dev"} | {e.split for e in parts.exports}):
+        with sink.open(f"spacy/{split}.spacy") as fh:
+            write_docbin(fh, _PartsOnly(parts.of_split(split)))
+
+
+FORMAT = Format("spacy", lambda b: docbin_part(b.doc), stream=stream, slow_corpus=True)

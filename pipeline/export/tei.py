@@ -25,7 +25,7 @@ from bisect import bisect_left
 from functools import lru_cache
 from xml.sax.saxutils import escape, quoteattr
 
-from pipeline.export.bundle import Format, merge_files
+from pipeline.export.bundle import Format, stream_files
 from pipeline.export.common import (
     Markup,
     book_title,
@@ -245,4 +245,4 @@ def _plain(s: str) -> str:
     return encode_entities(s)
 
 
-FORMAT = Format("tei", lambda b: {f"tei/{b.doc.id}.xml": render_doc(b.doc).encode("utf-8")}, merge_files)
+FORMAT = Format("tei", lambda b: {f"tei/{b.doc.id}.xml": render_doc(b.doc).encode("utf-8")}, stream=stream_files)

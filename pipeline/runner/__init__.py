@@ -6,7 +6,9 @@ Each document is processed by `process_item` (runner/document.py: a pure functio
 file and the options), in this process or on a Dask worker (runner/dask.py); the export stage
 then assembles the corpus-level files from the per-document exports in document-id order and
 writes everything atomically. So the serial and the Dask outputs are the same bytes, whatever
-order the workers finish in.
+order the workers finish in. A finished document's exports go to disk at once (export.Spill) and
+the formats stream them into the output's staging folder one document at a time, so the driver's
+memory does not grow with the number of documents.
 
 Every requested stage is loaded before any document is read: a model that cannot be loaded
 raises StageLoadError (the CLI exits 2 naming the stage and the path) unless the stage was
@@ -19,7 +21,10 @@ or left as it was (docs/datasets.md, "Failures").
 from __future__ import annotations
 
 import os
+import shutil
+import tempfile
 import time
+from contextlib import ExitStack
 from pathlib import Path
 from typing import Callable, Iterable
 
@@ -38,6 +43,7 @@ from pipeline.runner.document import (
 )
 from pipeline.runner.report import ProgressBar, RunSummary, print_summary
 from pipeline.runner.stages import ANNOTATORS, STAGE_ORDER, providers
+from pipeline.export.bundle import Spill
 
 FORMATS = DEFAULT_FORMATS
 DEFAULT_DEV = paths.DEV_DOCS
@@ -203,27 +209,47 @@ def run(
         mode = "serial"
     summary = RunSummary(mode=mode, stages=status, out=str(out) if out is not None else None)
     results: list[DocResult] = [DocResult(doc_id=Path(path).stem, path=path, error=err) for path, err in broken]
+    spill_dir = _spill_folder(out if out is not None else state_out)
+    spill = Spill(spill_dir)
 
-    with ProgressBar(progress, len(items), mode) as advance:
-
-        def done(res: DocResult) -> None:
-            results.append(res)
-            if on_result:
-                on_result(res)
-            advance(res.doc_id)
-
-        closing = None
-        if mode == "serial":
-            run_serial(items, opts, done)
-        else:
-            closing = run_dask(items, opts, workers, scheduler, done, cluster_started.result() if cluster_started is not None else None)
     try:
-        _finish(summary, results, items, steps, opts, out, state_out, keep_going)
+        with ProgressBar(progress, len(items), mode) as advance:
+
+            def done(res: DocResult) -> None:
+                if on_result:
+                    on_result(res)
+                # the document's exports and saved state go to disk: the driver keeps its stats only
+                if res.export is not None:
+                    res.export = spill.keep(res.export)
+                if res.state is not None:
+                    res.state = spill.keep_bytes(res.state)
+                results.append(res)
+                advance(res.doc_id)
+
+            closing = None
+            if mode == "serial":
+                run_serial(items, opts, done)
+            else:
+                closing = run_dask(items, opts, workers, scheduler, done, cluster_started.result() if cluster_started is not None else None)
+        try:
+            _finish(summary, results, items, steps, opts, out, state_out, keep_going)
+        finally:
+            if closing is not None:  # the Dask workers exit while the outputs are assembled
+                closing.join()
     finally:
-        if closing is not None:  # the Dask workers exit while the outputs are assembled
-            closing.join()
+        shutil.rmtree(spill_dir, ignore_errors=True)
     summary.wall_seconds = time.perf_counter() - t_start
     return summary
+
+
+def _spill_folder(beside: str | os.PathLike | None) -> Path:
+    """A folder of our own for the finished documents' parts, beside the output folder (the same
+    file system as its staging folder, and not /tmp, which may be held in memory)."""
+    if beside is None:
+        return Path(tempfile.mkdtemp(prefix="zhushu-", suffix=".spill"))
+    parent = Path(beside).resolve().parent
+    parent.mkdir(parents=True, exist_ok=True)
+    return Path(tempfile.mkdtemp(dir=parent, prefix=f".{Path(beside).name}.", suffix=".spill"))
 
 
 def _finish(summary: RunSummary, results: list[DocResult], items: list[str], steps: tuple[str, ...],
@@ -253,17 +279,27 @@ def _finish(summary: RunSummary, results: list[DocResult], items: list[str], ste
     if summary.failed and not keep_going:
         summary.out = None  # nothing written: the earlier output stays as it was
     else:
+        from pipeline import atomic
+        from pipeline.errors import OutputError
         from pipeline.export import FORMATS as REGISTRY
-        from pipeline.export import assemble, write
+        from pipeline.export import Sink, export_to
 
-        if "export" in steps and out is not None:
-            files = assemble([r.export for r in good], [REGISTRY[f] for f in opts.formats], status, summary.failed)
-        # build everything before writing anything: a failure in either leaves both folders as they were
-        if state_out is not None:
-            write(state_out, {f"{r.doc_id}.json": r.state for r in good if r.state is not None})
-        if "export" in steps and out is not None:
-            write(out, files)
-            summary.files = len(files)
+        # both folders are built before either replaces what was there: a failure in either
+        # (a full disk, a read-only folder) leaves both as they were
+        try:
+            with ExitStack() as stack:
+                if state_out is not None:
+                    states = Sink(stack.enter_context(atomic.replaced_dir(state_out)))
+                    for r in good:
+                        if r.state is not None:
+                            states.write(f"{r.doc_id}.json", r.state.load())
+                if "export" in steps and out is not None:
+                    sink = Sink(stack.enter_context(atomic.replaced_dir(out)))
+                    export_to(sink, [r.export for r in good], [REGISTRY[f] for f in opts.formats], status, summary.failed)
+                    summary.files = len(sink.names)
+        except OSError as err:
+            where = out if out is not None else state_out
+            raise OutputError(str(where), None, f"cannot write the output: {err.strerror or err}") from None
     summary.assemble_seconds = time.perf_counter() - t_asm
 
 
