@@ -12,6 +12,7 @@ from pipeline.errors import InputError
 from pipeline.ingest.resume import load_base_text, resume_base
 from pipeline.ingest.sbck import parse_sbck
 from pipeline.ingest.source import read_properties, read_text, split_lines
+from pipeline.ingest.sources import attribute_markers
 from pipeline.ingest.wyg import parse_wyg
 from pipeline.ingest.wyg_zhushu import parse_zhushu
 from pipeline.model import Document
@@ -75,6 +76,9 @@ def read_document(path: str | Path, layout: str = "auto", encoding: str = "utf-8
         base_text = paths.BASE_TEXT_OF.get(props.get("ID", "").strip())
     if base_text is not None and layout == "wyg-zhushu" and Path(base_text).exists():
         resume_base(doc, load_base_text(str(base_text)))
+    # who speaks: the markers of the 集釋 and 注疏 name the commentator (sources.py); after the
+    # 經 that runs on in a 注 was split off, so that only commentary carries a source
+    attribute_markers(doc.units, props.get("ID"))
     doc.pages = [(line.start, line.pb) for line in lines if line.kind == "pb"]
     # markup-free text has no page ids: its provenance is the physical line of the file
     doc.lines = [(line.start, line.pb or "", line.printed if line.pb else line.number)
