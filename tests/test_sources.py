@@ -232,3 +232,19 @@ def test_card_kinds_and_labels(outputs):
     assert label_row == "| `label` | string | " + " \\| ".join(ENTITY_LABELS) + " |"
     assert "ACT" not in label_row
     assert card.speakers([]) == []
+
+
+def test_spacy_source_spans_are_spacys_own_for_words_of_several_characters():
+    # the span group's bytes are made once per (tokens, characters, speaker); with a parse, a
+    # word may hold several characters: the bytes must still be DocBin.add's
+    from pipeline.export import spacy_docbin
+    from pipeline.model import Word
+
+    doc = _annotate(read_document(ZHUSHU / "KR1d0053_001.txt"))
+    shu = next(u for u in doc.units if u.source == "疏" and u.sentences[0].end - u.sentences[0].start >= 4)
+    s = shu.sentences[0]
+    cuts = [s.start, s.start + 2] + list(range(s.start + 3, s.end + 1))  # one two-character word, then characters
+    shu.words = [Word(0, i + 1, a, b, shu.text[a:b], shu.text[a:b], "NOUN", "n", "_", 0 if i == 0 else 1,
+                      "root" if i == 0 else "dep") for i, (a, b) in enumerate(zip(cuts, cuts[1:]))]
+    assert len(shu.words) < s.end - s.start
+    assert spacy_docbin.docbin(doc).to_bytes() == spacy_docbin._spacy_docbin(doc).to_bytes()
