@@ -22,7 +22,7 @@ from typing import get_args
 import pytest
 from lxml import etree
 
-from pipeline.export import FORMATS, assemble, bundle, card, records
+from pipeline.export import FORMATS, assemble, bundle, records
 from pipeline.ingest import read_document
 from pipeline.ingest.sources import person
 from pipeline.model import ENTITY_LABELS, Entity, UnitKind, spans_from_marks
@@ -231,7 +231,6 @@ def test_card_kinds_and_labels(outputs):
     label_row = next(x for x in text.splitlines() if x.startswith("| `label` |"))
     assert label_row == "| `label` | string | " + " \\| ".join(ENTITY_LABELS) + " |"
     assert "ACT" not in label_row
-    assert card.speakers([]) == []
 
 
 def test_spacy_source_spans_are_spacys_own_for_words_of_several_characters():
@@ -248,3 +247,11 @@ def test_spacy_source_spans_are_spacys_own_for_words_of_several_characters():
                       "root" if i == 0 else "dep") for i, (a, b) in enumerate(zip(cuts, cuts[1:]))]
     assert len(shu.words) < s.end - s.start
     assert spacy_docbin.docbin(doc).to_bytes() == spacy_docbin._spacy_docbin(doc).to_bytes()
+
+
+def test_html_index_counts_by_source(outputs):
+    page = etree.fromstring(outputs["html/index.html"], etree.HTMLParser())
+    table = page.xpath("//h2[text()='Who speaks']/following-sibling::table[1]")[0]
+    rows = [[td.text for td in tr.findall("td")] for tr in table.findall("tr")[1:]]
+    assert ["鄭目録", "鄭玄", "2"] == next(r for r in rows if r[0] == "鄭目録")[:3]
+    assert len({(r[0], r[1]) for r in rows}) == len(rows)

@@ -8,20 +8,8 @@ from collections import Counter
 from typing import get_args
 
 from pipeline.export.bundle import Format
-from pipeline.export.records import RECORD_KINDS, SCHEMAS
+from pipeline.export.records import RECORD_KINDS, SCHEMAS, speakers
 from pipeline.model import UnitKind
-
-
-def speakers(stats: list[dict]) -> list[tuple[str, str | None, int, int]]:
-    """(source, person, units, characters) over the documents, most characters first: who speaks
-    (records.document_stats' `sources`; a source is one name however the print spells it)."""
-    total: dict[tuple[str, str | None], list[int]] = {}
-    for st in stats:
-        for source, name, units, chars in st.get("sources", ()):
-            n = total.setdefault((source, name), [0, 0])
-            n[0] += units
-            n[1] += chars
-    return sorted(((s, name, n[0], n[1]) for (s, name), n in total.items()), key=lambda r: (-r[3], r[0], r[1] or ""))
 
 
 def render(stats: list[dict], stages: dict[str, str], files: list[str], failed: list[tuple[str, str]] = ()) -> str:

@@ -14,6 +14,7 @@ from functools import lru_cache
 from html import escape
 
 from pipeline.export.bundle import CorpusInfo, Format, merge_files
+from pipeline.export.records import speakers
 from pipeline.export.common import (
     ENTITY_LABELS,
     Markup,
@@ -325,6 +326,10 @@ def render_index(stats: list[dict], stages_note: str) -> str:
                 + "　".join(f"{escape(t)} {n}" for t, n in top)
                 + "</td></tr>"
             )
+    who = speakers(stats)
+    who_table = ("<h2>Who speaks</h2>\n<table>\n<tr><th class=\"l\">source</th><th class=\"l\">person</th><th>units</th><th>chars</th></tr>\n"
+                 + "\n".join(f'<tr><td class="l">{escape(s)}</td><td class="l">{escape(name or "—")}</td><td>{u}</td><td>{c}</td></tr>'
+                             for s, name, u, c in who) + "\n</table>\n") if who else ""
     top_table = ("<h2>Most frequent entities</h2>\n<table>\n" + "\n".join(top_rows) + "\n</table>") if top_rows else ""
     gloss_line = (
         f"<p>{n_glosses} glosses, {anchored} anchored to a lemma in the base text.</p>" if n_glosses else ""
@@ -335,6 +340,7 @@ def render_index(stats: list[dict], stages_note: str) -> str:
         + table
         + "\n"
         + gloss_line
+        + who_table
         + "\n".join(f"<figure>{c}</figure>" for c in charts)
         + "\n"
         + top_table

@@ -430,3 +430,15 @@ def document_stats(records: dict[str, list[dict]]) -> dict:
         "gloss_types": types,
         "glosses_anchored": sum(1 for g in records["glosses"] if g["lemma_start"] is not None),
     }
+
+
+def speakers(stats: list[dict]) -> list[tuple[str, str | None, int, int]]:
+    """(source, person, units, characters) over the documents, most characters first: who speaks
+    (document_stats' `sources`; a source is one name however the print spells it)."""
+    total: dict[tuple[str, str | None], list[int]] = {}
+    for st in stats:
+        for source, name, units, chars in st.get("sources", ()):
+            n = total.setdefault((source, name), [0, 0])
+            n[0] += units
+            n[1] += chars
+    return sorted(((s, name, n[0], n[1]) for (s, name), n in total.items()), key=lambda r: (-r[3], r[0], r[1] or ""))
