@@ -14,7 +14,6 @@ from functools import lru_cache
 from html import escape
 
 from pipeline.export.bundle import CorpusInfo, Format, merge_files
-from pipeline.export.records import speakers
 from pipeline.export.common import (
     ENTITY_LABELS,
     Markup,
@@ -22,6 +21,7 @@ from pipeline.export.common import (
     non_overlapping_entities,
     render,
 )
+from pipeline.export.records import speakers
 from pipeline.model import GLOSS_TYPES, Document
 from pipeline.pua import encode_entities, entity_number
 
