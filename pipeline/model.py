@@ -39,11 +39,16 @@ class Sentence:
     mark: str | None  # the mark restored after `end`, None at an unpunctuated unit end
 
 
+# The entity labels the tagger produces (models/tagger/model.crfsuite knows B-/I- of these four;
+# ROLE, OBJECT and PLACE are scored, MUSIC is not: docs/entities.md)
+ENTITY_LABELS = ("ROLE", "OBJECT", "PLACE", "MUSIC")
+
+
 @dataclass
 class Entity:
     start: int
     end: int
-    label: str  # ROLE, OBJECT, PLACE, ACT, MUSIC
+    label: str  # one of ENTITY_LABELS
     text: str
     source: str = "model"  # model | lexicon | rule
 

@@ -5,18 +5,22 @@ ran, the schema of every file, counts). Generated from the per-document stats of
 from __future__ import annotations
 
 from collections import Counter
+from typing import get_args
 
 from pipeline.export.bundle import Format
-from pipeline.export.records import RECORD_KINDS, SCHEMAS
+from pipeline.export.records import RECORD_KINDS, SCHEMAS, speakers
+from pipeline.model import UnitKind
 
 
 def render(stats: list[dict], stages: dict[str, str], files: list[str], failed: list[tuple[str, str]] = ()) -> str:
     docs = [st["document"] for st in stats]
     counts: Counter = Counter()
+    kinds: Counter = Counter()
     labels: Counter = Counter()
     types: Counter = Counter()
     for st in stats:
         counts.update(st["counts"])
+        kinds.update(st.get("unit_kinds", {}))
         labels.update(st["entity_labels"])
         types.update(st["gloss_types"])
     anchored = sum(st["glosses_anchored"] for st in stats)
@@ -67,6 +71,9 @@ def render(stats: list[dict], stages: dict[str, str], files: list[str], failed: 
     out.append(f"| documents (juan) | {len(docs)} ({', '.join(f'{k} {v}' for k, v in sorted(splits.items()))}) |")
     for kind in RECORD_KINDS[1:]:
         out.append(f"| {kind} | {counts[kind]} |")
+        if kind == "units":  # by kind, every kind of the model (a kind no unit has counts 0)
+            for unit_kind in get_args(UnitKind):
+                out.append(f"| units {unit_kind} | {kinds[unit_kind]} |")
     out.append(f"| characters of unit text | {sum(d['chars'] for d in docs)} |")
     for label, n in sorted(labels.items()):
         out.append(f"| entities {label} | {n} |")
@@ -75,6 +82,19 @@ def render(stats: list[dict], stages: dict[str, str], files: list[str], failed: 
     if counts["glosses"]:
         out.append(f"| glosses anchored to a lemma | {anchored} |")
     out.append("")
+    who = speakers(stats)
+    if who:
+        out.append("## Who speaks")
+        out.append("")
+        out.append("Units and characters of unit text by source (`units.source`: the commentator as the "
+                   "print names them, one name however it is spelled; `source_name`: the person, where "
+                   "the print makes it clear). Units without a source (base text, titles, headers) are not counted here.")
+        out.append("")
+        out.append("| source | person | units | characters |")
+        out.append("|---|---|---:|---:|")
+        for source, name, units, chars in who:
+            out.append(f"| {source} | {name or '—'} | {units} | {chars} |")
+        out.append("")
     out.append("## Conventions")
     out.append("")
     out.append(
@@ -123,7 +143,7 @@ def render(stats: list[dict], stages: dict[str, str], files: list[str], failed: 
         out.append("|---|---|---|")
         for name, typ, meaning in SCHEMAS[kind]:
             shown = "object (a JSON string in parquet)" if typ == "json" else typ
-            out.append(f"| `{name}` | {shown} | {meaning} |")
+            out.append(f"| `{name}` | {shown} | {meaning.replace('|', chr(92) + '|')} |")  # a | inside a cell is escaped
         out.append("")
         out.append("Every column may be null where a stage did not run or does not apply.")
     out.append("")

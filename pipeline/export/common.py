@@ -13,10 +13,8 @@ from typing import Callable, Iterable, Iterator
 
 import orjson
 
-from pipeline.model import Document, Unit
+from pipeline.model import ENTITY_LABELS, Document, Unit  # noqa: F401 (ENTITY_LABELS: the exporters' import)
 from pipeline.pua import encode_entities, entity_number, has_kanripo
-
-ENTITY_LABELS = ("ROLE", "OBJECT", "PLACE", "ACT", "MUSIC")
 
 
 def unit_id(doc: Document, unit: Unit) -> str:

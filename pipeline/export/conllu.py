@@ -15,8 +15,10 @@ not valid UD: no tree).
   words are cut at entity edges, so the tags are exact), and the gloss links:
   on commentary words inside a gloss `ZhGloss=<gloss id>` (`ZhGlossType` and
   `ZhGlossLemma=<base unit>:<start>-<end>` on the word where it starts); on base words inside a
-  lemma `ZhLemmaOf=<gloss id>[,<gloss id>…]`.
-Sentence comments: newdoc id, newpar id (= unit id), sent_id, text (punctuated), unit_kind, pb, line.
+  lemma `ZhLemmaOf=<gloss id>[,<gloss id>…]`; who speaks in the unit (Unit.source / source_name),
+  on every token of a unit that has a source: `ZhSource=<as printed>` and `ZhSourceName=<person>`.
+Sentence comments: newdoc id, newpar id (= unit id), sent_id, text (punctuated), unit_kind,
+unit_source and unit_source_name (where the unit has them), pb, line.
 """
 
 from __future__ import annotations
@@ -97,6 +99,12 @@ def render(doc: Document) -> str:
                 head.append(f"ZhGlossLemma={unit_id(doc, base)}:{bmap[gl.lemma_start]}-{bmap[gl.lemma_end]}")
             gloss_head.setdefault(gl.note_start, []).extend(head)
         lemma_here = lemma_of.get(unit.seq, {})
+        # who speaks: on every token of the unit (a query over tokens needs no join)
+        who = ""
+        if unit.source is not None:
+            who = "|ZhSource=" + _misc_value(unit.source)
+            if unit.source_name is not None:
+                who += "|ZhSourceName=" + _misc_value(unit.source_name)
         parsed: dict[int, list[Word]] = {}
         for w in unit.words:
             parsed.setdefault(w.sentence, []).append(w)
@@ -152,7 +160,7 @@ def render(doc: Document) -> str:
                 lemma = _form(w.lemma) if w.lemma != "_" else "_"
                 head = str(w.head) if w.head >= 0 else "_"
                 rows.append(
-                    f"{w.id}\t{form}\t{lemma}\t{w.upos}\t{w.xpos}\t{w.feats}\t{head}\t{w.deprel}\t_\t{'|'.join(misc)}"
+                    f"{w.id}\t{form}\t{lemma}\t{w.upos}\t{w.xpos}\t{w.feats}\t{head}\t{w.deprel}\t_\t{'|'.join(misc)}{who}"
                 )
             prov = prov_at(sent.start)
             if first_sentence:
@@ -164,6 +172,10 @@ def render(doc: Document) -> str:
             out.append(f"# sent_id = {uid}.s{si}")
             out.append("# text = " + "".join(forms))
             out.append(f"# unit_kind = {unit.kind}")
+            if unit.source is not None:
+                out.append(f"# unit_source = {unit.source}")
+                if unit.source_name is not None:
+                    out.append(f"# unit_source_name = {unit.source_name}")
             if prov["pb"] is not None:
                 out.append(f"# pb = {prov['pb']}")
                 out.append(f"# line = {prov['line']}")

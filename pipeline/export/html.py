@@ -21,6 +21,7 @@ from pipeline.export.common import (
     non_overlapping_entities,
     render,
 )
+from pipeline.export.records import speakers
 from pipeline.model import GLOSS_TYPES, Document
 from pipeline.pua import encode_entities, entity_number
 
@@ -28,7 +29,6 @@ COLOURS = {
     "ROLE": "#c0392b",
     "OBJECT": "#1f6fb2",
     "PLACE": "#1e8449",
-    "ACT": "#b9770e",
     "MUSIC": "#7d3c98",
 }
 
@@ -45,6 +45,7 @@ h1 { font-size: 1.5em; margin: .3em 0; }
 .u.title, .u.header { font-weight: bold; color: #555; }
 .u.commentary { margin-left: 2em; font-size: .95em; color: #444; border-left: 3px solid #e5dcc8; padding-left: .6em; }
 .marker { font-weight: bold; color: #8a6d3b; margin-right: .3em; }
+.who { font-family: sans-serif; font-size: .75em; color: #fff; background: #8a6d3b; border-radius: 3px; padding: 0 .3em; margin-right: .3em; }
 .u.m-zhu { border-left-color: #b8860b; }
 .u.m-yinyi { font-size: .85em; color: #1f4e79; border-left: 3px dashed #9db7d5; }
 .u.m-yinyi .marker { color: #1f4e79; }
@@ -55,7 +56,7 @@ details.u summary { cursor: pointer; color: #6c3483; }
 .reading { border-bottom: 1px dashed #1f4e79; cursor: help; }
 .e { font-weight: bold; }
 .e.ROLE { color: #c0392b; } .e.OBJECT { color: #1f6fb2; } .e.PLACE { color: #1e8449; }
-.e.ACT { color: #b9770e; } .e.MUSIC { color: #7d3c98; }
+.e.MUSIC { color: #7d3c98; }
 .coll { font-size: .7em; color: #888; }
 .pb { font-family: sans-serif; font-size: .6em; color: #aaa; vertical-align: super; margin: 0 .2em; }
 .kr { color: #a00; }
@@ -122,6 +123,18 @@ def _reading_title(note: str, r) -> str:
     return "音義: " + encode_entities(r.head) + " " + "；".join(encode_entities(x) for x in parts) + (f"（{r.scope}）" if r.scope else "")
 
 
+def _who(unit) -> str:
+    """Who speaks in the unit (Unit.source / source_name): the person, with the source as printed
+    on hover; the printed source alone where the person is not known and no marker shows it."""
+    if unit.source is None:
+        return ""
+    if unit.source_name is not None:
+        return f'<span class="who" title="{escape(unit.source)}">{escape(unit.source_name)}</span>'
+    if unit.source != unit.marker:
+        return f'<span class="who">{escape(unit.source)}</span>'
+    return ""
+
+
 def render_doc(doc: Document, prev_id: str | None = None, next_id: str | None = None) -> str:
     reading_spans: dict[int, list[tuple[int, int, str]]] = {}
     for unit in doc.units:
@@ -179,7 +192,7 @@ def render_doc(doc: Document, prev_id: str | None = None, next_id: str | None = 
         points = [(k, 1, escape(m)) for k, m in sorted(unit.marks.items())]
         points += notes_at.get(unit.seq, []) + pages_at.get(unit.seq, [])
         inner = render(unit.text, spans, points, _char)
-        marker = f'<span class="marker">{escape(unit.marker)}</span>' if unit.marker else ""
+        marker = _who(unit) + (f'<span class="marker">{escape(unit.marker)}</span>' if unit.marker else "")
         classes = f"u {unit.kind}" + (f" {MARKER_CLASS[unit.marker]}" if unit.marker in MARKER_CLASS else "")
         if unit.marker == "疏" and len(unit.text) > FOLD_SHU:
             opening = "".join(_char(c) for c in unit.text[:24])
@@ -313,6 +326,10 @@ def render_index(stats: list[dict], stages_note: str) -> str:
                 + "　".join(f"{escape(t)} {n}" for t, n in top)
                 + "</td></tr>"
             )
+    who = speakers(stats)
+    who_table = ("<h2>Who speaks</h2>\n<table>\n<tr><th class=\"l\">source</th><th class=\"l\">person</th><th>units</th><th>chars</th></tr>\n"
+                 + "\n".join(f'<tr><td class="l">{escape(s)}</td><td class="l">{escape(name or "—")}</td><td>{u}</td><td>{c}</td></tr>'
+                             for s, name, u, c in who) + "\n</table>\n") if who else ""
     top_table = ("<h2>Most frequent entities</h2>\n<table>\n" + "\n".join(top_rows) + "\n</table>") if top_rows else ""
     gloss_line = (
         f"<p>{n_glosses} glosses, {anchored} anchored to a lemma in the base text.</p>" if n_glosses else ""
@@ -323,6 +340,7 @@ def render_index(stats: list[dict], stages_note: str) -> str:
         + table
         + "\n"
         + gloss_line
+        + who_table
         + "\n".join(f"<figure>{c}</figure>" for c in charts)
         + "\n"
         + top_table

@@ -11,8 +11,10 @@ Every record carries `doc`, `unit` (except documents) and page provenance (`pb`,
 
 from __future__ import annotations
 
+from typing import get_args
+
 from pipeline.export.common import UnitProvenance, book_title, note_id, offset_map, unit_id
-from pipeline.model import EDITION, Document
+from pipeline.model import EDITION, ENTITY_LABELS, Document, UnitKind
 from pipeline.pua import encode_entities, has_kanripo
 
 RECORD_KINDS = ("documents", "units", "sentences", "entities", "glosses", "collation", "tokens", "readings")
@@ -45,8 +47,10 @@ SCHEMAS: dict[str, list[tuple[str, str, str]]] = {
         ("doc", "string", "document id"),
         ("unit", "string", "unit id doc#seq"),
         ("seq", "int64", "position in the document, 0-based"),
-        ("kind", "string", "header | title | base | commentary"),
-        ("marker", "string", "commentary marker (鄭注, 釋曰, 鄭目録云) or null"),
+        ("kind", "string", " | ".join(get_args(UnitKind)) + " (report: a 注疏 juan's 考證, the Qing editors' collation report)"),
+        ("marker", "string", "commentary marker as read (鄭注, 釋曰, 鄭目録云 / 鄭目錄云; 注, 音義, 疏, 小注, 考證) or null"),
+        ("source", "string", "who speaks in a commentary / report unit, as the print names them (鄭注, 釋曰, 鄭目録, 注, 音義, 疏, 考證 …; graphic variants made one), null for base text"),
+        ("source_name", "string", "the person that source is where the print makes it clear (鄭玄, 李如圭, 陸德明, 賈公彦, 孔穎達; 考證諸臣 for the 注疏's 考證), else null"),
         ("text", "string", "clean unit text, &KRnnnn; entities"),
         ("punctuated", "string", "text with the restored punctuation inserted"),
         ("marks_source", "string", "edition: the marks are the edition's own (punctuated layout); null: restored by zhushu"),
@@ -70,6 +74,8 @@ SCHEMAS: dict[str, list[tuple[str, str, str]]] = {
         ("text", "string", "the sentence, &KRnnnn; entities, without punctuation"),
         ("punctuated", "string", "the sentence with its restored marks"),
         ("kind", "string", "kind of the unit"),
+        ("source", "string", "source of the unit (units.source)"),
+        ("source_name", "string", "person of that source (units.source_name)"),
         ("pb", "string", "page of the first character"),
         ("line", "int64", "printed line of the first character"),
     ],
@@ -78,10 +84,12 @@ SCHEMAS: dict[str, list[tuple[str, str, str]]] = {
         ("unit", "string", "unit id"),
         ("start", "int64", "start offset in the unit text"),
         ("end", "int64", "end offset in the unit text"),
-        ("label", "string", "ROLE | OBJECT | PLACE | ACT | MUSIC"),
+        ("label", "string", " | ".join(ENTITY_LABELS)),
         ("text", "string", "surface string"),
-        ("source", "string", "model | lexicon | rule"),
+        ("source", "string", "model | lexicon | rule: what found the entity"),
         ("kind", "string", "kind of the unit"),
+        ("unit_source", "string", "who speaks in the unit (units.source)"),
+        ("unit_source_name", "string", "person of that source (units.source_name)"),
         ("pb", "string", "page of the first character"),
         ("line", "int64", "printed line of the first character"),
     ],
@@ -186,6 +194,8 @@ def document_records(doc: Document, split: str, stages: list[str]) -> dict[str, 
                 "seq": unit.seq,
                 "kind": unit.kind,
                 "marker": unit.marker,
+                "source": unit.source,
+                "source_name": unit.source_name,
                 "text": encode_entities(unit.text),
                 "punctuated": encode_entities(unit.punctuated()),
                 "marks_source": unit.marks_source,
@@ -215,6 +225,8 @@ def document_records(doc: Document, split: str, stages: list[str]) -> dict[str, 
                         "text": encode_entities(piece),
                         "punctuated": encode_entities(punct),
                         "kind": unit.kind,
+                        "source": unit.source,
+                        "source_name": unit.source_name,
                         **prov_of(unit)(sent.start),
                     }
                 )
@@ -229,6 +241,8 @@ def document_records(doc: Document, split: str, stages: list[str]) -> dict[str, 
                     "text": encode_entities(ent.text),
                     "source": ent.source,
                     "kind": unit.kind,
+                    "unit_source": unit.source,
+                    "unit_source_name": unit.source_name,
                     **prov_of(unit)(ent.start),
                 }
             )
@@ -390,8 +404,15 @@ def document_stats(records: dict[str, list[dict]]) -> dict:
     document, small enough to ship from a worker (the records themselves stay there)."""
     doc = records["documents"][0]
     chars = {"base": 0, "commentary": 0, "other": 0}
+    kinds: dict[str, int] = {}
+    sources: dict[tuple[str, str | None], list[int]] = {}  # (source, person) -> [units, characters]
     for u in records["units"]:
         chars[u["kind"] if u["kind"] in ("base", "commentary") else "other"] += u["chars"]
+        kinds[u["kind"]] = kinds.get(u["kind"], 0) + 1
+        if u["source"] is not None:
+            n = sources.setdefault((u["source"], u["source_name"]), [0, 0])
+            n[0] += 1
+            n[1] += u["chars"]
     labels: dict[str, int] = {}
     texts: dict[str, dict[str, int]] = {}
     for e in records["entities"]:
@@ -405,8 +426,23 @@ def document_stats(records: dict[str, list[dict]]) -> dict:
         "document": doc,
         "counts": {kind: len(records.get(kind, [])) for kind in RECORD_KINDS},
         "chars": chars,
+        "unit_kinds": kinds,
+        # who speaks: [source, person or None, units, characters], sorted
+        "sources": sorted(([s, name, n[0], n[1]] for (s, name), n in sources.items()), key=lambda r: (r[0], r[1] or "")),
         "entity_labels": labels,
         "entity_texts": texts,
         "gloss_types": types,
         "glosses_anchored": sum(1 for g in records["glosses"] if g["lemma_start"] is not None),
     }
+
+
+def speakers(stats: list[dict]) -> list[tuple[str, str | None, int, int]]:
+    """(source, person, units, characters) over the documents, most characters first: who speaks
+    (document_stats' `sources`; a source is one name however the print spells it)."""
+    total: dict[tuple[str, str | None], list[int]] = {}
+    for st in stats:
+        for source, name, units, chars in st.get("sources", ()):
+            n = total.setdefault((source, name), [0, 0])
+            n[0] += units
+            n[1] += chars
+    return sorted(((s, name, n[0], n[1]) for (s, name), n in total.items()), key=lambda r: (-r[3], r[0], r[1] or ""))

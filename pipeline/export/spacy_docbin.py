@@ -6,12 +6,17 @@ character tokenizer keeps it one token, with NORM `&KRnnnn;`), POS (UPOS), TAG (
 MORPH (FEATS), HEAD and DEP (UD's `root` as spaCy's `ROOT`), and the entities (words are cut at entity edges), so
 `spacy debug data` and a tagger / parser / ner config train on them. Without the parse stage
 the tokens are characters (the same private-use convention) with entities only, in the order of the sentences of iob/<split>.iob.
-No user_data (serialising it per Doc costs more than the rest of the export).
+Who speaks (Unit.source / source_name) is a span group `source` of one span over the whole Doc
+of a sentence whose unit has a source: label = the source as printed, kb_id = the person (where
+known), e.g. `doc.spans["source"][0].label_ == "疏"`, `.kb_id_ == "賈公彦"`; a Doc of base text has
+no `source` group. No user_data (serialising it per Doc costs more than the rest of the export).
 dev = the dev documents (juan 10 by default), train = every other document."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import lru_cache
+from types import SimpleNamespace
 from typing import Any
 
 from pipeline.export import iob
@@ -37,7 +42,7 @@ def _bio(tags: list[str]) -> list[str]:
 
 
 def parsed_sentences(doc: Document):
-    """(forms, pos, tags, lemmas, morphs, heads, deps, ents) of every parsed sentence."""
+    """(forms, pos, tags, lemmas, morphs, heads, deps, ents, unit) of every parsed sentence."""
     for unit in text_units(doc):
         if not unit.words:
             continue
@@ -63,6 +68,7 @@ def parsed_sentences(doc: Document):
                 [w.head - 1 if w.head > 0 else i for i, w in enumerate(words)],
                 ["ROOT" if w.deprel == "root" else w.deprel for w in words],  # spaCy's root label, as `spacy convert` writes it
                 _bio(ents),
+                unit,
             )
 
 
@@ -75,6 +81,7 @@ class DocBinPart:
     rows: Any  # numpy uint64 (tokens, attributes in DocBin's order): the sentences' rows one after another
     lengths: list[int]  # tokens per sentence
     strings: set[str]
+    span_groups: list[bytes]  # each sentence's Doc.spans as DocBin stores them
 
 
 class _Rows:
@@ -98,6 +105,7 @@ class _Rows:
         self.cols: dict[str, list[int]] = {name: [] for name in self.columns}
         self.lengths: list[int] = []
         self.strings: set[str] = set()
+        self.span_groups: list[bytes] = []
 
     def sid(self, s: str) -> int:
         if s not in self.ids:
@@ -113,8 +121,13 @@ class _Rows:
             self.morphs[feats] = (key, str(MorphAnalysis(self.vocab, feats)) if feats else "")
         return self.morphs[feats]
 
-    def add(self, forms, ents, pos=None, tags=None, lemmas=None, morphs=None, heads=None, deps=None) -> None:
+    def add(self, forms, ents, pos=None, tags=None, lemmas=None, morphs=None, heads=None, deps=None, unit=None) -> None:
         n = len(forms)
+        if unit is not None and unit.source is not None:
+            self.span_groups.append(_source_spans(n, sum(map(len, forms)), unit.source, unit.source_name))
+            self.strings.update(x for x in (unit.source, unit.source_name) if x is not None)
+        else:
+            self.span_groups.append(_empty_spans())
         parsed = heads is not None
         if has_kanripo("".join(forms)):
             norms, norm_ids = [], []
@@ -160,7 +173,7 @@ class _Rows:
         rows = numpy.zeros((sum(self.lengths), len(self.columns)), dtype=numpy.uint64)
         for j, name in enumerate(self.columns):
             rows[:, j] = numpy.array([v & MASK64 for v in self.cols[name]], dtype=numpy.uint64)  # negatives as spaCy stores them
-        return DocBinPart(rows, self.lengths, self.strings)
+        return DocBinPart(rows, self.lengths, self.strings, self.span_groups)
 
 
 def docbin_part(doc: Document) -> DocBinPart:
@@ -169,11 +182,11 @@ def docbin_part(doc: Document) -> DocBinPart:
 
     rows = _Rows(Vocab())
     if any(u.words for u in doc.units):
-        for forms, pos, tags, lemmas, morphs, heads, deps, ents in parsed_sentences(doc):
-            rows.add(forms, ents, pos, tags, lemmas, morphs, heads, deps)
+        for forms, pos, tags, lemmas, morphs, heads, deps, ents, unit in parsed_sentences(doc):
+            rows.add(forms, ents, pos, tags, lemmas, morphs, heads, deps, unit=unit)
     else:
-        for _sid, forms, tags in iob.sentences(doc):
-            rows.add([decode_entities(f) for f in forms], _bio(tags))
+        for _sid, forms, tags, unit in iob.sentences(doc):
+            rows.add([decode_entities(f) for f in forms], _bio(tags), unit=unit)
     return rows.part()
 
 
@@ -191,18 +204,52 @@ def _spacy_docbin(doc: Document):
     vocab = Vocab()
     db = DocBin(attrs=ATTRS, store_user_data=False)
     if any(u.words for u in doc.units):
-        for forms, pos, tags, lemmas, morphs, heads, deps, ents in parsed_sentences(doc):
+        for forms, pos, tags, lemmas, morphs, heads, deps, ents, unit in parsed_sentences(doc):
             sdoc = Doc(vocab, words=forms, spaces=[False] * len(forms), pos=pos, tags=tags, lemmas=lemmas,
                        morphs=morphs, heads=heads, deps=deps, ents=ents)
             _set_norms(sdoc, forms)
+            _set_source(sdoc, unit)
             db.add(sdoc)
     else:
-        for _sid, forms, tags in iob.sentences(doc):
+        for _sid, forms, tags, unit in iob.sentences(doc):
             forms = [decode_entities(f) for f in forms]
             sdoc = Doc(vocab, words=forms, spaces=[False] * len(forms), ents=_bio(tags))
             _set_norms(sdoc, forms)
+            _set_source(sdoc, unit)
             db.add(sdoc)
     return db
+
+
+def _set_source(sdoc, unit) -> None:
+    """Who speaks: the span group `source` over the whole Doc (see the module docstring)."""
+    from spacy.tokens import Span
+
+    if unit.source is not None:
+        kb = {"kb_id": unit.source_name} if unit.source_name is not None else {}
+        sdoc.spans["source"] = [Span(sdoc, 0, len(sdoc), label=unit.source, **kb)]
+
+
+@lru_cache(maxsize=1)
+def _empty_spans() -> bytes:
+    """A Doc's empty span groups as DocBin stores them."""
+    from spacy.tokens import Doc
+    from spacy.vocab import Vocab
+
+    return Doc(Vocab(), words=["_"]).spans.to_bytes()
+
+
+@lru_cache(maxsize=1 << 12)
+def _source_spans(n_tokens: int, n_chars: int, source: str, name: str | None) -> bytes:
+    """The Doc.spans bytes of `_set_source` for a Doc of n_tokens tokens and n_chars characters
+    (a span stores its token and character edges and its strings' hashes, nothing else of the
+    Doc): made once per shape and speaker, not a Doc a sentence."""
+    from spacy.tokens import Doc
+    from spacy.vocab import Vocab
+
+    words = ["_"] * (n_tokens - 1) + ["_" * (n_chars - n_tokens + 1)]
+    sdoc = Doc(Vocab(), words=words, spaces=[False] * n_tokens)
+    _set_source(sdoc, SimpleNamespace(source=source, source_name=name))
+    return sdoc.spans.to_bytes()
 
 
 def _set_norms(sdoc, forms: list[str]) -> None:
@@ -215,11 +262,9 @@ def _set_norms(sdoc, forms: list[str]) -> None:
 def to_docbin(parts: list[DocBinPart]):
     """One DocBin of the parts' sentences, in order: what DocBin.add a sentence would hold."""
     import numpy
-    from spacy.tokens import Doc, DocBin
-    from spacy.vocab import Vocab
+    from spacy.tokens import DocBin
 
     db = DocBin(attrs=ATTRS, store_user_data=False)
-    empty_spans = Doc(Vocab(), words=["_"]).spans.to_bytes()
     flags = {"has_unknown_spaces": False}
     for part in parts:
         if not part.lengths:
@@ -229,7 +274,7 @@ def to_docbin(parts: list[DocBinPart]):
         db.spaces.extend(numpy.zeros((n, 1), dtype=bool) for n in part.lengths)
         db.flags.extend(dict(flags) for _ in part.lengths)
         db.cats.extend({} for _ in part.lengths)
-        db.span_groups.extend(empty_spans for _ in part.lengths)
+        db.span_groups.extend(part.span_groups)
         db.strings.update(part.strings)
     return db
 
@@ -255,18 +300,19 @@ def write_docbin(fh, parts) -> None:
     import zlib
 
     import numpy
-    from spacy.tokens import Doc, DocBin
-    from spacy.vocab import Vocab
+    from spacy.tokens import DocBin
     from srsly.msgpack import Packer
 
     empty = DocBin(attrs=ATTRS, store_user_data=False)
     lengths: list[int] = []
     strings: set[str] = set()
+    span_groups: list[bytes] = []  # a few dozen bytes a sentence, the same object for most
     cols = len(empty.attrs)
     for part in parts:
         if part.lengths:
             lengths.extend(part.lengths)
             strings.update(part.strings)
+            span_groups.extend(part.span_groups)
     rows, n = sum(lengths), len(lengths)
     pack = Packer(use_bin_type=True).pack
     z = zlib.compressobj()  # zlib.compress's parameters: a stream fed in pieces gives the same bytes
@@ -286,11 +332,10 @@ def write_docbin(fh, parts) -> None:
         out(bytes(min(chunk, rows - at)))  # every space False
     out(pack("lengths") + pack(numpy.asarray(lengths, dtype="int32").tobytes("C")))
     out(pack("strings") + pack(sorted(strings)))
-    empty_spans = pack(Doc(Vocab(), words=["_"]).spans.to_bytes())
     flags = pack({"has_unknown_spaces": False})
     out(pack("cats") + _array_header(n) + b"\x80" * n)
     out(pack("flags") + _array_header(n) + flags * n)
-    out(pack("span_groups") + _array_header(n) + empty_spans * n)
+    out(pack("span_groups") + _array_header(n) + b"".join(map(pack, span_groups)))
     fh.write(z.flush())
 
 

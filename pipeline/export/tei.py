@@ -6,8 +6,11 @@
 - units in order: base text <ab type="base">, titles/headers <ab type="title|header"> (TEI's
   anonymous block: `p` has no @type in TEI P5),
   commentary <note type="commentary" subtype="…" target="#base-unit"> with its marker as <label>;
+- who speaks (Unit.source / source_name): @resp on the unit's element (a commentary <note>, a
+  report <ab>) pointing at a <respStmt xml:id> of the titleStmt that names the person once
+  (<persName>), or the source as printed (<name>) where the person is not known;
 - restored punctuation as <pc type="restored">, entities as <roleName> (ROLE),
-  <placeName> (PLACE), <rs type="OBJECT|ACT|MUSIC">;
+  <placeName> (PLACE), <rs type="OBJECT|MUSIC">;
 - collation notes as <note type="collation"> where they stand in the text;
 - Kanripo characters as <g ref="#KRnnnn"/>; a control character of the source (XML cannot hold
   it) as <gap reason="control-character" n="U+0001"/>;
@@ -98,7 +101,35 @@ def _milestones(doc: Document) -> dict[int, list[tuple[int, int, str]]]:
     return out
 
 
-def _header(doc: Document, glyphs: list[int]) -> str:
+def speakers(doc: Document) -> dict[tuple[str, str | None], str]:
+    """(source, source_name) of every unit that has a source -> the xml:id of its <respStmt> in
+    the header: one respStmt a person (鄭注 and 鄭目録 both point at 鄭玄's), one a printed source
+    whose person is not known; numbered in order of first appearance."""
+    ids: dict[tuple[str, str | None], str] = {}
+    by_person: dict[str, str] = {}
+    for unit in doc.units:
+        if unit.source is None or (unit.source, unit.source_name) in ids:
+            continue
+        who = unit.source_name if unit.source_name is not None else "\0" + unit.source
+        if who not in by_person:
+            by_person[who] = f"{doc.id}.resp{len(by_person)}"
+        ids[(unit.source, unit.source_name)] = by_person[who]
+    return ids
+
+
+def _resp_stmts(ids: dict[tuple[str, str | None], str]) -> list[str]:
+    """<respStmt xml:id> of each speaker: the sources as printed, then the person (persName) or,
+    where the person is not known, the source as a name."""
+    printed: dict[str, list[str]] = {}
+    names: dict[str, str] = {}
+    for (source, name), rid in ids.items():
+        printed.setdefault(rid, []).append(source)
+        names[rid] = f"<persName>{escape(name)}</persName>" if name is not None else f"<name>{escape(source)}</name>"
+    return [f'<respStmt xml:id="{rid}"><resp>source as printed: {escape(" ".join(printed[rid]))}</resp>{names[rid]}</respStmt>'
+            for rid in printed]
+
+
+def _header(doc: Document, glyphs: list[int], resp: dict[tuple[str, str | None], str] | None = None) -> str:
     props = doc.properties
     title = book_title(doc) or doc.id
     juan = props.get("JUAN", "").strip()
@@ -112,6 +143,7 @@ def _header(doc: Document, glyphs: list[int]) -> str:
         parts.append(f'<title type="sub">{escape(juan)}</title>')
     parts += [
         "<respStmt><resp>annotated by</resp><name>zhushu pipeline</name></respStmt>",
+        *_resp_stmts(resp or {}),
         "</titleStmt>",
         "<publicationStmt>",
         "<publisher>zhushu</publisher>",
@@ -154,6 +186,7 @@ def render_doc(doc: Document) -> str:
         | {entity_number(ch) for n in doc.notes for ch in n.text if entity_number(ch) is not None}
     )
     miles = _milestones(doc)
+    resp = speakers(doc)
     notes_at: dict[int, list[tuple[int, int, str]]] = {}
     for i, note in enumerate(doc.notes):
         xmlnote = f'<note type="collation" xml:id="{note_id(doc, i)}">{_text(note.text)}</note>'
@@ -210,6 +243,7 @@ def render_doc(doc: Document) -> str:
             spans.append(Markup(ent.start, ent.end, op, cl))
         inner = render(unit.text, spans, points, _char)
         uid = xml_id(doc, unit)
+        who = f' resp="#{resp[(unit.source, unit.source_name)]}"' if unit.source is not None else ""
         if unit.kind == "commentary":
             base = doc.base_before(unit)
             attrs = f'type="commentary" xml:id="{uid}"'
@@ -218,9 +252,9 @@ def render_doc(doc: Document) -> str:
             if base is not None:
                 attrs += f' target="#{xml_id(doc, base)}"'
             label = f"<label>{escape(unit.marker)}</label>" if unit.marker else ""
-            body.append(f"<note {attrs}>{label}{inner}</note>")
+            body.append(f"<note {attrs}{who}>{label}{inner}</note>")
         else:
-            body.append(f'<ab type="{unit.kind}" xml:id="{uid}">{inner}</ab>')
+            body.append(f'<ab type="{unit.kind}" xml:id="{uid}"{who}>{inner}</ab>')
     body.extend(m[2] for m in miles.get(-1, []))
     if links:
         body.append('<linkGrp type="glosses">')
@@ -230,7 +264,7 @@ def render_doc(doc: Document) -> str:
     return (
         '<?xml version="1.0" encoding="UTF-8"?>\n'
         f'<TEI xmlns="{TEI_NS}" xml:lang="lzh">\n'
-        + _header(doc, glyphs)
+        + _header(doc, glyphs, resp)
         + "\n<text>\n<body>\n"
         + "\n".join(body)
         + "\n</body>\n</text>\n</TEI>\n"

@@ -13,6 +13,7 @@ from pipeline.ingest.punctuated import parse_punctuated
 from pipeline.ingest.resume import load_base_text, resume_base
 from pipeline.ingest.sbck import parse_sbck
 from pipeline.ingest.source import page_index, read_properties, read_text, split_lines
+from pipeline.ingest.sources import attribute_markers
 from pipeline.ingest.wyg import parse_wyg
 from pipeline.ingest.wyg_zhushu import parse_zhushu
 from pipeline.model import PUNCTUATION_MARKS, Document
@@ -96,5 +97,8 @@ def read_document(path: str | Path, layout: str = "auto", encoding: str = "utf-8
         base_text = paths.BASE_TEXT_OF.get(props.get("ID", "").strip())
     if base_text is not None and layout == "wyg-zhushu" and Path(base_text).exists():
         resume_base(doc, load_base_text(str(base_text)))
+    # who speaks: the markers of the 集釋 and 注疏 name the commentator (sources.py); after the
+    # 經 that runs on in a 注 was split off, so that only commentary carries a source
+    attribute_markers(doc.units, props.get("ID"))
     doc.pages, doc.lines = page_index(lines)
     return doc

@@ -19,6 +19,8 @@ def unit_records(doc: Document) -> Iterator[dict[str, Any]]:
             "seq": unit.seq,
             "kind": unit.kind,
             "marker": unit.marker,
+            "source": unit.source,
+            "source_name": unit.source_name,
             "text": unit.text,
             "start": unit.start,
             "end": unit.end,

@@ -1,0 +1,257 @@
+"""Who speaks (Unit.source / source_name): filled from the markers of the 集釋 and the 注疏 by
+pipeline/ingest/sources.py, and exported in every format; the dataset card counts by source.
+
+Fixtures (tests/fixtures/sources/), cut from TRAIN juan of the real corpus:
+- KR1d0030_001.txt: data/corpus/KR1d0030/KR1d0030_001.txt lines 1–15 (headers, 士冠禮第一, the
+  鄭目録云 block, the first line of the 釋曰 after it);
+- KR1d0030_003.txt: data/corpus/KR1d0030/KR1d0030_003.txt lines 1–20 (the 鄭目錄云 block — the
+  other spelling — the first 經 and its 鄭注);
+- KR1d0028_001.txt: ../shared/corpus/KR1d0028/KR1d0028_001.txt lines 1–15 (儀禮注疏 juan 1:
+  headers, 士冠禮 with 音義, 注, 音義, 疏) + lines 1105–1110 (the start of 卷一考證).
+and tests/fixtures/zhushu/KR1d0003_001.txt, KR1d0053_001.txt (周禮注疏 and 禮記註疏 juan 1, train;
+described in tests/test_ingest_zhushu.py).
+"""
+
+from __future__ import annotations
+
+import io
+import json
+from pathlib import Path
+from typing import get_args
+
+import pytest
+from lxml import etree
+
+from pipeline.export import FORMATS, assemble, bundle, records
+from pipeline.ingest import read_document
+from pipeline.ingest.sources import person
+from pipeline.model import ENTITY_LABELS, Entity, UnitKind, spans_from_marks
+
+ROOT = Path(__file__).resolve().parent.parent
+FIX = ROOT / "tests" / "fixtures" / "sources"
+ZHUSHU = ROOT / "tests" / "fixtures" / "zhushu"
+FILES = [FIX / "KR1d0030_001.txt", FIX / "KR1d0030_003.txt", FIX / "KR1d0028_001.txt",
+         ZHUSHU / "KR1d0003_001.txt", ZHUSHU / "KR1d0053_001.txt"]
+TEI = {"t": "http://www.tei-c.org/ns/1.0"}
+
+
+def speakers(path) -> set[tuple]:
+    doc = read_document(path)
+    return {(u.kind, u.marker, u.source, u.source_name) for u in doc.units}
+
+
+def test_jishi_markers_name_their_commentator():
+    one, three = speakers(FIX / "KR1d0030_001.txt"), speakers(FIX / "KR1d0030_003.txt")
+    # both spellings of the 目録 marker are one source, 鄭玄's
+    assert ("commentary", "鄭目録云", "鄭目録", "鄭玄") in one
+    assert ("commentary", "鄭目錄云", "鄭目録", "鄭玄") in three
+    assert ("commentary", "釋曰", "釋曰", "李如圭") in one  # the 集釋's author
+    assert ("commentary", "鄭注", "鄭注", "鄭玄") in three
+    # base text, titles and headers speak for nobody
+    assert all(s is None and n is None for kind, _, s, n in one | three if kind != "commentary")
+
+
+@pytest.mark.parametrize("path, shu", [(FIX / "KR1d0028_001.txt", "賈公彦"), (ZHUSHU / "KR1d0003_001.txt", "賈公彦"),
+                                       (ZHUSHU / "KR1d0053_001.txt", "孔穎達")])
+def test_zhushu_markers_by_book(path, shu):
+    got = speakers(path)
+    assert {(m, s, n) for kind, m, s, n in got if kind in ("commentary", "report")} == {
+        ("注", "注", "鄭玄"), ("音義", "音義", "陸德明"), ("疏", "疏", shu), ("考證", "考證", "考證諸臣")}
+    assert all(s is None for kind, _, s, _ in got if kind not in ("commentary", "report"))
+
+
+@pytest.mark.parametrize("replace", ["#+PROPERTY: ID KR1d9999", "#+PROPERTY: ID KR3a0001", ""])
+def test_unknown_book_keeps_the_printed_source_but_no_person(tmp_path, replace):
+    for name, marker in (("KR1d0003_001.txt", "疏"), ("KR1d0030_001.txt", "釋曰")):
+        src = (ZHUSHU / name if name.startswith("KR1d0003") else FIX / name).read_text(encoding="utf-8")
+        book = name[:8]
+        f = tmp_path / name
+        f.write_text(src.replace(f"#+PROPERTY: ID {book}", replace), encoding="utf-8")
+        got = speakers(f)
+        assert any(m == marker and s for _, m, s, _ in got)
+        persons = {n for *_, n in got} - {None}
+        if replace.endswith("KR1d9999"):  # a 禮 book not in the table: only the names that mean one person in every 禮 book
+            assert persons <= {"鄭玄", "考證諸臣"} and not any(m == marker and n for _, m, _, n in got)
+        else:
+            assert persons == set()
+
+
+def test_person_table():
+    assert person("鄭目錄", "KR1d0030") == person("鄭目録", "KR1d0030") == "鄭玄"
+    assert person("疏", "KR1d0003") == "賈公彦" and person("疏", "KR1d0053") == "孔穎達"
+    assert person("疏", "KR1d0099") is None and person("鄭氏", None) is None
+    assert person("鄭氏", "KR1d0057") == "鄭玄" and person("孔氏", "KR1d0057") == "孔穎達"
+
+
+def _annotate(doc):
+    """Hand-set sentences (a mark every 7 characters) and an entity at the start of every
+    unit with text, so that the sentences and entities tables have rows of every source."""
+    for unit in doc.units:
+        if unit.kind in ("base", "commentary", "report") and unit.text:
+            unit.marks = {k: "。" for k in range(7, len(unit.text), 7)}
+            unit.sentences = spans_from_marks(len(unit.text), unit.marks, final_only=True)
+            unit.entities = [Entity(0, 1, "ROLE", unit.text[0], "rule")]
+    return doc
+
+
+@pytest.fixture(scope="module")
+def docs():
+    return [_annotate(read_document(f)) for f in FILES]
+
+
+@pytest.fixture(scope="module")
+def outputs(docs):
+    formats = list(FORMATS.values())
+    exports = [bundle(d, "train", ["ingest", "segment", "tag"], formats) for d in docs]
+    return assemble(exports, formats, {"ingest": "ran", "segment": "hand-set in this test"})
+
+
+def _jsonl(outputs, kind):
+    return [json.loads(x) for x in outputs[f"jsonl/{kind}.jsonl"].decode().splitlines()]
+
+
+def test_tables_carry_the_source(outputs, docs):
+    import pyarrow.parquet as pq
+
+    unit_of = {f"{d.id}#{u.seq}": u for d in docs for u in d.units}
+    units = _jsonl(outputs, "units")
+    assert {(r["source"], r["source_name"]) for r in units} >= {("鄭目録", "鄭玄"), ("疏", "孔穎達"), ("考證", "考證諸臣")}
+    for r in units:
+        u = unit_of[r["unit"]]
+        assert (r["source"], r["source_name"]) == (u.source, u.source_name)
+    for kind, col in (("sentences", "source"), ("entities", "unit_source")):
+        rows = _jsonl(outputs, kind)
+        assert any(r[col] for r in rows) and any(r[col] is None for r in rows)
+        for r in rows:
+            u = unit_of[r["unit"]]
+            assert (r[col], r[col + "_name"]) == (u.source, u.source_name), (kind, r)
+    for kind in ("units", "sentences", "entities"):
+        table = pq.read_table(io.BytesIO(outputs[f"parquet/{kind}.parquet"]))
+        col = "unit_source" if kind == "entities" else "source"
+        for c in (col, col + "_name"):
+            assert table.column(c).to_pylist() == [r[c] for r in _jsonl(outputs, kind)]
+
+
+def test_conllu_misc_and_comments(outputs, docs):
+    text = outputs["conllu/KR1d0053_001.conllu"].decode()
+    by_unit = {u.seq: u for u in docs[-1].units}
+    seen = set()
+    for block in text.strip().split("\n\n"):
+        lines = block.split("\n")
+        sent_id = next(x for x in lines if x.startswith("# sent_id = "))
+        u = by_unit[int(sent_id.rsplit("#", 1)[1].split(".")[0])]
+        tokens = [x for x in lines if not x.startswith("#")]
+        if u.source is None:
+            assert "ZhSource" not in block and "# unit_source" not in block
+            continue
+        seen.add(u.source)
+        assert f"# unit_source = {u.source}" in lines and f"# unit_source_name = {u.source_name}" in lines
+        assert all(x.split("\t")[9].endswith(f"|ZhSource={u.source}|ZhSourceName={u.source_name}") for x in tokens)
+    assert seen == {"注", "音義", "疏", "考證"}
+
+
+def test_tei_resp_points_at_the_person_named_once(outputs, docs):
+    ids = {}
+    for doc in docs:
+        tree = etree.fromstring(outputs[f"tei/{doc.id}.xml"])
+        stmts = tree.findall(".//t:titleStmt/t:respStmt[@{http://www.w3.org/XML/1998/namespace}id]", TEI)
+        ids = {s.get("{http://www.w3.org/XML/1998/namespace}id"): s for s in stmts}
+        persons = [s.findtext("t:persName", namespaces=TEI) for s in stmts]
+        assert len(persons) == len(set(persons))  # each person once
+        by_id = {f"{doc.id}.u{u.seq}": u for u in doc.units}
+        for el in tree.iterfind(".//t:body//*[@{http://www.w3.org/XML/1998/namespace}id]", TEI):
+            u = by_id.get(el.get("{http://www.w3.org/XML/1998/namespace}id"))
+            if u is None:
+                continue
+            if u.source is None:
+                assert el.get("resp") is None
+                continue
+            stmt = ids[el.get("resp")[1:]]
+            assert stmt.findtext("t:persName", namespaces=TEI) == u.source_name
+            assert u.source in stmt.findtext("t:resp", namespaces=TEI)
+    # the 集釋 juan 3: 鄭目錄云 and 鄭注 are both 鄭玄's — one respStmt
+    tree = etree.fromstring(outputs["tei/KR1d0030_003.xml"])
+    stmt = tree.xpath("//t:respStmt[t:persName='鄭玄']", namespaces=TEI)
+    assert len(stmt) == 1 and stmt[0].findtext("t:resp", namespaces=TEI).endswith("鄭目録 鄭注")
+    rng = etree.RelaxNG(etree.parse(str(ROOT / "schemas" / "tei_zhushu.rng")))
+    assert rng.validate(tree), rng.error_log
+
+
+def test_html_shows_who_speaks(outputs):
+    page = etree.fromstring(outputs["html/KR1d0053_001.html"], etree.HTMLParser())
+    shu = page.xpath("//*[contains(@class,'m-shu')]//span[@class='who']")
+    assert shu and {s.text for s in shu} == {"孔穎達"} and shu[0].get("title") == "疏"
+    assert {s.text for s in page.xpath("//*[contains(@class,'report')]//span[@class='who']")} == {"考證諸臣"}
+    assert not page.xpath("//*[contains(@class,'u base')]//span[@class='who']")
+
+
+def test_spacy_span_group(outputs, docs):
+    import spacy
+    from spacy.tokens import DocBin
+
+    nlp = spacy.blank("zh")
+    got = [(d.spans["source"][0].label_, d.spans["source"][0].kb_id_, len(d.spans["source"][0]) == len(d))
+           if "source" in d.spans else None
+           for d in DocBin().from_bytes(outputs["spacy/train.spacy"]).get_docs(nlp.vocab)]
+    want = [(u.source, u.source_name or "", True) if u.source else None
+            for d in sorted(docs, key=lambda d: d.id) for u in d.units if u.text for _ in (u.sentences or [None])]
+    assert got == want and ("疏", "賈公彦", True) in got and None in got
+
+
+def test_card_counts_by_source_one_row_a_name(outputs):
+    text = outputs["README.md"].decode()
+    who = text.split("## Who speaks")[1].split("\n## ")[0]
+    rows = [r.split(" | ") for r in who.splitlines() if r.startswith("| ") and not r.startswith("| source")]
+    sources = [r[0][2:] for r in rows]
+    assert len(sources) == len(set((r[0], r[1]) for r in rows))
+    assert "鄭目錄" not in who and sources.count("鄭目録") == 1
+    row = next(r for r in rows if r[0] == "| 鄭目録")
+    assert row[1] == "鄭玄" and row[2] == "2"  # 鄭目録云 (juan 1) and 鄭目錄云 (juan 3)
+    units = _jsonl(outputs, "units")
+    mulu = [u for u in units if u["source"] == "鄭目録"]
+    assert int(row[3].rstrip(" |")) == sum(u["chars"] for u in mulu)
+    assert {r[0][2:] for r in rows} == {u["source"] for u in units if u["source"]}
+
+
+def test_card_kinds_and_labels(outputs):
+    text = outputs["README.md"].decode()
+    units = _jsonl(outputs, "units")
+    kind_row = next(x for x in text.splitlines() if x.startswith("| `kind` | string | header"))
+    for kind in get_args(UnitKind):  # every kind, report included, in the schema and counted
+        assert kind in kind_row
+        assert f"| units {kind} | {sum(u['kind'] == kind for u in units)} |" in text
+    assert "| units report | 0 |" not in text
+    # the entity labels listed are the ones the shipped tagger produces: no ACT
+    import pycrfsuite
+
+    tagger = pycrfsuite.Tagger()
+    tagger.open(str(ROOT / "models" / "tagger" / "model.crfsuite"))
+    produced = {lab[2:] for lab in tagger.labels() if lab != "O"}
+    assert produced == set(ENTITY_LABELS)
+    label_row = next(x for x in text.splitlines() if x.startswith("| `label` |"))
+    assert label_row == "| `label` | string | " + " \\| ".join(ENTITY_LABELS) + " |"
+    assert "ACT" not in label_row
+
+
+def test_spacy_source_spans_are_spacys_own_for_words_of_several_characters():
+    # the span group's bytes are made once per (tokens, characters, speaker); with a parse, a
+    # word may hold several characters: the bytes must still be DocBin.add's
+    from pipeline.export import spacy_docbin
+    from pipeline.model import Word
+
+    doc = _annotate(read_document(ZHUSHU / "KR1d0053_001.txt"))
+    shu = next(u for u in doc.units if u.source == "疏" and u.sentences[0].end - u.sentences[0].start >= 4)
+    s = shu.sentences[0]
+    cuts = [s.start, s.start + 2] + list(range(s.start + 3, s.end + 1))  # one two-character word, then characters
+    shu.words = [Word(0, i + 1, a, b, shu.text[a:b], shu.text[a:b], "NOUN", "n", "_", 0 if i == 0 else 1,
+                      "root" if i == 0 else "dep") for i, (a, b) in enumerate(zip(cuts, cuts[1:]))]
+    assert len(shu.words) < s.end - s.start
+    assert spacy_docbin.docbin(doc).to_bytes() == spacy_docbin._spacy_docbin(doc).to_bytes()
+
+
+def test_html_index_counts_by_source(outputs):
+    page = etree.fromstring(outputs["html/index.html"], etree.HTMLParser())
+    table = page.xpath("//h2[text()='Who speaks']/following-sibling::table[1]")[0]
+    rows = [[td.text for td in tr.findall("td")] for tr in table.findall("tr")[1:]]
+    assert ["鄭目録", "鄭玄", "2"] == next(r for r in rows if r[0] == "鄭目録")[:3]
+    assert len({(r[0], r[1]) for r in rows}) == len(rows)
