@@ -51,7 +51,7 @@ def train_group() -> None:
 
 # --- ingest -------------------------------------------------------------------------------
 
-LAYOUT_CHOICE = click.Choice(["auto", "wyg", "sbck", "wyg-zhushu"])
+LAYOUT_CHOICE = click.Choice(["auto", "wyg", "wyg-print", "sbck", "wyg-zhushu"])
 
 
 @main.command()
