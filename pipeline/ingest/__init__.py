@@ -10,6 +10,7 @@ from pathlib import Path
 
 from pipeline import paths
 from pipeline.errors import InputError
+from pipeline.ingest.check import check_document, layout_evidence
 from pipeline.ingest.resume import load_base_text, resume_base
 from pipeline.ingest.sbck import parse_sbck
 from pipeline.ingest.source import read_properties, read_text, split_lines
@@ -60,7 +61,8 @@ def read_document(path: str | Path, layout: str = "auto", encoding: str = "utf-8
     text = read_text(path, encoding)
     lines = split_lines(path, text)
     props = read_properties(lines, text)
-    if layout == "auto":
+    auto = layout == "auto"
+    if auto:
         layout = detect_layout(props, text)
     if layout not in LAYOUTS:
         raise InputError(path, None, f"unknown layout {layout!r}; choose one of {', '.join(LAYOUTS)}")
@@ -91,6 +93,8 @@ def read_document(path: str | Path, layout: str = "auto", encoding: str = "utf-8
         base_text = paths.BASE_TEXT_OF.get(props.get("ID", "").strip())
     if base_text is not None and layout == "wyg-zhushu" and Path(base_text).exists():
         resume_base(doc, load_base_text(str(base_text)))
+    # never silently wrong: the units must agree with the print, unless the user named the layout
+    doc.evidence = check_document(doc) if auto else layout_evidence(doc)
     doc.pages = [(line.start, line.pb) for line in lines if line.kind == "pb"]
     # markup-free text has no page ids: its provenance is the physical line of the file
     doc.lines = [(line.start, line.pb or "", line.printed if line.pb else line.number)

@@ -35,8 +35,9 @@ _NUM = "一二三四五六七八九十百"
 HEADER_RE = re.compile(rf"欽定四庫全書.*|.+[卷巻][{_NUM}]+.*|.*[\u3000 ]撰")
 # a chapter title on a line of its own, anywhere: 曲禮上第一, 士冠禮第一, 歸表章第一
 CHAPTER_RE = re.compile(rf"[^\u3000 ]{{1,8}}第[{_NUM}]+(?:之[{_NUM}]+)?")
-# the `#+PROPERTY: JUAN` values of front matter (禮記集說 also has 表, 統說, 名氏)
-FRONT_MATTER = ("目錄", "目録", "提要", "序", "原序", "表", "統說", "統説", "名氏", "凡例", "原目")
+# the `#+PROPERTY: JUAN` values of front (and back) matter: 提要, [提要], 序, 儀禮疏序, 序周禮廢興,
+# 目錄, 原目, 跋, 御製…, 三禮注解傳述人, and 禮記集說's 表, 統說, 名氏 (a juan is 卷N, or 附録 …)
+FRONT_MATTER_RE = re.compile(r"提要|序|跋|目[錄録]|凡例|名氏|統[說説]|^表$|御製|傳述人")
 # the Qing editors' collation: it opens with 案 / 按 / 謹案 / 臣…按, or speaks of editions
 COLLATION_OPENING_RE = re.compile(r"謹?[案按]|臣.{0,4}?[案按]")
 EDITION_RE = re.compile(r"據.{0,12}?改正|本作|訛作")
@@ -48,7 +49,7 @@ def line_text(line: SourceLine) -> str:
 
 
 def is_front_matter(section: str) -> bool:
-    return section.startswith(FRONT_MATTER)
+    return bool(FRONT_MATTER_RE.search(section))
 
 
 def is_collation(text: str) -> bool:
