@@ -52,7 +52,7 @@ def layout_evidence(doc: Document) -> dict[str, float | int | str]:
         # everything printed but the headers, the markers (注, 音義, 疏) full size among it
         printed = {"注", "音義", "疏"}
         total = sum(len(u.text) + (len(u.marker) if u.marker in printed else 0) for u in doc.units if u.kind != "header")
-        print_share = _share(counts.small, counts.flush + counts.indented + counts.small)
+        commentary, all_text = counts.small, counts.flush + counts.indented + counts.small
     else:
         body = _body_filter(doc.source)
         base = sum(len(u.text) for u in doc.units if u.kind == "base" and body(u.start))
@@ -66,7 +66,6 @@ def layout_evidence(doc: Document) -> dict[str, float | int | str]:
         else:
             small = counts.small - counts.collation_like
             commentary, all_text = counts.indented + small, counts.flush + counts.indented + small
-        print_share = _share(commentary, all_text)
     lifted = sum(len(n.text) for n in doc.notes)
     unlike = sum(len(n.text) for n in doc.notes if not is_collation(n.text))
     text_units = [u for u in doc.units if u.kind in ("base", "commentary")]
@@ -77,7 +76,11 @@ def layout_evidence(doc: Document) -> dict[str, float | int | str]:
         "chars": chars,
         "print_chars": counts.flush + counts.indented + counts.small,
         "commentary_share_read": _share(read, total),
-        "commentary_share_print": print_share,
+        "commentary_share_print": _share(commentary, all_text),
+        "commentary_read": read,  # characters: the shares' parts, for a book's total
+        "text_read": total,
+        "commentary_print": commentary,
+        "text_print": all_text,
         "collation_chars": lifted,
         "collation_not_like_collation": _share(unlike, lifted),
         "empty_units": sum(1 for u in text_units if not u.text),
