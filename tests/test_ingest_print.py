@@ -217,3 +217,12 @@ def test_every_shared_book_is_read_right_or_refused(book):
         if book in OWN:
             ev = doc.evidence
             assert abs(ev["commentary_share_read"] - ev["commentary_share_print"]) <= 0.05, path
+
+
+def test_an_attributed_comment_runs_on_over_a_line_a_column_short():
+    # KR1d0040_002.txt: 儀禮述註 juan 2, lines 1-11 and 360-440; `…歸于賔館是賔所¶` has 20 columns
+    doc = units("KR1d0040_002")
+    shu = next(u for u in doc.units if u.text.startswith("按雜記云大饗"))
+    assert (shu.marker, shu.source_name) == ("○疏曰", "賈公彦")
+    assert "歸于賔館是賔所當得也饗時設几而不倚" in shu.text
+    assert doc.units[shu.seq + 1].kind == "base"
