@@ -104,7 +104,8 @@ class Speakers:
                 small.append(False)
         text = "".join(chars)
         lemma = re.match(r"[^\u3000 ]{1,4}[\u3000 ]", "".join(t.char for t in line.tokens[:6]))
-        if lemma:  # a lemma head and a blank before the formula: `眂　注曰…`
+        if lemma and not after_full:  # a lemma head and a blank before the formula: `眂　注曰…` (the unit
+            # starts at the lemma; it has no source: none of the four books prints this form)
             hit = self.match(text, len(lemma.group(0)) - 1, small.__getitem__)
             if hit:
                 return text[: len(lemma.group(0)) - 1 + hit[0]]
