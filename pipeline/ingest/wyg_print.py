@@ -98,12 +98,11 @@ def _is_heading(line: SourceLine) -> bool:
 class PrintReader:
     """Builds the units of one document; `front_matter` and `main` read one section each."""
 
-    def __init__(self, heads=None, all_collation: bool = False):
+    def __init__(self, heads=None):
         self.units: list[Unit] = []
         self.notes: list[CollationNote] = []
         self.current: UnitBuilder | None = None
         self.heads = heads  # line -> attribution formula at its start, or None (speakers.py)
-        self.all_collation = all_collation
         self._note: str | None = None  # role of the note being read: "collation" | "text" | "unit"
         self._resume: str | None = None  # kind to go back to after a 夾注 unit split off base
 
@@ -130,7 +129,7 @@ class PrintReader:
                 self.current.add([tok])
                 continue
             if self._note is None:  # the first group of a note decides what the note is
-                if self.all_collation or is_collation(note_text(tokens, i)):
+                if is_collation(note_text(tokens, i)):
                     self._note = "collation"
                 elif self.current.kind == "base":
                     self._note, self._resume = "unit", "base"
