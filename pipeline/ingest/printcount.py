@@ -26,6 +26,8 @@ _JUAN_RE = re.compile(r"#\+PROPERTY:\s*JUAN\s+(.*?)\s*$")
 _PB_RE = re.compile(r"<pb:[^>]*>")
 _NOTE_RE = re.compile(r"\(([^()]*)\)")
 _ENTITY_RE = re.compile(r"&KR\d{4};")
+# a composed character `[孑*(焉-正+?)]` (Kanripo's notation) is one character, its brackets no note
+_COMPOSED_RE = re.compile(r"\[[^\[\]\n]*\]")
 _HEADING_RE = re.compile(r"欽定四庫全書.*|.{1,12}[卷巻][一二三四五六七八九十百]+.*|.*[\u3000 ]撰")
 _COLLATION_RE = re.compile(r"^(?:謹?[案按]|臣.{0,4}?[案按])|據.{0,12}?改正|本作|訛作")
 _BLANKS = "\u3000 \t"
@@ -63,7 +65,7 @@ def count_print(source: str) -> PrintCounts:
 
     opening = True
     for raw in source.split("\n"):
-        line = _PB_RE.sub("", raw.rstrip("\r").removesuffix("¶"))
+        line = _COMPOSED_RE.sub("X", _PB_RE.sub("", raw.rstrip("\r").removesuffix("¶")))
         if line.startswith("#"):
             m = _JUAN_RE.match(line)
             if m:
