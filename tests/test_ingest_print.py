@@ -204,14 +204,19 @@ SHARED_BOOKS = sorted(p.name for p in SHARED.iterdir() if p.is_dir()) if SHARED.
 @pytest.mark.skipif(not SHARED_BOOKS, reason="../shared/corpus is absent (the shared books live outside the repository)")
 @pytest.mark.parametrize("book", SHARED_BOOKS or ["none"])
 def test_every_shared_book_is_read_right_or_refused(book):
-    """The print-grammar books must read and agree; any other must read and agree, or be
-    refused with InputError (a markup this version does not take yet, or the check)."""
+    """The print-grammar books must read and agree; any other must read and agree, or be refused
+    with InputError: a markup this version does not take yet (other scopes: `[…]` composed
+    characters, inline `<pb:…>`), or the check, for a punctuated edition only."""
     for path in sorted((SHARED / book).glob("*.txt")):
         try:
             doc = read_document(path, base_text=None)
         except InputError as err:
             assert book not in OWN, f"{path}: {err}"
             assert err.path == str(path) and err.message
+            if "disagree with the print" in err.message:
+                # the check may refuse only an edition that prints its own punctuation (TLS), which
+                # no layout reads yet; any other disagreement is a reader reading a book wrong
+                assert "punctuation marks per character" in err.message and ";" not in err.message, err.message
             continue
         assert not disagreements(doc.evidence), path
         if book in OWN:

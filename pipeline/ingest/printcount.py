@@ -65,12 +65,13 @@ def count_print(source: str) -> PrintCounts:
 
     opening = True
     for raw in source.split("\n"):
-        line = _COMPOSED_RE.sub("X", _PB_RE.sub("", raw.rstrip("\r").removesuffix("¶")))
+        line = _PB_RE.sub("", raw.rstrip("\r").removesuffix("¶"))
         if line.startswith("#"):
             m = _JUAN_RE.match(line)
             if m:
                 section, opening = m.group(1), True
             continue
+        line = _COMPOSED_RE.sub("X", line)
         content = line.lstrip(_BLANKS)
         if not content.strip(_BLANKS) or is_front_matter(section):
             end_note()
