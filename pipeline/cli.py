@@ -51,7 +51,7 @@ def train_group() -> None:
 
 # --- ingest -------------------------------------------------------------------------------
 
-LAYOUT_CHOICE = click.Choice(["auto", "wyg", "sbck", "wyg-zhushu", "punctuated"])
+LAYOUT_CHOICE = click.Choice(["auto", "wyg", "wyg-print", "sbck", "wyg-zhushu", "punctuated"])
 
 
 @main.command()

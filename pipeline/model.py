@@ -206,6 +206,8 @@ class Document:
     # each printed line's first character, with its page and line number
     pages: list[tuple[int, str]] = field(default_factory=list)
     lines: list[tuple[int, str, int]] = field(default_factory=list)
+    # what ingest read beside what the print shows (ingest/check.py): the dataset card lists it
+    evidence: dict[str, float | int | str] = field(default_factory=dict)
 
     def unit_id(self, unit: Unit) -> str:
         return f"{self.id}#{unit.seq}"

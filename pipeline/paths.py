@@ -17,6 +17,7 @@ TAGGER_MODEL = MODELS / "tagger"
 LEXICON_DIR = MODELS / "lexicon"
 GLOSS_HEADS_MODEL = MODELS / "gloss_heads" / "weights.json"
 VARIANTS_TABLE = MODELS / "variants" / "fold.tsv"
+SPEAKERS_TABLE = MODELS / "speakers" / "speakers.tsv"  # who an attribution names (鄭氏 → 鄭玄), with provenance
 
 DATA = REPO / "data"
 CORPUS = DATA / "corpus" / "KR1d0030"  # the embedded 儀禮集釋, what `zhushu run` reads by default

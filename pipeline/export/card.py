@@ -95,6 +95,7 @@ def render(stats: list[dict], stages: dict[str, str], files: list[str], failed: 
         for source, name, units, chars in who:
             out.append(f"| {source} | {name or '—'} | {units} | {chars} |")
         out.append("")
+    out += _layouts(docs)
     out.append("## Conventions")
     out.append("")
     out.append(
@@ -148,6 +149,25 @@ def render(stats: list[dict], stages: dict[str, str], files: list[str], failed: 
         out.append("Every column may be null where a stage did not run or does not apply.")
     out.append("")
     return "\n".join(out)
+
+
+def _layouts(docs: list[dict]) -> list[str]:
+    """Each document's layout and the evidence ingest checked it by (pipeline/ingest/check.py)."""
+    out = ["## Layouts and the evidence for them", "",
+           "How each document was read, and what it was checked against: the commentary share as read "
+           "(commentary / (base + commentary) characters, markers included) beside the share the print "
+           "shows (indentation and small notes, counted from the markup alone); the share of collation-note "
+           "text that neither opens with 案/按 nor speaks of editions; empty units. A run stops when they "
+           "disagree, unless the layout was named with `--layout`.", "",
+           "| document | layout | commentary read | by the print | collation not like collation | empty units |",
+           "|---|---|---:|---:|---:|---:|"]
+    for d in sorted(docs, key=lambda d: d["doc"]):
+        ev = d.get("evidence") or {}
+        out.append(f"| {d['doc']} | {d.get('layout')} | {ev.get('commentary_share_read', '')} | "
+                   f"{ev.get('commentary_share_print', '')} | {ev.get('collation_not_like_collation', '')} | "
+                   f"{ev.get('empty_units', '')} |")
+    out.append("")
+    return out
 
 
 FORMAT = Format("card", None, lambda _parts, info: {

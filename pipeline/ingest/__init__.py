@@ -5,24 +5,35 @@
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 from pipeline import paths
 from pipeline.errors import InputError
+from pipeline.ingest.check import check_document, layout_evidence
 from pipeline.ingest.punctuated import parse_punctuated
 from pipeline.ingest.resume import load_base_text, resume_base
 from pipeline.ingest.sbck import parse_sbck
 from pipeline.ingest.source import page_index, read_properties, read_text, split_lines
 from pipeline.ingest.sources import attribute_markers
+from pipeline.ingest.speakers import Speakers, author_of, split_attributions
 from pipeline.ingest.wyg import parse_wyg
+from pipeline.ingest.wyg_print import parse_print
 from pipeline.ingest.wyg_zhushu import parse_zhushu
-from pipeline.model import PUNCTUATION_MARKS, Document
+from pipeline.model import MARKERS, PUNCTUATION_MARKS, Document
 
-LAYOUTS = ("wyg", "sbck", "wyg-zhushu", "punctuated")
+# wyg: the 集釋's dialect (鄭注 / 釋曰 blocks, every small note collation); wyg-print: the WYG
+# print grammar itself (indentation, 夾注, attributions); wyg-zhushu: 經 注 音義 疏 inline;
+# punctuated: editions that print modern punctuation (TLS, CHANT)
+LAYOUTS = ("wyg", "wyg-print", "sbck", "wyg-zhushu", "punctuated")
 # editions that print modern punctuation (punctuated.py); a text with no edition named that has
 # one of our marks every 50 characters or more is one too (the WYG and SBCK prints have none)
 PUNCTUATED_EDITIONS = ("TLS", "CHANT")
 PUNCTUATED_SHARE = 0.02
+# the 集釋 opens a commentary block with a marker at the head of a line: 4,000 times in 30 juan;
+# its front matter (KR1d0030_000) has none and is read by the print grammar like any WYG book
+_MARKER_LINE_RE = re.compile(r"^[\u3000 ]*(?:" + "|".join(MARKERS) + ")", re.M)
+MIN_MARKER_LINES = 3
 
 
 def detect_layout(props: dict[str, str], text: str) -> str:
@@ -30,10 +41,11 @@ def detect_layout(props: dict[str, str], text: str) -> str:
     edition = (props.get("WITNESS") or props.get("BASEEDITION") or "").strip().upper()
     if edition in PUNCTUATED_EDITIONS:
         return "punctuated"
+    jishi = len(_MARKER_LINE_RE.findall(text)) >= MIN_MARKER_LINES
     if edition in ("WYG", "SKQS"):
         # the 注疏 print names its commentators' notes inline: 注 … 音義(…) / 疏(…)
         zhushu = props.get("TITLE", "").endswith(("注疏", "註疏")) or "音義(" in text or "疏(" in text
-        return "wyg-zhushu" if zhushu else "wyg"
+        return "wyg-zhushu" if zhushu else "wyg" if jishi else "wyg-print"
     if edition == "SBCK":
         return "sbck"
     if sum(text.count(m) for m in PUNCTUATION_MARKS) >= PUNCTUATED_SHARE * len(text):
@@ -41,7 +53,7 @@ def detect_layout(props: dict[str, str], text: str) -> str:
     # no properties (markup-free text): commentary markers mean the 集釋 layout
     if "音義(" in text or "疏(" in text:
         return "wyg-zhushu"
-    return "wyg" if ("鄭注" in text or "釋曰" in text) else "sbck" if "(" in text else "wyg"
+    return "wyg" if ("鄭注" in text or "釋曰" in text) else "sbck" if "(" in text else "wyg-print"
 
 
 def is_markup_free(text: str) -> bool:
@@ -70,7 +82,8 @@ def read_document(path: str | Path, layout: str = "auto", encoding: str = "utf-8
     text = read_text(path, encoding)
     lines = split_lines(path, text)
     props = read_properties(lines, text)
-    if layout == "auto":
+    auto = layout == "auto"
+    if auto:
         layout = detect_layout(props, text)
     if layout not in LAYOUTS:
         raise InputError(path, None, f"unknown layout {layout!r}; choose one of {', '.join(LAYOUTS)}")
@@ -78,6 +91,12 @@ def read_document(path: str | Path, layout: str = "auto", encoding: str = "utf-8
         raise InputError(path, None, "no text lines: only headers or page breaks")
     if layout == "wyg":
         units, notes = parse_wyg(lines)
+    elif layout == "wyg-print":
+        book = props.get("ID", "").strip()
+        first = Speakers(book, None)
+        units, notes = parse_print(lines, props.get("TITLE", ""), heads=first.line_head)
+        speakers = Speakers(book, author_of(units))
+        units, notes = split_attributions(units, notes, text, speakers)
     elif layout == "wyg-zhushu":
         units, notes = parse_zhushu(path, lines), []
     elif layout == "punctuated":
@@ -98,7 +117,10 @@ def read_document(path: str | Path, layout: str = "auto", encoding: str = "utf-8
     if base_text is not None and layout == "wyg-zhushu" and Path(base_text).exists():
         resume_base(doc, load_base_text(str(base_text)))
     # who speaks: the markers of the 集釋 and 注疏 name the commentator (sources.py); after the
-    # 經 that runs on in a 注 was split off, so that only commentary carries a source
+    # 經 that runs on in a 注 was split off, so that only commentary carries a source (a reader
+    # that named the speaker already, wyg-print's attributions, keeps its own)
     attribute_markers(doc.units, props.get("ID"))
     doc.pages, doc.lines = page_index(lines)
+    # never silently wrong: the units must agree with the print, unless the user named the layout
+    doc.evidence = check_document(doc) if auto else layout_evidence(doc)
     return doc

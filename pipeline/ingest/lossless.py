@@ -8,6 +8,7 @@ every unit's raw extent, with its marker, notes and markup taken out, is exactly
 from __future__ import annotations
 
 import re
+from bisect import bisect_right
 
 from pipeline.ingest.wyg_zhushu import PRINTED_MARKERS
 from pipeline.model import PUNCTUATION_MARKS, Document
@@ -30,8 +31,15 @@ def strip_markup(raw: str, between_units: bool = True) -> str:
     return _MARKUP_RE.sub("", raw)
 
 
+def _lifted(extents: list[tuple[int, int]], at: int) -> bool:
+    """Whether a note group at source index `at` belongs to a collation note (one of the extents)."""
+    i = bisect_right(extents, (at, 1 << 62)) - 1
+    return i >= 0 and extents[i][0] <= at < extents[i][1]
+
+
 def rebuild_source(doc: Document) -> str:
     src, out, pos = doc.source, [], 0
+    lifted = sorted((n.start, n.end) for n in doc.notes)
     for unit in doc.units:
         if unit.start < pos or unit.end < unit.start:
             raise LossError(f"{doc.id}#{unit.seq}: extent {unit.start}-{unit.end} overlaps the previous unit")
@@ -48,6 +56,10 @@ def rebuild_source(doc: Document) -> str:
         zhushu = doc.layout.startswith("wyg-zhushu")
         if doc.layout.startswith("sbck") and unit.kind == "commentary" or zhushu:
             inner = inner.replace("(", "").replace(")", "").replace("/", "")  # the note is the text
+        elif doc.layout.startswith("wyg"):
+            # the collation notes are lifted out (Document.notes); any other note is text (夾注)
+            inner = _NOTE_RE.sub(lambda m: "" if _lifted(lifted, unit.start + m.start())
+                                 else m.group(0)[1:-1].replace("/", ""), inner)
         else:
             inner = _NOTE_RE.sub("", inner)
         inner = strip_markup(inner, between_units=False)

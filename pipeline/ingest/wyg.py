@@ -13,9 +13,10 @@ import re
 
 from pipeline.ingest.source import SourceLine
 from pipeline.ingest.units import UnitBuilder, marker_at
+from pipeline.ingest.wyg_print import LINE_COLUMNS, PrintReader, is_front_matter, line_text, sections
 from pipeline.model import CollationNote, Unit
 
-LINE_COLUMNS = 21
+__all__ = ["LINE_COLUMNS", "line_text", "parse_wyg"]  # the other layouts take the print's line from here
 
 # The seventeen 篇 of the 儀禮 (with the spellings of this edition), as chapter titles:
 # "大射儀第七" opens juan 9, the running title "大射儀" opens juan 10.
@@ -27,19 +28,23 @@ CHAPTERS = (
 TITLE_RE = re.compile(
     "(?:" + "|".join(CHAPTERS) + r")(?:第[一二三四五六七八九十]+(?:之[一二三四五六七八九十])?)?(?:[\u3000 ].*)?"
 )
-# `#+PROPERTY: JUAN` values of front matter (table of contents, preface, the editors' abstract)
-FRONT_MATTER = ("目錄", "目録", "序", "提要")
 HEADER_RE = re.compile(r"欽定四庫全書.*|.*卷[一二三四五六七八九十百]+.*撰|儀禮集釋卷.*|.*[\u3000 ]撰")
 
 
-def line_text(line: SourceLine) -> str:
-    return "".join(t.char for t in line.tokens if t.kind == "char")
-
-
 def parse_wyg(lines: list[SourceLine]) -> tuple[list[Unit], list[CollationNote]]:
-    """Units of a WYG juan. Every block of front matter (目錄, 提要, 序) is a header unit."""
-    units: list[Unit] = []
-    notes: list[CollationNote] = []
+    """Units of a WYG 集釋 juan. Front matter (目錄, 提要, 序) is read by the print grammar
+    (wyg_print.PrintReader.front_matter: prose blocks, header lines)."""
+    reader = PrintReader()
+    for section, run in sections(lines):
+        if is_front_matter(section):
+            reader.front_matter(run)
+        else:
+            _body(run, reader.units, reader.notes)
+    return reader.units, reader.notes
+
+
+def _body(lines: list[SourceLine], units: list[Unit], notes: list[CollationNote]) -> None:
+    """The body of a juan: headers, chapter title, base and 鄭注 / 釋曰 blocks."""
     current: UnitBuilder | None = None
     prev_full = False
     current_indent = 0  # indentation of the current block's first line
@@ -62,17 +67,14 @@ def parse_wyg(lines: list[SourceLine]) -> tuple[list[Unit], list[CollationNote]]
         if line.kind != "text":
             continue
         text = line_text(line)
-        front_matter = line.section in FRONT_MATTER
-        marker = None if front_matter else marker_at(line.tokens)
-        if front_matter:
-            kind = "header"
-        elif opening and HEADER_RE.fullmatch(text.strip("\u3000 ")):
+        marker = marker_at(line.tokens)
+        if opening and HEADER_RE.fullmatch(text.strip("\u3000 ")):
             kind = "header"
         elif opening and TITLE_RE.fullmatch(text):
             kind = "title"
         else:
             kind = "commentary" if marker else "base"
-        if kind in ("header", "title") and not front_matter:
+        if kind in ("header", "title"):
             close()
             current = UnitBuilder(len(units), kind)
             current.add(line.tokens)
@@ -80,7 +82,7 @@ def parse_wyg(lines: list[SourceLine]) -> tuple[list[Unit], list[CollationNote]]
             opening = kind == "header"
             prev_full = False
             continue
-        opening = opening and front_matter
+        opening = False
         continues = (
             current is not None
             and prev_full
@@ -94,4 +96,3 @@ def parse_wyg(lines: list[SourceLine]) -> tuple[list[Unit], list[CollationNote]]
         current.add(line.tokens)
         prev_full = line.width >= LINE_COLUMNS
     close()
-    return units, notes

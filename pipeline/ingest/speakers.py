@@ -1,0 +1,183 @@
+"""Who speaks: the attributions that open the quotations of a gathered commentary.
+
+禮記集說, 儀禮述註 … gather earlier commentators and name each one as the print goes:
+`鄭氏曰…`, `藍田吕氏曰…`, `王氏(子墨/)曰…`, `註曰…○疏曰…○楊氏曰…`, `愚按…`. A commentary
+unit is split at each attribution that opens it or follows a `○`; the pieces are units of
+their own with
+
+- `marker`: the formula as printed, `○` included when there is one (`鄭氏曰`, `○疏曰`): like
+  the 集釋's 鄭注 it stands outside `text`, so `text` is what the speaker says and the
+  round trip (extent = marker + text) holds;
+- `source`: the speaker as printed, small print included (`鄭氏`, `藍田吕氏`, `王氏子墨`, `疏`, `愚`);
+- `source_name`: the person, where the text makes it clear (models/speakers/speakers.tsv, each
+  row with its provenance; `愚` and the author's own name are the author of the header line).
+
+`又曰` (the same speaker again) does not split. A formula anywhere else in the text is a
+quotation inside the comment and does not split either.
+"""
+
+from __future__ import annotations
+
+import csv
+import functools
+import re
+
+from pipeline import paths
+from pipeline.ingest.source import SourceLine
+from pipeline.model import CollationNote, Unit
+
+_C = r"[^\W\d_○]"  # one character of a name
+VERBS = "曰云謂按案"
+# speakers printed without 氏 / 子 / 先生: the commentary and sub-commentary the book quotes
+# and the masters named by their surname and 子 (a free `X子曰` is mostly 孔子, 君子 … quoted)
+FIXED = ("鄭目錄", "鄭目録", "孔疏", "賈疏", "講義", "註", "注", "疏", "䟽", "傳", "𫝊", "箋", "愚",
+         "朱子", "程子", "張子")
+# `X氏`, `王氏(子墨/)` (the given name in small print), `X先生`
+_GENERIC = rf"(?P<who>{_C}{{0,4}}氏)(?P<given>{_C}{{0,3}}?)|(?P<who2>{_C}{{1,3}}先生)"
+SPLIT_AFTER = "○"  # 儀禮述註 runs its quotations on in one block: `…廟神○疏曰…`
+_AUTHOR_RE = re.compile(r"([^\u3000 ]{2,4})[\u3000 ]+撰$")
+
+
+@functools.lru_cache(maxsize=1)
+def speaker_table() -> dict[tuple[str, str], str]:
+    """(book id or "*", form as printed) -> name, from models/speakers/speakers.tsv."""
+    table: dict[tuple[str, str], str] = {}
+    with open(paths.SPEAKERS_TABLE, encoding="utf-8", newline="") as fh:
+        for row in csv.DictReader((ln for ln in fh if not ln.startswith("#")), delimiter="\t"):
+            table[(row["book"], row["form"])] = row["name"]
+    return table
+
+
+@functools.lru_cache(maxsize=16)
+def _formula_re(extra: tuple[str, ...]) -> re.Pattern:
+    fixed = sorted(set(FIXED) | set(extra), key=len, reverse=True)
+    return re.compile(rf"(?:(?P<fixed>{'|'.join(map(re.escape, fixed))})|{_GENERIC})(?P<verb>[{VERBS}])")
+
+
+class Speakers:
+    """The attribution formulas of one book: the fixed ones, its table's names, its author's."""
+
+    def __init__(self, book: str, author: str | None):
+        self.book, self.author = book, author
+        table = speaker_table()
+        names = {form for (b, form) in table if b in (book, "*") and not form.endswith(("氏", "子", "先生"))}
+        # the author speaks of himself by his given name (李光坡: 坡謂, 光坡按)
+        self.own = {author[1:], author[-1]} if author and len(author) >= 3 else set()
+        self.re = _formula_re(tuple(sorted(names | self.own)))
+
+    def match(self, text: str, at: int, is_small) -> tuple[int, str] | None:
+        """(length of the formula, speaker as printed) when one starts at text[at]."""
+        m = self.re.match(text, at)
+        if not m:
+            return None
+        if m.group("fixed"):
+            return m.end() - at, m.group("fixed")
+        if m.group("who2"):
+            return m.end() - at, m.group("who2")
+        who, given = m.group("who"), m.group("given")
+        if who == "氏" or who.startswith("又"):
+            return None
+        if given and not all(is_small(i) for i in range(m.start("given"), m.end("given"))):
+            return None  # a given name is printed small (王氏(子墨/)曰); full size it is the sentence
+        return m.end() - at, who + given
+
+    def name(self, who: str) -> str | None:
+        if who == "愚" or who in self.own:
+            return self.author
+        table = speaker_table()
+        return table.get((self.book, who)) or table.get(("*", who))
+
+    def line_head(self, line: SourceLine, after_full: bool = False) -> str | None:
+        """The formula a printed line opens with (it opens a commentary block), if any.
+
+        After a full line the line may just as well run on a sentence that quotes someone:
+        there only a speaker the table knows, or a fixed one (註, 疏, 愚 …), opens a block."""
+        chars: list[str] = []
+        small: list[bool] = []
+        for tok in line.tokens[:8]:
+            if tok.kind == "note":
+                col = "".join(tok.columns)
+                chars += col
+                small += [True] * len(col)
+            elif tok.char not in "\u3000 ":
+                chars.append(tok.char)
+                small.append(False)
+        text = "".join(chars)
+        lemma = re.match(r"[^\u3000 ]{1,4}[\u3000 ]", "".join(t.char for t in line.tokens[:6]))
+        if lemma and not after_full:  # a lemma head and a blank before the formula: `眂　注曰…` (the unit
+            # starts at the lemma; it has no source: none of the four books prints this form)
+            hit = self.match(text, len(lemma.group(0)) - 1, small.__getitem__)
+            if hit:
+                return text[: len(lemma.group(0)) - 1 + hit[0]]
+        hit = self.match(text, 0, small.__getitem__)
+        if hit and after_full and hit[1] not in FIXED and self.name(hit[1]) is None:
+            return None
+        return text[: hit[0]] if hit else None
+
+
+def author_of(units: list[Unit]) -> str | None:
+    """The author named in the juan's opening header (`宋　衛湜　撰`, `安溪　李光坡　撰`)."""
+    for unit in units:
+        if unit.kind == "header":
+            m = _AUTHOR_RE.search(unit.text.strip("\u3000 "))
+            if m:
+                return m.group(1)
+    return None
+
+
+def split_attributions(units: list[Unit], notes: list[CollationNote], source: str,
+                       speakers: Speakers) -> tuple[list[Unit], list[CollationNote]]:
+    """Each commentary unit cut at the attributions that open it or follow a ○; seqs renumbered."""
+    out: list[Unit] = []
+    new_seq: dict[int, list[tuple[int, int, int]]] = {}  # old seq -> (new seq, text start, text end)
+    for unit in units:
+        cuts = _cuts(unit, source, speakers) if unit.kind == "commentary" and unit.marker is None else []
+        if not cuts:
+            new_seq[unit.seq] = [(len(out), 0, len(unit.text))]
+            unit.seq = len(out)
+            out.append(unit)
+            continue
+        if cuts[0][0] > 0:
+            cuts.insert(0, (0, 0, None))
+        pieces = []
+        for i, (at, length, who) in enumerate(cuts):
+            stop = cuts[i + 1][0] if i + 1 < len(cuts) else len(unit.text)
+            start = unit.start if i == 0 else unit.offsets[at]
+            end = unit.offsets[stop] if stop < len(unit.text) else unit.end
+            text_from = at + length
+            piece = Unit(seq=len(out), kind="commentary", marker=unit.text[at:text_from] or None,
+                         text=unit.text[text_from:stop], start=start, end=end,
+                         offsets=unit.offsets[text_from:stop], source=who,
+                         source_name=speakers.name(who) if who else None)
+            pieces.append((len(out), text_from, stop))
+            out.append(piece)
+        new_seq[unit.seq] = pieces
+    for note in notes:
+        for seq, lo, hi in new_seq[note.unit_seq]:
+            if note.offset <= hi:
+                note.unit_seq, note.offset = seq, max(0, note.offset - lo)
+                break
+    return out, notes
+
+
+def _cuts(unit: Unit, source: str, speakers: Speakers) -> list[tuple[int, int, str | None]]:
+    """(text index, formula length, speaker) of each attribution of a unit."""
+    text = unit.text
+    def small(i: int) -> bool:
+        return _in_note(source, unit.offsets[i])
+
+    cuts = []
+    hit = speakers.match(text, 0, small)
+    if hit:
+        cuts.append((0, hit[0], hit[1]))
+    for i, ch in enumerate(text):
+        if ch == SPLIT_AFTER and i + 1 < len(text):
+            hit = speakers.match(text, i + 1, small)
+            if hit:
+                cuts.append((i, hit[0] + 1, hit[1]))
+    return cuts
+
+
+def _in_note(source: str, at: int) -> bool:
+    """Whether a source index lies inside a `(…)` small note (the nearest bracket opens one)."""
+    return source.rfind("(", 0, at) > source.rfind(")", 0, at)

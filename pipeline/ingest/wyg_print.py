@@ -1,0 +1,255 @@
+"""The WYG print grammar, read as the print shows it.
+
+Most Siku Quanshu (Wenyuange) books share one grammar; the 集釋 (wyg.py) and the 注疏
+(wyg_zhushu.py) are dialects of it with markers of their own. This reader is the grammar
+itself, for the books that have no such markers: 禮記集說 (KR1d0057), 儀禮述註 (KR1d0040),
+表記集傳 (KR1d0063), 儀禮釋宮 (KR1d0031) …
+
+- A printed line holds 21 columns; a block runs on while its lines are full (LINE_COLUMNS).
+- Full-size text flush left is the main text (base); a block whose first line is indented
+  under it is the author's commentary. Indentation is measured, not assumed: some pages are
+  set one column to the right (禮記集說 juan 4, page 39a: 經 at 1, commentary at 2), which
+  `page_shifts` finds from the levels the document uses on its ordinary pages.
+- A line that opens with an attribution (`鄭氏曰`, `註曰`, `愚按` …: speakers.py) opens a
+  commentary block; a lemma head and a full-width space before it (`眂　注曰…`) too.
+- A two-column small note `(a/b)` is the author's commentary (夾注) unless it reads as the
+  Qing editors' collation (`is_collation`). Inside commentary (or a header) it is text of the
+  unit; inside base it is a commentary unit of its own; a block of small notes is one.
+- Front matter (提要, 序, 目錄 …, `front_matter`): a block of more than one line is prose (a
+  commentary unit, segmented like any other), a line on its own is a header.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter, defaultdict
+
+from pipeline.ingest.source import INDENT_CHARS as BLANKS
+from pipeline.ingest.source import SourceLine, Token
+from pipeline.ingest.units import UnitBuilder
+from pipeline.model import CollationNote, Unit
+
+LINE_COLUMNS = 21
+_NUM = "一二三四五六七八九十百"
+# opening lines: 欽定四庫全書, 禮記集説卷一 … 宋　衛湜　撰, the author line on its own
+HEADER_RE = re.compile(rf"欽定四庫全書.*|.+[卷巻][{_NUM}]+.*|.*[\u3000 ]撰")
+# a chapter title on a line of its own, anywhere: 曲禮上第一, 士冠禮第一, 歸表章第一
+CHAPTER_RE = re.compile(rf"[^\u3000 ]{{1,8}}第[{_NUM}]+(?:之[{_NUM}]+)?")
+# the `#+PROPERTY: JUAN` values of front (and back) matter: 提要, [提要], 序, 儀禮疏序, 序周禮廢興,
+# 目錄, 原目, 跋, 御製…, 三禮注解傳述人, and 禮記集說's 表, 統說, 名氏 (a juan is 卷N, or 附録 …)
+FRONT_MATTER_RE = re.compile(r"提要|序|跋|目[錄録]|原目|凡例|名氏|統[說説]|^表$|御製|傳述人")
+# the Qing editors' collation: it opens with 案 / 按 / 謹案 / 臣…按, or speaks of editions
+COLLATION_OPENING_RE = re.compile(r"謹?[案按]|臣.{0,4}?[案按]")
+EDITION_RE = re.compile(r"據.{0,12}?改正|本作|訛作")
+SIGNATURE_INDENT = 8
+NEAR_FULL = 2  # columns a line of an attributed comment may fall short of full and still run on
+ATTRIBUTED_SHARE = 0.8  # of indented block starts with an attribution: the book attributes its comments
+MIN_BLOCKS = 10  # front matter: a line set this far in is a signature or an author line, never prose
+
+
+def line_text(line: SourceLine) -> str:
+    return "".join(t.char for t in line.tokens if t.kind == "char")
+
+
+def is_front_matter(section: str) -> bool:
+    return bool(FRONT_MATTER_RE.search(section))
+
+
+def is_collation(text: str) -> bool:
+    """Whether a small note's text reads as the Qing editors' collation rather than the author's."""
+    return bool(COLLATION_OPENING_RE.match(text) or EDITION_RE.search(text))
+
+
+def note_text(tokens: list[Token], i: int) -> str:
+    """The text of the note whose first group is tokens[i]: it and the groups right after it."""
+    out = []
+    while i < len(tokens) and tokens[i].kind == "note":
+        out.append("".join(tokens[i].columns))
+        i += 1
+    return "".join(out)
+
+
+def page_shifts(lines: list[SourceLine]) -> dict[str | None, int]:
+    """How many columns each page is set to the right of the document's ordinary pages.
+
+    The levels in use are measured on the pages that print something flush left: a level is
+    ordinary when it is found on at least a tenth of them. A page with nothing flush left whose
+    deepest level lies beyond the deepest ordinary one is shifted by the difference (禮記集說
+    juan 4: ordinary levels 0 and 1; page 39a uses 1 and 2, so its 經 is at 1). A page with
+    nothing flush left and no deeper level is all commentary (a long comment that fills it).
+    """
+    levels: dict[str | None, set[int]] = defaultdict(set)
+    for line in lines:
+        if line.kind == "text" and not _is_heading(line):
+            levels[line.pb].add(line.indent)
+    ordinary = [s for s in levels.values() if 0 in s]
+    if not ordinary:
+        return {}
+    seen = Counter(level for s in ordinary for level in s)
+    deepest = max(level for level, n in seen.items() if n * 10 >= len(ordinary))
+    return {pb: min(min(s), max(s) - deepest) for pb, s in levels.items() if 0 not in s and max(s) > deepest}
+
+
+def _is_heading(line: SourceLine) -> bool:
+    text = line_text(line).strip("\u3000 ")
+    return line.width < LINE_COLUMNS and bool(HEADER_RE.fullmatch(text) or CHAPTER_RE.fullmatch(text))
+
+
+class PrintReader:
+    """Builds the units of one document; `front_matter` and `main` read one section each."""
+
+    def __init__(self, heads=None):
+        self.units: list[Unit] = []
+        self.notes: list[CollationNote] = []
+        self.current: UnitBuilder | None = None
+        self.heads = heads  # line -> attribution formula at its start, or None (speakers.py)
+        self._note: str | None = None  # role of the note being read: "collation" | "text" | "unit"
+        self._resume: str | None = None  # kind to go back to after a 夾注 unit split off base
+
+    # --- building --------------------------------------------------------------------------
+    def close(self) -> None:
+        c, self.current = self.current, None
+        self._note = self._resume = None
+        if c is not None and not c.empty:
+            self.units.append(c.build())
+            self.notes.extend(c.notes)
+
+    def open(self, kind: str, marker: str | None = None) -> None:
+        self.close()
+        self.current = UnitBuilder(len(self.units), kind, marker, skip=0)
+
+    def add(self, tokens: list[Token]) -> None:
+        for i, tok in enumerate(tokens):
+            if tok.kind != "note":
+                if self._note == "unit":  # a 夾注 split off base: the base runs on after it
+                    kind, self._note = self._resume, None
+                    self.units.append(self.current.build())
+                    self.current = UnitBuilder(len(self.units), kind, skip=0)
+                self._note = None
+                self.current.add([tok])
+                continue
+            if self._note is None:  # the first group of a note decides what the note is
+                if is_collation(note_text(tokens, i)):
+                    self._note = "collation"
+                elif self.current.kind == "base":
+                    self._note, self._resume = "unit", "base"
+                    if not self.current.empty:
+                        self.units.append(self.current.build())
+                        self.notes.extend(self.current.notes)
+                    self.current = UnitBuilder(len(self.units), "commentary", skip=0)
+                else:
+                    self._note = "text"
+            if self._note == "collation":
+                self.current.add([tok])
+            else:
+                self.current.add_columns(tok)
+
+    def single(self, line: SourceLine, kind: str) -> None:
+        self.open(kind)
+        self.add(line.tokens)
+        self.close()
+
+    # --- sections --------------------------------------------------------------------------
+    def front_matter(self, lines: list[SourceLine]) -> None:
+        """目錄, 提要, 序 …: blocks of more than one line are prose, single lines headers."""
+        for block in _blocks(lines):
+            prose = len(block) > 1 and block[0].indent < SIGNATURE_INDENT
+            self.open("commentary" if prose else "header")
+            for line in block:
+                self.add(line.tokens)
+            self.close()
+
+    def main(self, lines: list[SourceLine], title: str = "") -> None:
+        """The body of a juan: headers and chapter titles, then base and commentary blocks."""
+        shifts = page_shifts(lines)
+        attributed = self._attributed(lines, shifts)
+        opening = True
+        prev_full, prev_width = False, 0
+        block_kind = ""
+        for line in lines:
+            if line.kind != "text":
+                if line.kind == "blank":
+                    self.close()
+                    prev_full = False
+                continue
+            text = line_text(line).strip("\u3000 ")
+            full = line.width >= LINE_COLUMNS
+            closing = bool(title) and text.startswith(title[:2]) and not full and HEADER_RE.fullmatch(text)
+            chapter = not full and not prev_full and CHAPTER_RE.fullmatch(text)
+            if (opening or closing) and HEADER_RE.fullmatch(text) or chapter:
+                self.single(line, "title" if chapter else "header")
+                opening, prev_full = opening and not chapter, False
+                continue
+            opening = False
+            head = self.heads(line, prev_full) if self.heads else None
+            indented = line.indent - shifts.get(line.pb, 0) > 0
+            kind = "commentary" if indented or head else "base"
+            continues = (
+                self.current is not None and head is None and (block_kind == "base") == (kind == "base")
+                and (prev_full or attributed and kind == "commentary" and prev_width >= LINE_COLUMNS - NEAR_FULL)
+            )
+            if not continues:
+                self.open(kind)
+                block_kind = kind
+            self.add(line.tokens)
+            prev_full, prev_width = full, line.width
+        self.close()
+
+    def _attributed(self, lines: list[SourceLine], shifts: dict) -> bool:
+        """Whether the document opens its commentary blocks with attributions (禮記集說: 0.97 of
+        them; 儀禮述註 0.9x; 表記集傳 none): then an unattributed line after a line one or two
+        columns short of full runs the comment on (the transcription drops a column now and then:
+        `…○疏¶ 曰按雜記云大饗卷三牲之爼歸于賔館是賔所¶ 當得也…`, 20 columns)."""
+        if self.heads is None:
+            return False
+        starts = heads = 0
+        prev_full = False
+        for line in lines:
+            if line.kind != "text":
+                prev_full = prev_full and line.kind == "pb"
+                continue
+            if not prev_full and line.indent - shifts.get(line.pb, 0) > 0 and not _is_heading(line):
+                starts += 1
+                heads += self.heads(line) is not None
+            prev_full = line.width >= LINE_COLUMNS
+        return starts >= MIN_BLOCKS and heads >= ATTRIBUTED_SHARE * starts
+
+
+def _blocks(lines: list[SourceLine]) -> list[list[SourceLine]]:
+    """Text lines grouped by the run-on rule: a block runs on while its lines are full."""
+    blocks: list[list[SourceLine]] = []
+    prev_full = False
+    for line in lines:
+        if line.kind != "text":
+            prev_full = prev_full and line.kind == "pb"
+            continue
+        if blocks and prev_full and line.indent < SIGNATURE_INDENT:
+            blocks[-1].append(line)
+        else:
+            blocks.append([line])
+        prev_full = line.width >= LINE_COLUMNS
+    return blocks
+
+
+def sections(lines: list[SourceLine]) -> list[tuple[str, list[SourceLine]]]:
+    """The lines of each `#+PROPERTY: JUAN` section (the meta line closes the one before)."""
+    out: list[tuple[str, list[SourceLine]]] = []
+    for line in lines:
+        if line.kind == "meta":
+            out.append((line.section, []))
+        elif out:
+            out[-1][1].append(line)
+        else:
+            out.append((line.section, [line]))
+    return [(name, run) for name, run in out if any(x.kind == "text" for x in run)]
+
+
+def parse_print(lines: list[SourceLine], title: str = "", heads=None) -> tuple[list[Unit], list[CollationNote]]:
+    """Units and collation notes of a WYG document read by the print grammar."""
+    reader = PrintReader(heads)
+    for section, run in sections(lines):
+        if is_front_matter(section):
+            reader.front_matter(run)
+        else:
+            reader.main(run, title)
+    return reader.units, reader.notes

@@ -1,0 +1,93 @@
+"""Build models/speakers/speakers.tsv: who a printed attribution names (`藍田吕氏` → 吕大臨).
+
+Two sources, each row with its provenance:
+- the 名氏 list of 禮記集說 (../shared/corpus/KR1d0057/KR1d0057_000.txt, section 名氏), where
+  衛湜 lists the commentators he gathers as the print names them: `藍田吕　氏(大臨/)字與叔`
+  = place 藍田, surname 吕, given name 大臨 in small print. A form named by two entries
+  (`東萊吕氏`: 本中 and 祖謙; `河南程氏`: 顥 and 頤) is left without a name.
+- HAND below: forms the texts make clear elsewhere (the 提要 of 儀禮述註 says it takes 鄭注
+  and 賈疏; 朱子 is 朱熹 …), each with the line that says so.
+
+    python scripts/speakers_table.py ../shared/corpus/KR1d0057/KR1d0057_000.txt > models/speakers/speakers.tsv
+"""
+
+from __future__ import annotations
+
+import re
+import sys
+from collections import defaultdict
+
+# dynasties that stand where a place would (`唐　賈　氏`, `後漢鄭氏`): not part of the printed form
+DYNASTIES = ("後漢", "北齊", "元魏", "漢", "魏", "晉", "唐", "隋", "梁", "宋")
+ENTRY_RE = re.compile(r"^[\u3000]*(?P<head>[^(]{1,5}?)氏\((?P<given>[^/)]+)/\)")
+COMPOUND = ("司馬", "淳于", "皇甫", "慕容", "歐陽", "長孫", "上官", "令狐", "諸葛", "宇文")
+
+HAND = [
+    # book, form, name, provenance
+    ("*", "鄭氏", "鄭玄", "KR1d0057_000.txt 名氏: 後漢鄭氏(𤣥)字康成 … 遂為之註 (the 註 of the 禮記)"),
+    ("*", "孔氏", "孔穎達", "KR1d0057_000.txt 名氏: 唐孔氏(頴達)字仲達 … 為正義"),
+    ("*", "朱子", "朱熹", "朱子 is the usual name of 朱熹 (KR1d0057_000.txt 名氏: 新安朱氏(熹) 字元晦)"),
+    ("*", "朱先生", "朱熹", "KR1d0040: 朱先生曰 quotes 朱熹's 儀禮經傳通解 (e.g. KR1d0040_001)"),
+    ("*", "程子", None, "程子 is either 程顥 or 程頤: left without a name"),
+    ("*", "伊川", "程頤", "KR1d0057_000.txt 名氏: 河南程氏(顥)字伯淳 弟(頤)字正叔; 伊川 is 程頤's name of residence"),
+    ("*", "明道", "程顥", "KR1d0057_001: 河南程氏曰 … (明道/) — 明道 is 程顥"),
+    ("KR1d0040", "註", "鄭玄", "KR1d0040_000.txt 提要: 是書取鄭注賈疏總撮大義"),
+    ("KR1d0040", "注", "鄭玄", "KR1d0040_000.txt 提要: 是書取鄭注賈疏總撮大義"),
+    ("KR1d0040", "疏", "賈公彦", "KR1d0040_000.txt 提要: 是書取鄭注賈疏總撮大義"),
+    ("KR1d0040", "䟽", "賈公彦", "KR1d0040_000.txt 提要: 是書取鄭注賈疏總撮大義 (䟽 = 疏)"),
+    ("KR1d0040", "孔疏", "孔穎達", "孔疏 is the 疏 of 孔穎達 (the 禮記正義), quoted beside 賈疏 in KR1d0040_001"),
+    ("KR1d0040", "鄭目錄", "鄭玄", "KR1d0040_001: 鄭目錄云 — 鄭玄's 三禮目錄"),
+    ("KR1d0040", "楊氏", "楊復", "KR1d0057_000.txt 名氏: 秦溪楊氏(復); 楊復's 儀禮圖 is what 儀禮述註 quotes on the 儀禮"),
+    ("KR1d0040", "陸佃", "陸佃", "printed as a full name"),
+    ("KR1d0040", "劉敞", "劉敞", "printed as a full name"),
+]
+
+
+def mingshi(path: str) -> list[tuple[str, str, str, str]]:
+    lines = open(path, encoding="utf-8").read().split("\n")
+    start = next(i for i, ln in enumerate(lines) if ln.startswith("#+PROPERTY: JUAN 名氏"))
+    forms: dict[str, list[tuple[str, int]]] = defaultdict(list)
+    for n, line in enumerate(lines[start + 1 :], start=start + 2):
+        if line.startswith("#"):
+            break
+        m = ENTRY_RE.match(line)
+        if not m:
+            continue
+        head, given = m.group("head").replace("\u3000", ""), m.group("given")
+        cut = 2 if head[-2:] in COMPOUND else 1
+        pre, sur = head[:-cut], head[-cut:]
+        for d in DYNASTIES:  # 唐中山成氏: dynasty 唐, place 中山 (but 晉陵 is a place)
+            if pre == d or len(pre) > 2 and pre.startswith(d):
+                pre = pre[len(d):]
+                break
+        name = sur + given
+        forms[pre + sur + "氏"].append((name, n))
+        forms[pre + sur + "氏" + given].append((name, n))  # printed with the given name small: 王氏(子墨/)曰
+        # a second given name on the same line (`河南程　氏(顥/)　字伯淳　弟(頤/)`): a second person
+        for extra in re.findall(r"\((\S+?)/\)", line[m.end():]):
+            forms[pre + sur + "氏"].append((sur + extra, n))
+    rows = []
+    for form, people in sorted(forms.items()):
+        names = sorted({p for p, _ in people})
+        where = ", ".join(f"KR1d0057_000.txt:{n}" for _, n in people)
+        if len(names) == 1:
+            rows.append(("KR1d0057", form, names[0], f"名氏 {where}"))
+    return rows
+
+
+def main() -> None:
+    rows = mingshi(sys.argv[1])
+    hand = {f for b, f, _, _ in HAND if b == "*"}
+    rows = [r for r in rows if r[1] not in hand]  # 鄭氏 鄭𤣥 → the hand row's 鄭玄 (one spelling)
+    known = {(b, f) for b, f, _, _ in rows}
+    print("# who an attribution names: built by scripts/speakers_table.py (see its docstring); one row a form")
+    print("book\tform\tname\tprovenance")
+    for book, form, name, prov in HAND:
+        if name and (book, form) not in known:
+            print(f"{book}\t{form}\t{name}\t{prov}")
+    for book, form, name, prov in rows:
+        print(f"{book}\t{form}\t{name}\t{prov}")
+
+
+if __name__ == "__main__":
+    main()
