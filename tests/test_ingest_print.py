@@ -83,7 +83,7 @@ def test_yili_shuzhu_splits_at_each_attribution():
         ("commentary", "疏曰", "疏", "賈公彦"),
         ("commentary", "○孔疏曰", "孔疏", "孔穎達"),
         ("title", None, None, None),  # 士冠禮第一, indented 2
-        ("commentary", "鄭目錄云", "鄭目錄", "鄭玄"),  # indented 3
+        ("commentary", "鄭目錄云", "鄭目録", "鄭玄"),  # indented 3; graphic variants of a source made one (sources.normalise)
         ("commentary", "○坡謂", "坡", "李光坡"),  # the author, named in the header line
     ]
     zhu = next(u for u in doc.units if u.marker == "註曰")

@@ -190,7 +190,7 @@ def test_detected_from_properties_or_from_its_marks():
     assert detect_layout({"WITNESS": "chant"}, "") == "punctuated"
     plain = "子曰：「學而時習之，不亦說乎？有朋自遠方來，不亦樂乎？」\n"  # no properties, no markup
     assert detect_layout({}, plain) == "punctuated"
-    assert detect_layout({}, plain.replace("，", "").replace("？", "").replace("：", "")) == "wyg"
+    assert detect_layout({}, plain.replace("，", "").replace("？", "").replace("：", "")) == "wyg-print"  # unmarked WYG print
 
 
 # --- the segment stage leaves an edition's marks alone (or re-punctuates on request) ---------
