@@ -25,12 +25,12 @@ CORPUS = ROOT.parent / "shared" / "corpus"
 BOOKS = {"KR1d0003": "KR1d0001", "KR1d0053": "KR1d0052"}
 
 
-def collect(corpus: Path = CORPUS, base: bool = True, fold=None):
+def collect(corpus: Path = CORPUS, base: bool = True, fold=None, alternates=None):
     """(doc id, 音義 unit, reading, glossed units) for every reading of both books."""
     for book, plain in BOOKS.items():
         for path in sorted((corpus / book).glob("*.txt")):
             doc = read_document(path, base_text=corpus / plain if base else None)
-            for unit, readings, targets in document_readings(doc.units, fold):
+            for unit, readings, targets in document_readings(doc.units, fold, alternates):
                 for reading in readings:
                     yield doc.id, unit, reading, targets
 
@@ -52,12 +52,13 @@ def main() -> None:
     ap.add_argument("--sample", type=int, default=0)
     ap.add_argument("--seed", type=int, default=13)
     ap.add_argument("--no-base", action="store_true", help="markers only: no TLS 經 text")
-    ap.add_argument("--fold", action="store_true", help="anchor heads on variant forms too (pipeline.variants.fold)")
+    ap.add_argument("--fold", action="store_true",
+                    help="anchor heads on variant forms too (pipeline.variants.fold and reading_alternates, as the align stage does)")
     args = ap.parse_args()
-    fold = None
+    fold = alternates = None
     if args.fold:
-        from pipeline.variants import fold
-    rows = list(collect(base=not args.no_base, fold=fold))
+        from pipeline.variants import fold, reading_alternates as alternates
+    rows = list(collect(base=not args.no_base, fold=fold, alternates=alternates))
     total = len(rows)
     anchored = sum(r.target is not None for _, _, r, _ in rows)
     kinds: dict[str, int] = {}

@@ -17,6 +17,7 @@ TAGGER_MODEL = MODELS / "tagger"
 LEXICON_DIR = MODELS / "lexicon"
 GLOSS_HEADS_MODEL = MODELS / "gloss_heads" / "weights.json"
 VARIANTS_TABLE = MODELS / "variants" / "fold.tsv"
+READING_VARIANTS = MODELS / "variants" / "readings.tsv"  # 音義 head → the form the text prints (hand-reviewed)
 
 DATA = REPO / "data"
 CORPUS = DATA / "corpus" / "KR1d0030"  # the embedded 儀禮集釋, what `zhushu run` reads by default
