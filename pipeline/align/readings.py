@@ -25,7 +25,10 @@ from pipeline.model import Reading, Sound
 
 # one reading formula: 反切 (two characters + 反, sometimes after 音: 圜音于權反), homophone
 # (音 + one character; not 音者 of the scope `後不音者放此`), 如字 (also 音如字: `一音如字`)
-FORMULA_RE = re.compile(r"音?(?P<fq>[^反音同也]{2})反|音(?P<hom>[^反音同也如者])|音?(?P<rz>如字)")
+# two 反切 at once (`好呼報呼老二反`: 呼報反 and 呼老反) come first, so that 老二反 is not one;
+# 音反 is a homophone (`阪險上音反又蒲版反`) where no 反切 can be read
+FORMULA_RE = re.compile(
+    r"音?(?P<two>[^反音同也]{4})二反|音?(?P<fq>[^反音同也]{2})反|音(?P<hom>[^音同也如者])|音?(?P<rz>如字)")
 # authorities and alternative markers that may stand before a formula, longest first
 AUTHORITIES = (
     "徐邈", "劉昌宗", "李軌", "沈重", "王肅", "鄭司農", "司農", "杜子春", "干寳", "干寶", "戚袞",
@@ -49,10 +52,10 @@ GLOSS_RE = re.compile(r"[^也反音]{1,8}也")
 # a remark between a head and its reading: a variant (辨本亦作辯, 弛本又作施同, 麕本又作麇亦作麏;
 # one character, as the head is one: in `字或作菰蓏` 蓏 is the next head) or the text the reading
 # follows (其命依注, 讀者亦依尚書, 沈一依聶氏, 猶依注作搖); also an edition's (徐本作遁, 一本作屝,
-# 干本同)
+# 干本同) or a correction (一云當作郟)
 _NAMES = "|".join(AUTHORITIES)
 REMARK_RE = re.compile(
-    rf"(?:(?:讀者)?[一亦又]?依[^依反]{{1,3}}?(?:作.)?|(?:(?:{_NAMES}|一)?[本夲字]?[亦又或今]?作[^作]同?)+|(?:{_NAMES})本同)$")
+    rf"(?:(?:讀者)?[一亦又]?依[^依反]{{1,3}}?(?:作.)?|(?:(?:{_NAMES}|一云|一)?(?:[本夲字]|當)?[亦又或今]?作[^作]同?)+|(?:{_NAMES})本同)$")
 # a variant remark right after a reading (`共音恭本或作供`, `取音娶本又作娶`): where the text
 # prints the variant, the head anchors on it
 AFTER_RE = re.compile(r"(?:[本夲字]?[亦又或今]?作)(.)")
@@ -120,7 +123,10 @@ def parse_note(text: str, targets: list[str] | None = None, fold: Callable[[str]
             pair = (rest[-2], start + len(rest) - 2)
             continue
         later = AFTER_RE.match(after)
-        reading = finder.head(rest, start, remark, later.group(1) if later else None)
+        names = "".join(authority) if authority and all(len(a) == 1 and a in AUTHORITIES for a in authority) else ""
+        reading, took_names = finder.head(rest, start, remark, later.group(1) if later else None, names)
+        if took_names:
+            sound.authority = ()
         if reading.target is None and readings and authority and len(rest) > MAX_HEAD:
             # `鄔徐於據反縣名屬太原劉烏古反`: a gloss, then another authority for the same head
             readings[-1].sounds.append(sound)
@@ -148,7 +154,7 @@ def _lower_follows(text: str, sounds: list[Sound], k: int) -> bool:
 def _formulas(text: str) -> list[Sound]:
     """The reading formulas of a note in order: 反切, 音X, 如字, and `近附近之近` ("近 as in
     附近": the head, a word it is read in, 之, the head again; also 爭爭鬬之爭)."""
-    sounds = [_sound(m) for m in FORMULA_RE.finditer(text)]
+    sounds = [s for m in FORMULA_RE.finditer(text) for s in _sounds(m)]
     taken = [(s.start, s.end) for s in sounds]
     for i, ch in enumerate(text):
         if ch != "之" or i + 1 >= len(text):
@@ -164,12 +170,17 @@ def _formulas(text: str) -> list[Sound]:
     return sorted(sounds, key=lambda s: s.start)
 
 
-def _sound(m: re.Match) -> Sound:
+def _sounds(m: re.Match) -> list[Sound]:
+    if m.group("two"):  # the first printed without its 反, the second with 二反
+        a, b = m.group("two")[:2], m.group("two")[2:]
+        mid = m.start("two") + 2
+        return [Sound("fanqie", m.start(), mid, upper=a[0], lower=a[1]),
+                Sound("fanqie", mid, m.end(), upper=b[0], lower=b[1])]
     if m.group("fq"):
-        return Sound("fanqie", m.start(), m.end(), upper=m.group("fq")[0], lower=m.group("fq")[1])
+        return [Sound("fanqie", m.start(), m.end(), upper=m.group("fq")[0], lower=m.group("fq")[1])]
     if m.group("hom"):
-        return Sound("homophone", m.start(), m.end(), homophone=m.group("hom"))
-    return Sound("ruzi", m.start(), m.end())
+        return [Sound("homophone", m.start(), m.end(), homophone=m.group("hom"))]
+    return [Sound("ruzi", m.start(), m.end())]
 
 
 def _tail(between: str) -> tuple[str, str | None]:
@@ -227,15 +238,28 @@ class _Finder:
         self.alternates = alternates
         self.cursor = (0, 0)
 
-    def head(self, rest: str, offset: int, remark: str, later: str | None = None) -> Reading:
-        """The head at the end of `rest` (which starts at `offset` of the note): the longest
-        suffix (≤ MAX_HEAD) that anchors; else one the remark's variant (before the reading, or
-        `later`, after it) or `alternates` anchors;
-        else the last character, unanchored."""
-        for n in range(min(MAX_HEAD, len(rest)), 0, -1):
-            hit = self._find(self.fold(rest[-n:]))
-            if hit is not None:
-                return self._anchored(rest[-n:], offset + len(rest) - n, hit, n)
+    def head(self, rest: str, offset: int, remark: str, later: str | None = None,
+             names: str = "") -> tuple[Reading, bool]:
+        """The head at the end of `rest` (which starts at `offset` of the note), and whether it
+        takes in `names` (one-character authorities printed after it: 謂王 of `謂王于况反`).
+
+        The longest suffix (≤ MAX_HEAD) that anchors at or after the cursor, then before it
+        (`齊人謂快為麾蚤音早`: 蚤, after 麾, not 麾蚤 before it); a suffix ending in `names` only
+        when it stands ahead; else one the remark's variant (before the reading, or `later`,
+        after it) or `alternates` anchors; else the last character, unanchored."""
+        joined = rest + names
+        for n in range(min(MAX_HEAD, len(joined)), len(names), -1):
+            if names and n > len(names) and self._head_like(joined[-n:]):
+                hit = self._find(self.fold(joined[-n:]), ahead_only=True)
+                if hit is not None:
+                    return self._anchored(joined[-n:], offset + len(joined) - n, hit, n), True
+        for ahead_only in (True, False):
+            for n in range(min(MAX_HEAD, len(rest)), 0, -1):
+                if not self._head_like(rest[-n:]):
+                    continue
+                hit = self._find(self.fold(rest[-n:]), ahead_only)
+                if hit is not None:
+                    return self._anchored(rest[-n:], offset + len(rest) - n, hit, n), False
         last = rest[-1]
         forms = [remark[-2]] if remark.endswith("同") and len(remark) > 2 and "作" in remark else []
         forms += [remark[-1]] if "作" in remark and not remark.endswith("同") else []
@@ -244,8 +268,13 @@ class _Finder:
         for form in forms:
             hit = self._find(self.fold(form))
             if hit is not None:
-                return self._anchored(last, offset + len(rest) - 1, hit, 1)
-        return Reading(last, offset + len(rest) - 1, offset + len(rest))
+                return self._anchored(last, offset + len(rest) - 1, hit, 1), False
+        return Reading(last, offset + len(rest) - 1, offset + len(rest)), False
+
+    @staticmethod
+    def _head_like(head: str) -> bool:
+        """Not a word across the 也 that ends a gloss (`轂末也轐音卜`: 轐, not 也轐; `徑也好`: 好)."""
+        return len(head) == 1 or "也" not in head
 
     def reading(self, head: str, start: int, end: int, sounds: list[Sound]) -> Reading:
         """A one-character head of a pair, anchored right after the cursor when it can be."""
@@ -268,13 +297,15 @@ class _Finder:
         self.cursor = (t, at + size)
         return Reading(head, start, start + len(head), target=t, anchor_start=at, anchor_end=at + size)
 
-    def _find(self, head: str) -> tuple[int, int] | None:
+    def _find(self, head: str, ahead_only: bool = False) -> tuple[int, int] | None:
         """The first occurrence of `head` at or after the cursor; else the first one before it."""
         t0, k0 = self.cursor
         for t in range(t0, len(self.targets)):
             at = self.targets[t].find(head, k0 if t == t0 else 0)
             if at >= 0:
                 return t, at
+        if ahead_only:
+            return None
         for t in range(len(self.targets)):
             at = self.targets[t].find(head)
             if at >= 0:
