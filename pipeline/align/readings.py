@@ -47,15 +47,16 @@ _SCOPE_CLAUSE = (
     r"|(?:[下後注][^反也]{0,12}?)?[放倣]此"
 )
 SCOPE_RE = re.compile(f"(?:{_SCOPE_CLAUSE})+")
+END_SCOPE_RE = re.compile(r"[^反音也]{1,10}同")
 # a gloss of the previous head before its scope: `遺于季反與也注同`
 GLOSS_RE = re.compile(r"[^也反音]{1,8}也")
 # a remark between a head and its reading: a variant (辨本亦作辯, 弛本又作施同, 麕本又作麇亦作麏;
 # one character, as the head is one: in `字或作菰蓏` 蓏 is the next head) or the text the reading
 # follows (其命依注, 讀者亦依尚書, 沈一依聶氏, 猶依注作搖); also an edition's (徐本作遁, 一本作屝,
-# 干本同) or a correction (一云當作郟)
+# 干本同) or a correction (一云當作郟, 屬讀爲注)
 _NAMES = "|".join(AUTHORITIES)
 REMARK_RE = re.compile(
-    rf"(?:(?:讀者)?[一亦又]?依[^依反]{{1,3}}?(?:作.)?|(?:(?:{_NAMES}|一云|一)?(?:[本夲字]|當)?[亦又或今]?作[^作]同?)+|(?:{_NAMES})本同)$")
+    rf"(?:(?:讀者)?[一亦又]?依[^依反]{{1,3}}?(?:作.)?|讀[為爲曰].|(?:(?:{_NAMES}|一云|一)?(?:[本夲字]|當)?[亦又或今]?作[^作]同?)+|(?:{_NAMES})本同)$")
 # a variant remark right after a reading (`共音恭本或作供`, `取音娶本又作娶`): where the text
 # prints the variant, the head anchors on it
 AFTER_RE = re.compile(r"(?:[本夲字]?[亦又或今]?作)(.)")
@@ -127,8 +128,9 @@ def parse_note(text: str, targets: list[str] | None = None, fold: Callable[[str]
         reading, took_names = finder.head(rest, start, remark, later.group(1) if later else None, names)
         if took_names:
             sound.authority = ()
-        if reading.target is None and readings and authority and len(rest) > MAX_HEAD:
+        if reading.target is None and readings and authority and len(rest) > MAX_HEAD and "作" not in rest:
             # `鄔徐於據反縣名屬太原劉烏古反`: a gloss, then another authority for the same head
+            # (not `…亦作兆舋舊許鄞反`: the previous entry's variant remark, then a head)
             readings[-1].sounds.append(sound)
             continue
         pair = None
@@ -136,6 +138,8 @@ def parse_note(text: str, targets: list[str] | None = None, fold: Callable[[str]
         readings.append(reading)
     if readings:
         rest, scope = _tail(text[prev_end:])
+        if not scope and END_SCOPE_RE.fullmatch(rest):
+            scope = rest  # `治直吏反族師治令同`: what ends a note with 同 is where the reading holds
         readings[-1].scope = (readings[-1].scope or "") + scope if scope else readings[-1].scope
     return readings
 
@@ -223,9 +227,9 @@ def _continues(rest: str, authority: tuple[str, ...], remark: str) -> bool:
         return True  # `一讀此如字`, `一讀下五教反`: another way of reading the passage
     if remark and not _authority(rest)[0]:
         return True  # `沈一依聶氏音問`, `李依大夫音董`: an authority and the text it follows
-    # `別也一音平勉反`, `慢也王肅五髙反`, `威畏也讀者亦依尚書音畏`: a gloss, then an authority
-    # or a remark — still the same head
-    return bool(authority or remark) and rest.endswith("也")
+    # `別也一音平勉反`, `慢也王肅五髙反`, `威畏也讀者亦依尚書音畏`, `…云香草也昌以反`: a gloss,
+    # then maybe an authority or a remark — still the same head
+    return rest.endswith("也") and (len(rest) > 1 or bool(authority or remark))
 
 
 class _Finder:
