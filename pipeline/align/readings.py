@@ -33,7 +33,7 @@ FORMULA_RE = re.compile(
 AUTHORITIES = (
     "徐邈", "劉昌宗", "李軌", "沈重", "王肅", "鄭司農", "司農", "杜子春", "干寳", "干寶", "戚袞",
     "盧植", "馬融", "皇侃", "崔靈恩", "賀瑒", "孫炎", "字林", "説文", "說文", "衆家", "諸家",
-    "徐", "沈", "劉", "李", "戚", "干", "鄭", "王", "馬", "孫", "郭", "舊", "聶", "呂", "皇", "盧", "何", "杜", "范",
+    "徐", "沈", "劉", "李", "戚", "干", "鄭", "王", "馬", "孫", "郭", "舊", "聶", "呂", "皇", "盧", "何", "杜", "范", "庾",
 )
 ALTERNATIVE = ("一", "又", "或", "亦", "皆", "並", "竝", "俱")
 # "both": after a scope, a lone 並 is a head (竝於鬼神: `…皆放此並歩頂反`)
@@ -44,19 +44,20 @@ BOTH = ("並", "竝")
 _SCOPE_CLAUSE = (
     r"[下後][^反音也同]{0,6}除[^反音也]{0,16}?同"
     r"|[下注後此皆並竝經][^反音也]{0,10}?同"
-    r"|(?:[下後注][^反也]{0,12}?)?[放倣]此"
+    r"|(?:[下後注餘][^反也]{0,12}?)?[放倣]此"
 )
 SCOPE_RE = re.compile(f"(?:{_SCOPE_CLAUSE})+")
 END_SCOPE_RE = re.compile(r"[^反音也]{1,10}同")
-# a gloss of the previous head before its scope: `遺于季反與也注同`
-GLOSS_RE = re.compile(r"[^也反音]{1,8}也")
+# a gloss or a variant remark of the previous head before its scope: `遺于季反與也注同`,
+# `辟音避本亦作避下同`
+GLOSS_RE = re.compile(r"[^也反音]{1,8}也|[本夲字]?[亦又或今]?作[^作](?:音?同)?")
 # a remark between a head and its reading: a variant (辨本亦作辯, 弛本又作施同, 麕本又作麇亦作麏;
 # one character, as the head is one: in `字或作菰蓏` 蓏 is the next head) or the text the reading
 # follows (其命依注, 讀者亦依尚書, 沈一依聶氏, 猶依注作搖); also an edition's (徐本作遁, 一本作屝,
 # 干本同) or a correction (一云當作郟, 屬讀爲注)
 _NAMES = "|".join(AUTHORITIES)
 REMARK_RE = re.compile(
-    rf"(?:(?:讀者)?[一亦又]?依[^依反]{{1,3}}?(?:作.)?|讀[為爲曰].|(?:(?:{_NAMES}|一云|一)?(?:[本夲字]|當)?[亦又或今]?作[^作]同?)+|(?:{_NAMES})本同)$")
+    rf"(?:(?:讀者)?[一亦又]?依[^依反]{{1,3}}?(?:作.)?|讀[為爲曰].|(?:(?:{_NAMES}|一云|一)?(?:[本夲字]|當)?[亦又或今]?作[^作](?:音?同)?)+|(?:{_NAMES})本同)$")
 # a variant remark right after a reading (`共音恭本或作供`, `取音娶本又作娶`): where the text
 # prints the variant, the head anchors on it
 AFTER_RE = re.compile(r"(?:[本夲字]?[亦又或今]?作)(.)")
@@ -214,6 +215,8 @@ def _authority(rest: str) -> tuple[str, tuple[str, ...]]:
     found: list[str] = []
     while rest:
         name = next((a for a in AUTHORITIES + ALTERNATIVE if rest.endswith(a)), None)
+        if name is None and rest.endswith("云"):  # `沈云舊音逝`: Shen says, the old reading …
+            name = next((a + "云" for a in AUTHORITIES if rest[:-1].endswith(a)), None)
         if name is None:
             break
         rest = rest[: -len(name)]
