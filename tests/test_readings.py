@@ -165,3 +165,30 @@ def test_heads_printed_in_a_variant_character_anchor_through_the_variant_table()
     _, _, targets = _note("KR1d0003_035", text)
     plain = parse_note(text, [t.text for t in targets.values()], fold)
     assert [r.target for r in plain if r.head == "畜"] == [None]
+
+
+def test_variant_remarks_glosses_and_scopes_between_entries():
+    # KR1d0053_002: 遺于季反與也注同弛本又作施同式是反謂不張也注同隤本又作頽徒回反順貎
+    text, readings, targets = _note("KR1d0053_002", "遺于季反與也注同弛本又作施同")
+    assert [(r.head, r.scope, _anchored(r, targets)) for r in readings] == [
+        ("遺", "注同", "遺"), ("弛", "注同", "弛"), ("隤", None, "隤")]
+
+
+def test_a_gloss_then_another_authority_is_an_alternative():
+    # KR1d0003_033: 鄔徐於據反縣名屬太原劉烏古反 — 劉's reading of 鄔, not a head 原
+    text, readings, targets = _note("KR1d0003_033", "虖喚胡反")
+    wu = [r for r in readings if r.head == "鄔"][0]
+    assert [s.authority for s in wu.sounds] == [("徐",), ("劉",)] and "原" not in [r.head for r in readings]
+
+
+def test_heads_ahead_of_the_cursor_and_two_fanqie_at_once():
+    # KR1d0053_023: 摩本又作麾毁皮反齊人謂快為麾蚤音早 — 摩 on the 經's 麾, then 蚤 right after
+    # it (not 麾蚤, which stands before the cursor)
+    text, readings, targets = _note("KR1d0053_023", "摩本又作麾")
+    (mo, zao) = readings
+    assert (mo.head, _anchored(mo, targets), zao.head, zao.anchor_start) == ("摩", "麾", "蚤", mo.anchor_start + 1)
+    # KR1d0003_041: …徑也好呼報呼老二反注同 — 好 (not 徑也好) read 呼報反 and 呼老反
+    text, readings, targets = _note("KR1d0003_041", "羨以善反延也")
+    hao = readings[1]
+    assert hao.head == "好" and [(s.upper, s.lower) for s in hao.sounds] == [("呼", "報"), ("呼", "老")]
+    assert hao.scope == "注同"
