@@ -85,7 +85,7 @@ def parse_note(text: str, targets: list[str] | None = None, fold: Callable[[str]
     prev_end = 0
     for k, sound in enumerate(sounds):
         between = text[prev_end : sound.start]
-        after = text[sound.end : sounds[k + 1].start] if k + 1 < len(sounds) else ""
+        after = text[sound.end : sounds[k + 1].start if k + 1 < len(sounds) else len(text)]
         prev_end = sound.end
         rest, scope = _tail(between) if readings else (between, None)
         if scope:
