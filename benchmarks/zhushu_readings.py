@@ -1,10 +1,11 @@
 """音義 readings of 周禮注疏 and 禮記註疏: how many, how many anchored, and a sample to check.
 
-    PYTHONPATH=. python3 benchmarks/zhushu_readings.py [--sample 50 --seed 13]
+    PYTHONPATH=. python3 benchmarks/zhushu_readings.py [--fold] [--sample 50 --seed 13 [--split dev --exclude-gold FILE]]
 
 Counts run over every juan of both books (read with the TLS 經 text, so that a 經 passage
-that runs on from a 注 is a base unit); the sample is drawn from train juan only (juan
-not divisible by 10, juan 0 excluded).
+that runs on from a 注 is a base unit); the sample is drawn from train juan (juan not divisible
+by 10, juan 0 excluded) or, with --split dev, from the dev juan (10, 20, …), leaving out the notes
+of a gold file.
 """
 
 from __future__ import annotations
@@ -25,12 +26,12 @@ CORPUS = ROOT.parent / "shared" / "corpus"
 BOOKS = {"KR1d0003": "KR1d0001", "KR1d0053": "KR1d0052"}
 
 
-def collect(corpus: Path = CORPUS, base: bool = True, fold=None):
+def collect(corpus: Path = CORPUS, base: bool = True, fold=None, alternates=None):
     """(doc id, 音義 unit, reading, glossed units) for every reading of both books."""
     for book, plain in BOOKS.items():
         for path in sorted((corpus / book).glob("*.txt")):
             doc = read_document(path, base_text=corpus / plain if base else None)
-            for unit, readings, targets in document_readings(doc.units, fold):
+            for unit, readings, targets in document_readings(doc.units, fold, alternates):
                 for reading in readings:
                     yield doc.id, unit, reading, targets
 
@@ -51,13 +52,17 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--sample", type=int, default=0)
     ap.add_argument("--seed", type=int, default=13)
+    ap.add_argument("--split", choices=("train", "dev"), default="train",
+                    help="juan the sample is drawn from: train (not divisible by 10, juan 0 excluded) or dev (10, 20, …)")
+    ap.add_argument("--exclude-gold", default=None, help="leave out the notes of this readings gold file (annotations/gold/)")
     ap.add_argument("--no-base", action="store_true", help="markers only: no TLS 經 text")
-    ap.add_argument("--fold", action="store_true", help="anchor heads on variant forms too (pipeline.variants.fold)")
+    ap.add_argument("--fold", action="store_true",
+                    help="anchor heads on variant forms too (pipeline.variants.fold and reading_alternates, as the align stage does)")
     args = ap.parse_args()
-    fold = None
+    fold = alternates = None
     if args.fold:
-        from pipeline.variants import fold
-    rows = list(collect(base=not args.no_base, fold=fold))
+        from pipeline.variants import fold, reading_alternates as alternates
+    rows = list(collect(base=not args.no_base, fold=fold, alternates=alternates))
     total = len(rows)
     anchored = sum(r.target is not None for _, _, r, _ in rows)
     kinds: dict[str, int] = {}
@@ -68,8 +73,13 @@ def main() -> None:
                       "by_kind": kinds, "alternatives": alts,
                       "with_scope": sum(r.scope is not None for _, _, r, _ in rows)}, ensure_ascii=False))
     if args.sample:
-        train = [row for row in rows if int(row[0].split("_")[1]) % 10 != 0]
-        for row in random.Random(args.seed).sample(train, args.sample):
+        gold = set()
+        if args.exclude_gold:
+            gold = {json.loads(line)["id"] for line in open(args.exclude_gold, encoding="utf-8") if line.strip()}
+        dev = args.split == "dev"
+        pool = [row for row in rows if int(row[0].split("_")[1]) != 0 and (int(row[0].split("_")[1]) % 10 == 0) == dev
+                and f"{row[0]}#{row[1].seq}" not in gold]
+        for row in random.Random(args.seed).sample(pool, args.sample):
             print(json.dumps(show(*row), ensure_ascii=False))
 
 

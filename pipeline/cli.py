@@ -210,6 +210,26 @@ def eval_glosses(gold, as_json, no_segmenter, details):
         click.echo(f"type_accuracy {res['type_accuracy']:.4f}")
 
 
+@eval_group.command("readings")
+@click.option("--gold", "gold", required=True, type=click.Path(dir_okay=False), help="Gold JSONL (annotations/gold/readings.dev.jsonl).")
+@click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
+@click.option("--no-variants", is_flag=True, help="Anchor heads as printed only (no variant folding, no reading alternates).")
+@click.option("--details", is_flag=True, help="With --json: every gold reading the parser gets wrong, with its reading.")
+@reports_input_errors
+def eval_readings(gold, as_json, no_variants, details):
+    """Score the 音義 reading parser: head, anchor and parse accuracy (annotations/gold/README.md)."""
+    from pipeline.evaluate.readings import evaluate
+
+    res = evaluate(gold, variants=not no_variants, details=details)
+    if as_json:
+        click.echo(json.dumps(res, ensure_ascii=False))
+        return
+    click.echo(f"records {res['records']}  readings {res['readings']}  system readings {res['system_readings']}")
+    for name, r in [("all", res)] + sorted(res["by_book"].items()):
+        click.echo(f"{name:9s} head {r['head_accuracy']:.4f}  anchor {r['anchor_accuracy']:.4f}  parse {r['parse_accuracy']:.4f}"
+                   f"  head precision {r['head_precision']:.4f}  ({r['readings']} readings)")
+
+
 @main.command("glosses-report")
 @click.option("--corpus", default="data/corpus/KR1d0030", show_default=True, type=click.Path(file_okay=False), help="Folder of mandoku juan files.")
 @click.option("--sample", default=50, show_default=True, help="Unanchored glosses to sample.")

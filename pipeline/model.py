@@ -77,7 +77,7 @@ class Gloss:
 class Sound:
     """One reading of a head."""
 
-    kind: str  # "fanqie" | "homophone" | "ruzi"
+    kind: str  # "fanqie" | "homophone" | "ruzi" | "word" (近附近之近: 近 as in 附近)
     start: int  # span of the formula in the note text
     end: int
     upper: str | None = None  # 反切 upper (initial) and lower (rhyme) characters

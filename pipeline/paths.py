@@ -18,6 +18,7 @@ LEXICON_DIR = MODELS / "lexicon"
 GLOSS_HEADS_MODEL = MODELS / "gloss_heads" / "weights.json"
 VARIANTS_TABLE = MODELS / "variants" / "fold.tsv"
 SPEAKERS_TABLE = MODELS / "speakers" / "speakers.tsv"  # who an attribution names (鄭氏 → 鄭玄), with provenance
+READING_VARIANTS = MODELS / "variants" / "readings.tsv"  # 音義 head → the form the text prints (hand-reviewed)
 
 DATA = REPO / "data"
 CORPUS = DATA / "corpus" / "KR1d0030"  # the embedded 儀禮集釋, what `zhushu run` reads by default

@@ -19,6 +19,11 @@ Provenance of the table (models/variants/fold.tsv, committed; rebuilt by
   KR1d0026 of the same text, or the Unihan variant relation).
 
 The key of a class is its smallest code point; characters not in any class map to themselves.
+
+`reading_alternates(ch)` is another table, for the 音義 readings only (models/variants/readings.tsv,
+hand-reviewed, each pair with its evidence from a train juan): the character a 音義 head is
+printed in → the one the 經 / 注 prints (弟 → 悌, 烖 → 災). They are distinct words, so they
+are tried for anchoring a head, never folded.
 """
 
 from __future__ import annotations
@@ -54,3 +59,21 @@ def fold(text: str) -> str:
 
 def same(a: str, b: str) -> bool:
     return fold(a) == fold(b)
+
+
+@functools.lru_cache(maxsize=1)
+def _reading_table() -> dict[str, tuple[str, ...]]:
+    table: dict[str, tuple[str, ...]] = {}
+    p = paths.READING_VARIANTS
+    if not p.exists():
+        raise FileNotFoundError(f"no reading variant table at {p}")
+    for line in p.read_text(encoding="utf-8").splitlines():
+        if line and not line.startswith("#"):
+            note_form, text_form, _evidence = line.split("\t")
+            table[note_form] = table.get(note_form, ()) + (text_form,)
+    return table
+
+
+def reading_alternates(ch: str) -> tuple[str, ...]:
+    """The characters the 經 / 注 may print for the 音義 head `ch` (models/variants/readings.tsv)."""
+    return _reading_table().get(ch, ())

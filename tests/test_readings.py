@@ -71,3 +71,124 @@ def test_document_readings_glosses_the_jing_and_zhu_before_the_note():
     got = [(r.head, by_seq[r.target].kind, r.anchor_start, [s.kind for s in r.sounds]) for r in readings]
     assert got == [("儼", "base", 0, ["fanqie"]), ("思", "base", 2, ["ruzi", "fanqie"]), ("矜", "commentary", 1, ["fanqie"])]
     assert readings[1].alternatives[0].authority == ("徐",)
+
+
+# --- the error classes of issue 21 (item 4), on whole train juan of data/corpus (juan not
+# divisible by 10), parsed as the align stage parses them (variant folding and the reading
+# alternates of models/variants/readings.tsv)
+
+import functools
+
+from pipeline import paths
+from pipeline.variants import fold, reading_alternates
+
+
+@functools.lru_cache(maxsize=None)
+def _juan(doc_id: str) -> dict:
+    """{note text: (readings, {seq: glossed unit})} of one train juan."""
+    doc = read_document(paths.DATA / "corpus" / doc_id.split("_")[0] / f"{doc_id}.txt")
+    return {unit.text: (readings, {t.seq: t for t in targets})
+            for unit, readings, targets in document_readings(doc.units, fold, reading_alternates)}
+
+
+def _note(doc_id: str, start: str):
+    [(text, (readings, targets))] = [(k, v) for k, v in _juan(doc_id).items() if k.startswith(start)]
+    return text, readings, targets
+
+
+def _anchored(r, targets) -> str | None:
+    return None if r.target is None else targets[r.target].text[r.anchor_start : r.anchor_end]
+
+
+def test_a_note_on_two_characters_gives_one_reading_each():
+    # KR1d0053_022 (禮運): 兄良弟弟 — 弟弟上如字下音悌; also 爭爭鬬之爭 (爭 as in 爭鬬)
+    text, readings, targets = _note("KR1d0053_022", "惡烏路反下皆同弟弟上如字下音悌")
+    got = [(r.head, r.head_start, [(s.kind, text[s.start:s.end], s.authority) for s in r.sounds]) for r in readings]
+    assert got[1:3] == [("弟", 7, [("ruzi", "如字", ())]), ("弟", 8, [("homophone", "音悌", ())])]
+    assert readings[1].target == readings[2].target and readings[2].anchor_start == readings[1].anchor_start + 1
+    assert got[4] == ("爭", 19, [("word", "爭鬬之爭", ())]) and _anchored(readings[4], targets) == "爭"
+    # KR1d0053_037 (樂記): 簠簋上音甫下居洧反
+    text, readings, targets = _note("KR1d0053_037", "伸音申綴丁劣反")
+    assert [(r.head, r.reading.homophone or r.reading.upper) for r in readings[2:4]] == [("簠", "甫"), ("簋", "居")]
+
+
+def test_bing_after_a_scope_is_a_head_and_scopes_of_several_clauses():
+    # KR1d0053_022: …治直吏反注同下以自治注身治成治皆放此並歩頂反 — 並 is 竝 of 竝於鬼神
+    text, readings, targets = _note("KR1d0053_022", "所樂音岳又音洛又五孝反")
+    zhi, bing = readings[-2:]
+    assert zhi.scope == "注同下以自治注身治成治皆放此"
+    assert (bing.head, bing.reading.authority, _anchored(bing, targets)) == ("並", (), "竝")
+    # 後文注除…皆同 (KR1d0053_022), 下除…皆同 (KR1d0053_003), 後皆放此 (KR1d0003_029)
+    assert _note("KR1d0053_022", "則君則音明")[1][1].scope == "後文注除三分去一三分益一皆同"
+    assert _note("KR1d0053_003", "乗繩證反下除")[1][0].scope == "下除乗君不乗奇車乗路馬皆同"
+    assert _note("KR1d0003_029", "饁于輙反")[1][-1].scope == "後皆放此"
+
+
+def test_a_remark_between_head_and_reading():
+    # KR1d0053_051: 其命依注音基 — the head is 其命, not 注 of 依注
+    text, readings, targets = _note("KR1d0053_051", "其命依注音基")
+    assert (readings[0].head, _anchored(readings[0], targets)) == ("其命", "其命")
+    # KR1d0053_007: 衡依注音横華彭反 — 華彭反 spells 横: an alternative of 衡
+    text, readings, targets = _note("KR1d0053_007", "縮所六反縫音逢")
+    heng = readings[2]
+    assert heng.head == "衡" and [text[s.start:s.end] for s in heng.sounds] == ["音横", "華彭反"]
+
+
+def test_an_authority_followed_by_more_characters():
+    # KR1d0003_024: 舋舊許鄞反沈一依聶氏音問 — 沈 reads 問 for the same head, 氏 is no head
+    text, readings, targets = _note("KR1d0003_024", "󰪃音兆亦作兆舋")
+    xin = readings[1]
+    assert xin.head == "舋" and [s.authority for s in xin.sounds] == [("舊",), ("沈",)]
+    # KR1d0003_012: 椵音加沈一音瑕 — 沈's other reading (一音) of 椵
+    text, readings, targets = _note("KR1d0003_012", "楅音福")
+    assert [(r.head, [s.authority for s in r.sounds]) for r in readings if r.head == "椵"] == [("椵", [(), ("沈", "一")])]
+
+
+def test_jin_as_in_the_word_fujin_is_a_reading():
+    # KR1d0003_015: 近附近之近下及注同 — read as the 近 of 附近; no reading at all before
+    text, readings, targets = _note("KR1d0003_015", "近附近之近下及注同")
+    jin = readings[0]
+    assert (jin.head, jin.reading.kind, text[jin.reading.start:jin.reading.end], jin.scope) == ("近", "word", "附近之近", "下及注同")
+    assert _anchored(jin, targets) == "近"
+
+
+def test_heads_printed_in_a_variant_character_anchor_through_the_variant_table():
+    # the text prints 蓄 / 娶 / 災 where the 音義 reads 畜 / 取 / 烖 (models/variants/readings.tsv)
+    for doc_id, note, head, form in (("KR1d0003_035", "共如字賈音古畜勅六反", "畜", "蓄"),
+                                     ("KR1d0053_022", "頒音班當丁浪反媒音梅取音娶", "取", "娶"),
+                                     ("KR1d0053_022", "烖音災妖孽", "烖", "災")):
+        text, readings, targets = _note(doc_id, note)
+        [r] = [r for r in readings if r.head == head]
+        assert _anchored(r, targets) == form, (doc_id, head)
+    # without the table the same head stays unanchored rather than anchored elsewhere
+    text = "共如字賈音古畜勅六反積子賜反又如字出尺遂反劉勅類反又如字坐才卧反"
+    _, _, targets = _note("KR1d0003_035", text)
+    plain = parse_note(text, [t.text for t in targets.values()], fold)
+    assert [r.target for r in plain if r.head == "畜"] == [None]
+
+
+def test_variant_remarks_glosses_and_scopes_between_entries():
+    # KR1d0053_002: 遺于季反與也注同弛本又作施同式是反謂不張也注同隤本又作頽徒回反順貎
+    text, readings, targets = _note("KR1d0053_002", "遺于季反與也注同弛本又作施同")
+    assert [(r.head, r.scope, _anchored(r, targets)) for r in readings] == [
+        ("遺", "注同", "遺"), ("弛", "注同", "弛"), ("隤", None, "隤")]
+
+
+def test_a_gloss_then_another_authority_is_an_alternative():
+    # KR1d0003_033: 鄔徐於據反縣名屬太原劉烏古反 — 劉's reading of 鄔, not a head 原
+    text, readings, targets = _note("KR1d0003_033", "虖喚胡反")
+    wu = [r for r in readings if r.head == "鄔"][0]
+    assert [s.authority for s in wu.sounds] == [("徐",), ("劉",)] and "原" not in [r.head for r in readings]
+
+
+def test_heads_ahead_of_the_cursor_and_two_fanqie_at_once():
+    # KR1d0053_023: 摩本又作麾毁皮反齊人謂快為麾蚤音早 — 摩 on the 經's 麾, then 蚤 right after
+    # it (not 麾蚤, which stands before the cursor)
+    text, readings, targets = _note("KR1d0053_023", "摩本又作麾")
+    (mo, zao) = readings
+    assert (mo.head, _anchored(mo, targets), zao.head, zao.anchor_start) == ("摩", "麾", "蚤", mo.anchor_start + 1)
+    # KR1d0003_041: …徑也好呼報呼老二反注同 — 好 (not 徑也好) read 呼報反 and 呼老反
+    text, readings, targets = _note("KR1d0003_041", "羨以善反延也")
+    hao = readings[1]
+    assert hao.head == "好" and [(s.upper, s.lower) for s in hao.sounds] == [("呼", "報"), ("呼", "老")]
+    assert hao.scope == "注同"

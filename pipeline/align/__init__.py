@@ -220,6 +220,7 @@ class AlignStage(Stage):
     @classmethod
     def load_model(cls, path: Path | None) -> None:
         variants.load_table()  # raises when models/variants/fold.tsv is missing
+        variants.reading_alternates("")  # … or models/variants/readings.tsv
         if not heads.MODEL_PATH.exists():
             raise FileNotFoundError(f"no gloss-head weights at {heads.MODEL_PATH} (rebuild: `zhushu train gloss-heads`)")
         heads.load_weights()
@@ -240,7 +241,7 @@ def align_document(doc: Document) -> Document:
     """Fill unit.glosses of every commentary unit: formula glosses anchored in the base unit
     before it (doc.base_before), or, for a 疏, its quotations of the passage and the 注; and
     unit.readings of every 音義 unit (readings.py), each head anchored in the 經 or 注 before."""
-    for unit, readings, _targets in document_readings(doc.units, fold):
+    for unit, readings, _targets in document_readings(doc.units, fold, variants.reading_alternates):
         unit.readings = readings
     bases = [u for u in doc.units if u.kind == "base"]
     index = {u.seq: i for i, u in enumerate(bases)}

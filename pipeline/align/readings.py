@@ -24,78 +24,192 @@ from collections.abc import Callable
 from pipeline.model import Reading, Sound
 
 # one reading formula: 反切 (two characters + 反, sometimes after 音: 圜音于權反), homophone
-# (音 + one character), 如字
-FORMULA_RE = re.compile(r"音?(?P<fq>[^反音同也]{2})反|音(?P<hom>[^反音同也如])|(?P<rz>如字)")
+# (音 + one character; not 音者 of the scope `後不音者放此`), 如字 (also 音如字: `一音如字`)
+# two 反切 at once (`好呼報呼老二反`: 呼報反 and 呼老反) come first, so that 老二反 is not one;
+# 音反 is a homophone (`阪險上音反又蒲版反`) where no 反切 can be read
+FORMULA_RE = re.compile(
+    r"音?(?P<two>[^反音同也]{4})二反|音?(?P<fq>[^反音同也]{2})反|音(?P<hom>[^音同也如者])|音?(?P<rz>如字)")
 # authorities and alternative markers that may stand before a formula, longest first
 AUTHORITIES = (
     "徐邈", "劉昌宗", "李軌", "沈重", "王肅", "鄭司農", "司農", "杜子春", "干寳", "干寶", "戚袞",
-    "盧植", "馬融", "皇侃", "崔靈恩", "賀瑒", "孫炎", "字林", "説文", "說文",
-    "徐", "沈", "劉", "李", "戚", "干", "鄭", "王", "馬", "孫", "郭", "舊", "聶", "呂", "皇", "盧", "何",
+    "盧植", "馬融", "皇侃", "崔靈恩", "賀瑒", "孫炎", "字林", "説文", "說文", "衆家", "諸家",
+    "徐", "沈", "劉", "李", "戚", "干", "鄭", "王", "馬", "孫", "郭", "舊", "聶", "呂", "皇", "盧", "何", "杜", "范", "庾",
 )
-ALTERNATIVE = ("一", "又", "或", "亦", "皆", "並", "竝", "俱", "並")
-# the scope of the previous entry, at the start of the text between two formulas
-SCOPE_RE = re.compile(r"(?:[下注後此皆並竝經][^反音也]{0,10}?同|[下後][放倣]此|放此)")
-# a head followed by a variant remark: 辨本亦作辯, 繭字又作蠒, 荷本又作何
-# (not `夲亦作娶`: 夲 is 本, and the remark is the previous entry's)
-VARIANT_RE = re.compile(r"([^本夲]{1,2}?)(?:本亦作|本又作|本或作|字又作|字亦作|又作|亦作|或作|本作|今作)")
+ALTERNATIVE = ("一", "又", "或", "亦", "皆", "並", "竝", "俱")
+# "both": after a scope, a lone 並 is a head (竝於鬼神: `…皆放此並歩頂反`)
+BOTH = ("並", "竝")
+# the scope of the previous entry, at the start of the text between two formulas: clauses
+# ending in 同 (下同, 注同, 下及注同, 下除乗君…皆同: `除` lists exceptions, so longer) or 放此
+# (下皆倣此, 後不音者放此), one after another (注同下以自治…皆放此)
+_SCOPE_CLAUSE = (
+    r"[下後][^反音也同]{0,6}除[^反音也]{0,16}?同"
+    r"|[下注後此皆並竝經][^反音也]{0,10}?同"
+    r"|(?:[下後注餘][^反也]{0,12}?)?[放倣]此"
+)
+SCOPE_RE = re.compile(f"(?:{_SCOPE_CLAUSE})+")
+# … at the end of a note, any short stretch ending in 同 (`族師治令同`, `篇内同`), but not a
+# variant remark (`本或作惡同`: 17 of the 42 such ends on train juan)
+END_SCOPE_RE = re.compile(r"[^反音也作]{1,10}同")
+# a gloss or a variant remark of the previous head before its scope: `遺于季反與也注同`,
+# `辟音避本亦作避下同`
+GLOSS_RE = re.compile(r"[^也反音]{1,8}也|[本夲字]?[亦又或今]?作[^作](?:音?同)?")
+# a remark between a head and its reading: a variant (辨本亦作辯, 弛本又作施同, 麕本又作麇亦作麏;
+# one character, as the head is one: in `字或作菰蓏` 蓏 is the next head) or the text the reading
+# follows (其命依注, 讀者亦依尚書, 沈一依聶氏, 猶依注作搖); also an edition's (徐本作遁, 一本作屝,
+# 干本同) or a correction (一云當作郟, 屬讀爲注)
+_NAMES = "|".join(AUTHORITIES)
+REMARK_RE = re.compile(
+    rf"(?:(?:讀者)?[一亦又]?依[^依反]{{1,3}}?(?:作.)?|讀[為爲曰].|(?:(?:{_NAMES}|一云|一)?(?:[本夲字]|當)?[亦又或今]?作[^作](?:音?同)?)+|(?:{_NAMES})本同)$")
+# a variant remark right after a reading (`共音恭本或作供`, `取音娶本又作娶`): where the text
+# prints the variant, the head anchors on it
+AFTER_RE = re.compile(r"(?:[本夲字]?[亦又或今]?作)(.)")
 MAX_HEAD = 3
 # `樂音洛下音岳`: the same head read otherwise at its next occurrence (下) — an alternative
 LATER = ("下", "同")
 
 
-def parse_note(text: str, targets: list[str] | None = None, fold: Callable[[str], str] | None = None) -> list[Reading]:
+def parse_note(text: str, targets: list[str] | None = None, fold: Callable[[str], str] | None = None,
+               alternates: Callable[[str], tuple[str, ...]] | None = None) -> list[Reading]:
     """The readings of one 音義 note; with `targets` (the 經 / 注 texts before it, in order),
     heads are chosen where they anchor and anchored.
 
     `fold` (one character to one, such as `pipeline.variants.fold`) lets a head anchor on a
-    variant form: the note writes 別 where the 注 has 别, 大 where it has 太.
+    variant form: the note writes 別 where the 注 has 别, 大 where it has 太. `alternates`
+    (such as `pipeline.variants.reading_alternates`) gives, for one character, the other
+    characters the text may print for it (烖 → 災), tried when nothing else anchors.
     """
-    fold = fold or (lambda t: t)
-    targets = [fold(t) for t in targets or []]
-    cursor = (0, 0)  # (target, offset): heads are glossed in text order
+    finder = _Finder(targets or [], fold or (lambda t: t), alternates)
+    sounds = _formulas(text)
     readings: list[Reading] = []
+    pair: tuple[str, int] | None = None  # the second head of `宛脾上於阮反下毗支反`, and its offset
     prev_end = 0
-    for m in FORMULA_RE.finditer(text):
-        between = text[prev_end : m.start()]
-        sound = _sound(m)
-        rest, scope = _scope(between) if readings else (between, None)
-        if readings and scope:
-            readings[-1].scope = scope
-        rest, authority = _authority(rest)
-        if not rest and not readings and authority:
-            # `王如字…` at the start of a note: 王 is the head, not 王肅
-            rest, authority = authority[0], authority[1:]
-        if rest in LATER and readings:
-            rest, authority = "", (rest,) + authority
-        sound.authority = authority
-        if readings and _continues(rest, authority, between):
-            readings[-1].sounds.append(sound)  # an alternative reading of the same head
-        else:
-            offset = prev_end + len(between) - len(rest) - sum(map(len, authority))
-            reading, cursor = _head(text, offset, rest, targets, cursor, fold)
-            if reading is None:
-                prev_end = m.end()
+    for k, sound in enumerate(sounds):
+        between = text[prev_end : sound.start]
+        after = text[sound.end : sounds[k + 1].start if k + 1 < len(sounds) else len(text)]
+        prev_end = sound.end
+        rest, scope = _tail(between) if readings else (between, None)
+        if scope:
+            readings[-1].scope = (readings[-1].scope or "") + scope
+        rest, authority, remark = _split(rest)
+        start = sound.start - len(rest) - len(remark) - sum(map(len, authority))
+        if pair and rest == "下" and not remark:
+            # the second head of a pair, read after 下: 弟弟上如字下音悌
+            head, at = pair
+            pair = None
+            sound.authority = authority
+            readings.append(finder.reading(head, at, at + 1, [sound]))
+            continue
+        if not rest:
+            if not readings and authority:
+                # `王如字…` at the start of a note: 王 is the head, not 王肅
+                rest, authority = authority[0], authority[1:]
+            elif readings and scope and len(authority) == 1 and (
+                    authority[0] in BOTH or finder.ahead(authority[0])):
+                # after a scope a new entry begins: `…皆放此並歩頂反` (竝於鬼神), `…皆同戚音傶`
+                # (戚 of the 注 ahead; `…下同徐戶交反` is 徐邈's alternative)
+                rest, authority = authority[0], ()
+            elif readings:
+                sound.authority = authority
+                readings[-1].sounds.append(sound)
                 continue
-            reading.sounds.append(sound)
-            readings.append(reading)
-        prev_end = m.end()
+            else:
+                continue  # a formula with no head before it: nothing to read
+        if readings and _continues(rest, authority, remark):
+            names = _authority(rest)[1] if remark and not _authority(rest)[0] else ((rest,) if rest in LATER else ())
+            sound.authority = names + authority
+            readings[-1].sounds.append(sound)
+            continue
+        sound.authority = authority
+        if rest.endswith("上") and len(rest) >= 3 and _lower_follows(text, sounds, k):
+            # a note on two characters: `蜩范上音條下音犯` — one reading each
+            first = finder.reading(rest[-3], start + len(rest) - 3, start + len(rest) - 2, [sound])
+            readings.append(first)
+            pair = (rest[-2], start + len(rest) - 2)
+            continue
+        later = AFTER_RE.match(after)
+        names = "".join(authority) if authority and all(len(a) == 1 and a in AUTHORITIES for a in authority) else ""
+        reading, took_names = finder.head(rest, start, remark, later.group(1) if later else None, names)
+        if took_names:
+            sound.authority = ()
+        if reading.target is None and readings and authority and len(rest) > MAX_HEAD and "作" not in rest:
+            # `鄔徐於據反縣名屬太原劉烏古反`: a gloss, then another authority for the same head
+            # (not `…亦作兆舋舊許鄞反`: the previous entry's variant remark, then a head)
+            readings[-1].sounds.append(sound)
+            continue
+        pair = None
+        reading.sounds.append(sound)
+        readings.append(reading)
     if readings:
-        rest, scope = _scope(text[prev_end:])
-        readings[-1].scope = readings[-1].scope or scope
+        rest, scope = _tail(text[prev_end:])
+        if not scope and END_SCOPE_RE.fullmatch(rest):
+            scope = rest  # `治直吏反族師治令同`: what ends a note with 同 is where the reading holds
+        readings[-1].scope = (readings[-1].scope or "") + scope if scope else readings[-1].scope
     return readings
 
 
-def _sound(m: re.Match) -> Sound:
+def _lower_follows(text: str, sounds: list[Sound], k: int) -> bool:
+    """After the reading `k` (and its alternatives), the next entry opens with 下: `上…下…`."""
+    for j in range(k + 1, len(sounds)):
+        between = text[sounds[j - 1].end : sounds[j].start]
+        if between.startswith("下"):
+            return True
+        if _authority(between)[0]:
+            return False
+    return False
+
+
+def _formulas(text: str) -> list[Sound]:
+    """The reading formulas of a note in order: 反切, 音X, 如字, and `近附近之近` ("近 as in
+    附近": the head, a word it is read in, 之, the head again; also 爭爭鬬之爭)."""
+    sounds = [s for m in FORMULA_RE.finditer(text) for s in _sounds(m)]
+    taken = [(s.start, s.end) for s in sounds]
+    for i, ch in enumerate(text):
+        if ch != "之" or i + 1 >= len(text):
+            continue
+        x = text[i + 1]
+        for size in (2, 3):
+            j = i - size - 1  # the head
+            word = text[j + 1 : i]
+            if j >= 0 and text[j] == x and x in word and not any(c in "反音之也" for c in word):
+                if not any(a < i + 2 and j + 1 < b for a, b in taken):
+                    sounds.append(Sound("word", j + 1, i + 2))
+                break
+    return sorted(sounds, key=lambda s: s.start)
+
+
+def _sounds(m: re.Match) -> list[Sound]:
+    if m.group("two"):  # the first printed without its 反, the second with 二反
+        a, b = m.group("two")[:2], m.group("two")[2:]
+        mid = m.start("two") + 2
+        return [Sound("fanqie", m.start(), mid, upper=a[0], lower=a[1]),
+                Sound("fanqie", mid, m.end(), upper=b[0], lower=b[1])]
     if m.group("fq"):
-        return Sound("fanqie", m.start(), m.end(), upper=m.group("fq")[0], lower=m.group("fq")[1])
+        return [Sound("fanqie", m.start(), m.end(), upper=m.group("fq")[0], lower=m.group("fq")[1])]
     if m.group("hom"):
-        return Sound("homophone", m.start(), m.end(), homophone=m.group("hom"))
-    return Sound("ruzi", m.start(), m.end())
+        return [Sound("homophone", m.start(), m.end(), homophone=m.group("hom"))]
+    return [Sound("ruzi", m.start(), m.end())]
 
 
-def _scope(between: str) -> tuple[str, str | None]:
+def _tail(between: str) -> tuple[str, str | None]:
+    """The previous entry's scope at the start of `between` (also after its gloss: 與也注同)."""
     m = SCOPE_RE.match(between)
+    if not m:
+        g = GLOSS_RE.match(between)
+        m = SCOPE_RE.match(between, g.end()) if g else None
     return (between[m.end() :], m.group(0)) if m else (between, None)
+
+
+def _split(rest: str) -> tuple[str, tuple[str, ...], str]:
+    """(head and what stands before it, authorities, remark) of the text before a formula:
+    `辨本亦作辯徐邈劉昌宗皆` → 辨, (徐邈, 劉昌宗, 皆), 本亦作辯; `徐依鄭` → 徐, (), 依鄭."""
+    head, authority = _authority(rest)
+    m = REMARK_RE.search(head)
+    if m:
+        return head[: m.start()], authority, m.group(0)
+    m = REMARK_RE.search(rest)  # an authority's name inside the remark: 徐依鄭音亢
+    if m:
+        return rest[: m.start()], (), m.group(0)
+    return head, authority, ""
 
 
 def _authority(rest: str) -> tuple[str, tuple[str, ...]]:
@@ -103,6 +217,8 @@ def _authority(rest: str) -> tuple[str, tuple[str, ...]]:
     found: list[str] = []
     while rest:
         name = next((a for a in AUTHORITIES + ALTERNATIVE if rest.endswith(a)), None)
+        if name is None and rest.endswith("云"):  # `沈云舊音逝`: Shen says, the old reading …
+            name = next((a + "云" for a in AUTHORITIES if rest[:-1].endswith(a)), None)
         if name is None:
             break
         rest = rest[: -len(name)]
@@ -110,48 +226,104 @@ def _authority(rest: str) -> tuple[str, tuple[str, ...]]:
     return rest, tuple(found)
 
 
-def _continues(rest: str, authority: tuple[str, ...], between: str) -> bool:
-    """An alternative of the previous head: nothing but authorities (and a gloss) before it."""
-    if not rest or rest in LATER:
-        return True
-    # `別也一音平勉反`, `慢也王肅五髙反`: a gloss, then an authority — still the same head
-    return bool(authority) and rest.endswith("也")
+def _continues(rest: str, authority: tuple[str, ...], remark: str) -> bool:
+    """An alternative of the previous head: nothing but authorities (and a gloss, a remark) before it."""
+    if rest in LATER or rest == "絶句" or (rest.startswith("一讀") and len(rest) <= 3):
+        return True  # `一讀此如字`, `一讀下五教反`: another way of reading the passage
+    if remark and not _authority(rest)[0]:
+        return True  # `沈一依聶氏音問`, `李依大夫音董`: an authority and the text it follows
+    # `別也一音平勉反`, `慢也王肅五髙反`, `威畏也讀者亦依尚書音畏`, `…云香草也昌以反`: a gloss,
+    # then maybe an authority or a remark — still the same head
+    return rest.endswith("也") and (len(rest) > 1 or bool(authority or remark))
 
 
-def _head(text: str, offset: int, rest: str, targets: list[str], cursor: tuple[int, int], fold):
-    """The head in `rest` (which starts at `offset` of the note): where it anchors, in order."""
-    if not rest:
-        return None, cursor
-    candidates: list[tuple[int, int]] = []  # (start, end) in rest
-    m = VARIANT_RE.match(rest)
-    if m:
-        candidates.append((0, len(m.group(1))))
-    candidates += [(len(rest) - n, len(rest)) for n in range(min(MAX_HEAD, len(rest)), 0, -1)]
-    for a, b in candidates:
-        hit = _find(fold(rest[a:b]), targets, cursor)
-        if hit is not None:
-            t, start = hit
-            reading = Reading(rest[a:b], offset + a, offset + b, target=t, anchor_start=start,
-                              anchor_end=start + b - a)
-            return reading, (t, start + b - a)
-    return Reading(rest[-1], offset + len(rest) - 1, offset + len(rest)), cursor
+class _Finder:
+    """Heads anchored in the glossed texts in text order (a cursor), through `fold` and then
+    `alternates`."""
+
+    def __init__(self, targets: list[str], fold, alternates) -> None:
+        self.fold = fold
+        self.targets = [fold(t) for t in targets]
+        self.alternates = alternates
+        self.cursor = (0, 0)
+
+    def head(self, rest: str, offset: int, remark: str, later: str | None = None,
+             names: str = "") -> tuple[Reading, bool]:
+        """The head at the end of `rest` (which starts at `offset` of the note), and whether it
+        takes in `names` (one-character authorities printed after it: 謂王 of `謂王于况反`).
+
+        The longest suffix (≤ MAX_HEAD) that anchors at or after the cursor, then before it
+        (`齊人謂快為麾蚤音早`: 蚤, after 麾, not 麾蚤 before it); a suffix ending in `names` only
+        when it stands ahead; else one the remark's variant (before the reading, or `later`,
+        after it) or `alternates` anchors; else the last character, unanchored."""
+        joined = rest + names
+        for n in range(min(MAX_HEAD, len(joined)), len(names), -1):
+            if names and n > len(names) and self._head_like(joined[-n:]):
+                hit = self._find(self.fold(joined[-n:]), ahead_only=True)
+                if hit is not None:
+                    return self._anchored(joined[-n:], offset + len(joined) - n, hit, n), True
+        for ahead_only in (True, False):
+            for n in range(min(MAX_HEAD, len(rest)), 0, -1):
+                if not self._head_like(rest[-n:]):
+                    continue
+                hit = self._find(self.fold(rest[-n:]), ahead_only)
+                if hit is not None:
+                    return self._anchored(rest[-n:], offset + len(rest) - n, hit, n), False
+        last = rest[-1]
+        forms = [remark[-2]] if remark.endswith("同") and len(remark) > 2 and "作" in remark else []
+        forms += [remark[-1]] if "作" in remark and not remark.endswith("同") else []
+        forms += [later] if later else []
+        forms += list(self.alternates(last)) if self.alternates else []
+        for form in forms:
+            hit = self._find(self.fold(form))
+            if hit is not None:
+                return self._anchored(last, offset + len(rest) - 1, hit, 1), False
+        return Reading(last, offset + len(rest) - 1, offset + len(rest)), False
+
+    @staticmethod
+    def _head_like(head: str) -> bool:
+        """Not a word across the 也 that ends a gloss (`轂末也轐音卜`: 轐, not 也轐; `徑也好`: 好)."""
+        return len(head) == 1 or "也" not in head
+
+    def reading(self, head: str, start: int, end: int, sounds: list[Sound]) -> Reading:
+        """A one-character head of a pair, anchored right after the cursor when it can be."""
+        t, k = self.cursor
+        if t < len(self.targets) and self.targets[t][k : k + 1] == self.fold(head):
+            hit = (t, k)
+        else:
+            hit = self._find(self.fold(head))
+        reading = self._anchored(head, start, hit, 1) if hit else Reading(head, start, end)
+        reading.sounds.extend(sounds)
+        return reading
+
+    def ahead(self, head: str) -> bool:
+        """Whether `head` stands at or after the cursor."""
+        t0, k0 = self.cursor
+        return any(self.targets[t].find(self.fold(head), k0 if t == t0 else 0) >= 0 for t in range(t0, len(self.targets)))
+
+    def _anchored(self, head: str, start: int, hit: tuple[int, int], size: int) -> Reading:
+        t, at = hit
+        self.cursor = (t, at + size)
+        return Reading(head, start, start + len(head), target=t, anchor_start=at, anchor_end=at + size)
+
+    def _find(self, head: str, ahead_only: bool = False) -> tuple[int, int] | None:
+        """The first occurrence of `head` at or after the cursor; else the first one before it."""
+        t0, k0 = self.cursor
+        for t in range(t0, len(self.targets)):
+            at = self.targets[t].find(head, k0 if t == t0 else 0)
+            if at >= 0:
+                return t, at
+        if ahead_only:
+            return None
+        for t in range(len(self.targets)):
+            at = self.targets[t].find(head)
+            if at >= 0:
+                return t, at
+        return None
 
 
-def _find(head: str, targets: list[str], cursor: tuple[int, int]) -> tuple[int, int] | None:
-    """The first occurrence of `head` at or after the cursor; else the first one before it."""
-    t0, k0 = cursor
-    for t in range(t0, len(targets)):
-        at = targets[t].find(head, k0 if t == t0 else 0)
-        if at >= 0:
-            return t, at
-    for t in range(len(targets)):
-        at = targets[t].find(head)
-        if at >= 0:
-            return t, at
-    return None
-
-
-def document_readings(units, fold: Callable[[str], str] | None = None) -> list[tuple[object, list[Reading], list[object]]]:
+def document_readings(units, fold: Callable[[str], str] | None = None,
+                      alternates: Callable[[str], tuple[str, ...]] | None = None) -> list[tuple[object, list[Reading], list[object]]]:
     """For each 音義 unit of a document: (the unit, its readings, the units it glosses).
 
     `units` are `pipeline.model.Unit`s. The glossed units are the title, 經 and 注 units since
@@ -166,7 +338,7 @@ def document_readings(units, fold: Callable[[str], str] | None = None) -> list[t
                 run, after_note = [], False
             run.append(unit)
         elif unit.marker == "音義":
-            readings = parse_note(unit.text, [u.text for u in run], fold)
+            readings = parse_note(unit.text, [u.text for u in run], fold, alternates)
             for r in readings:
                 r.target = run[r.target].seq if r.target is not None else None
             out.append((unit, readings, list(run)))

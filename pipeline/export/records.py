@@ -151,7 +151,7 @@ SCHEMAS: dict[str, list[tuple[str, str, str]]] = {
         ("head", "string", "the character or word read"),
         ("head_start", "int64", "the head in the 音義 note text"),
         ("head_end", "int64", "end of the head in the note"),
-        ("kind", "string", "the reading: fanqie (反切), homophone (音X) or ruzi (如字)"),
+        ("kind", "string", "the reading: fanqie (反切), homophone (音X), ruzi (如字) or word (近附近之近: read as 近 in the word 附近)"),
         ("upper", "string", "反切 upper character (the initial)"),
         ("lower", "string", "反切 lower character (the rhyme and tone)"),
         ("homophone", "string", "音X: the character X"),
