@@ -34,6 +34,12 @@ WEI = "為爲"
 
 # words that open a statement but are not part of the lemma
 LEAD_STRIP = ("或曰", "又", "亦", "凡")
+# Zheng quoting an earlier commentator, or speaking in his own name after one (the 周禮注:
+# 「鄭司農云：隂禮，婦人之禮」, 「𤣥謂六宮，謂后也」): the gloss's head follows. Found on train
+# juan of KR1d0003 (sample of docs/glosses.md: 8 of 20 blocks); 𤣥 is the Siku form of 玄.
+ATTRIBUTION = re.compile(r"(?:鄭司農|杜子春|鄭大夫|賈侍中|許叔重|或)(?:云|曰)|[𤣥玄]謂")
+# another edition: 古文/今文 (儀禮), 故書 (the 周禮's old text: 「故書滯爲癉」)
+EDITION = ("古文", "今文", "故書")
 DEMONSTRATIVE = ("此", "凡", "其")
 
 
@@ -50,6 +56,7 @@ class Candidate:
     exact_only: bool = False  # the lemma must stand verbatim in the base (no fuzzy quote match)
     optional: bool = False  # no formula word: a gloss only if the lemma anchors, else dropped
     same_as_prev: bool = False  # the lemma is the previous gloss's (古文爲Y after X當作Z)
+    gapped: bool = False  # the note quotes the passage leaving words out (掌其戒令賞罰): see base_pieces
     why: str | None = None  # what to add to the reason if the lemma stays unanchored
 
 
@@ -67,7 +74,7 @@ def soft_marks(text: str, marks: dict[int, str]) -> dict[int, str]:
             nxt = text[i + 1]
             if nxt not in "者與乎哉":
                 out[i + 1] = "。"
-    for m in re.finditer("[古今]文|或曰", text):
+    for m in re.finditer("[古今]文|故書|或曰", text):
         k = m.start()
         if k > 0 and k not in out:
             out[k] = "。"
@@ -106,13 +113,18 @@ _KEYWORDS = re.compile(
 _ADVERBS = "亦皆或竝並"
 _GOVERNS = frozenset("不無未言非弗勿毋其之所以而于於與及若則")  # words that govern what follows
 _FORMULA_AT = re.compile(r"猶|之言|讀[為爲如曰若]|當[為爲作]|謂(?!之)|者")
-NUMERALS = frozenset("一二三四五六七八九十")  # 三者 "the three": a head, unlike 使者 / 擯者
+NUMERALS = frozenset("一二三四五六七八九十")
+NEGATIONS = frozenset("無不非未弗勿毋莫")  # 三者 "the three": a head, unlike 使者 / 擯者
 # X者 that are words of the note, not lemma heads: 古者 (of old), 今者, 或者 (perhaps) ...
 NOT_LEMMA_ZHE = frozenset(("古", "今", "或", "昔", "然", "所以", "所", "此", "是", "凡"))
 
 
 def _strip_lead(text: str, pos: int, end: int, clause_ends=()) -> int:
-    """Skip 或曰 / 又 / 亦 / 凡 that open a statement (not when a mark follows: 「又，復。」)."""
+    """Skip 或曰 / 又 / 亦 / 凡 that open a statement (not when a mark follows: 「又，復。」), and
+    an attribution (鄭司農云 …, 𤣥謂)."""
+    m = ATTRIBUTION.match(text, pos, end)
+    if m and m.end() < end:
+        pos = m.end()
     for lead in LEAD_STRIP:
         k = pos + len(lead)
         if text.startswith(lead, pos) and k < end and (k not in clause_ends or lead == "或曰"):
@@ -128,7 +140,7 @@ def read_variant(text: str, s: int, e: int, in_base, out: list[Candidate], bare:
     if bare:
         p = s
     else:
-        m = re.match(r"[古今]文(?:[亦皆或]*)", text[s:e])
+        m = re.match(r"(?:[古今]文|故書)(?:[亦皆或]*)", text[s:e])
         if not m:
             return False
         p = s + m.end()
@@ -234,13 +246,34 @@ class Statement:
 def read_edition_variant(st: Statement) -> bool:
     """古文/今文 X, and X或為Y / X或作Y: another edition's reading."""
     text, s, e, seg = st.text, st.s, st.e, st.seg
-    if seg.startswith(("古文", "今文")):
+    if seg.startswith(EDITION):
         read_variant(text, s, e, st.in_base, st.out)
         return True
     m = re.match(rf"(.{{1,4}}?)或[作{WEI}]", seg)
-    if m and st.in_base(m.group(1)) and not any(s < b < s + m.end() for b in st.inner):
+    # a mark may stand between X and 或為 (「延，或爲誓」), not inside either
+    if m and st.in_base(m.group(1)) and not any(s < b < s + m.end() and b != s + m.end(1) for b in st.inner):
         return read_variant(text, s, e, st.in_base, st.out, bare=True)
     return False
+
+
+# a book or speaker cited by name, 「射義曰：…」, 「詩云…」, 「又曰…」: what follows is another text's
+# wording, not a gloss of this passage (a name read as a lemma: 射 of 射義曰, 緇衣 of 緇衣首章曰).
+# Unmarked, only names ending like a book's title or a speaker (…詩 …書 …記 …禮 …義 …職 …子);
+# otherwise Y曰X is a reference (「止病曰療」, 「諸侯春見曰朝…」). Found on train juan of both 注疏.
+_CITED_BY = "詩書傳記禮篇職章義令易語經志子"
+_CITATION = re.compile(r"(.{0,6}?)[曰云]")
+
+
+def skip_citation(st: Statement) -> bool:
+    m = _CITATION.match(st.text, st.s, st.first_end)
+    if not m:
+        return False
+    name, after = m.group(1), m.end()
+    if any(st.s < b < after for b in st.inner):
+        return False
+    if not name or after == st.first_end:
+        return True  # 「又曰…」, 「射義曰：」 (曰 closing its clause): a citation
+    return name[-1] in _CITED_BY and after - st.s <= 7 and st.first_end - after > 3
 
 
 def read_yan(st: Statement) -> bool:
@@ -302,6 +335,8 @@ def read_keyword_formula(st: Statement) -> bool:
         if kw == "者":
             if st.in_base(x + "者"):
                 continue  # 釋獲者, 執事者: 者 belongs to the lemma
+            if text[k + 1 : e] == "也":
+                continue  # 「問學學誠者也」: …者也 closes a nominal sentence; no 「X者，」 head
             _read_zhe(st, x, k)
             return True
         # drop an adverb between X and the keyword (X亦猶Y, X亦當為Y, X皆當作Y)
@@ -392,7 +427,23 @@ def read_definition(st: Statement) -> bool:
     k = longest_base_prefix(first, st.in_base)
     if len(first) >= 5 and k >= 0.7 * len(first):  # the passage quoted with its last word changed
         return st.add("definition", first[:k], s, 0.5, exact_only=True)
+    if base_pieces(first, st.in_base):  # the passage quoted with words left out
+        return st.add("definition", first, s, 0.5, exact_only=True, gapped=True)
     return False
+
+
+def base_pieces(x: str, in_base, max_pieces: int = 3) -> list[str]:
+    """x cut into stretches of the base of two characters or more (「掌其戒令賞罰」 → 掌其戒令 +
+    賞罰, the base reading 掌其戒令與其賞罰); [] unless x is wholly made of 2–3 such stretches.
+    Whether they stand in order and close together in the base is the aligner's check."""
+    pieces, i = [], 0
+    while i < len(x):
+        k = longest_base_prefix(x[i:], in_base)
+        if k < 2:
+            return []
+        pieces.append(x[i : i + k])
+        i += k
+    return pieces if 2 <= len(pieces) <= max_pieces else []
 
 
 def read_unmarked_head(st: Statement) -> bool:
@@ -409,6 +460,12 @@ def read_unmarked_head(st: Statement) -> bool:
         return st.add("definition", x, s, 0.6, exact_only=True)
     if is_formula_next(rest) or x in ("言",):
         return True
+    # a clause, not 「X，Y」: X followed by 之 / 而 / 乃, a conditional (「器利則事成」), or a
+    # negation opening the note's own clause (「無以入也」). In the train split of data/punct the
+    # edition puts no mark after X in 194 of 194 heads before 之, 30 of 32 before 而 / 乃 and 96 of
+    # 108 with 則 in the next three characters (counts: docs/glosses.md).
+    if rest[0] in "之而乃" or "則" in rest[:3] or (len(x) == 1 and x in NEGATIONS and len(rest) >= 3):
+        return True
     p = head_probability(x, rest, st.base_count(x), st.first_sentence)
     if p is None:  # no classifier installed: only the short 「XY也」
         if not st.inner and seg.endswith("也") and len(seg) <= 8 and len(seg) - k >= 2:
@@ -422,6 +479,7 @@ def read_unmarked_head(st: Statement) -> bool:
 # Tried in order on each statement; the first that returns True has read it.
 READERS: tuple[Callable[[Statement], bool], ...] = (
     read_edition_variant,
+    skip_citation,
     read_yan,
     skip_misplaced_mark,
     read_keyword_formula,
@@ -477,9 +535,14 @@ def read_note(note: str, marks: dict[int, str], in_base, base_count=lambda x: 1)
                 # 「…今謂之字，策，簡也。」: a short word of the passage glossed by a short 「Y也」
                 starts.append(i)
                 hidden.add(i)
+            elif ATTRIBUTION.match(body) and not body.startswith("或"):
+                # 「…，鄭司農云：X，Y」: a quoted commentator's gloss opens here
+                starts.append(i)
+                hidden.add(i)
             elif (
-                body.startswith(("古文", "今文", "或曰"))
-                or (body.endswith("者") and len(body) <= 9 and nxt)
+                body.startswith(EDITION + ("或曰",))
+                # 「X，謂Y者，…」: a clause opening with 謂 goes on the statement before it
+                or (body.endswith("者") and len(body) <= 9 and nxt and not body.startswith("謂"))
                 # a strong formula in a later clause, as a run-on sentence hides it:
                 # 「…長六尺，宵，讀為綃」, 「…，X讀為Y」, 「…，X當為Y」, 「…，X之言Y」
                 or _STRONG.match(body)
