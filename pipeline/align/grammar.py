@@ -243,12 +243,21 @@ class Statement:
         return True
 
 
+_OTHER_TEXT = re.compile(rf"(?P<book>今?(?:周禮|儀禮|禮|月令))(?:[{_ADVERBS}]*)(?P<x>.{{1,4}}?)[{_ADVERBS}]*[作{WEI}]")
+
+
 def read_edition_variant(st: Statement) -> bool:
     """古文/今文 X, and X或為Y / X或作Y: another edition's reading."""
     text, s, e, seg = st.text, st.s, st.e, st.seg
     if seg.startswith(EDITION):
         read_variant(text, s, e, st.in_base, st.out)
         return True
+    # the 禮記注 citing another text's wording: 「周禮蔞作柳」, 「今禮皆作騰」, 「今月令疆或為璽」
+    m = _OTHER_TEXT.match(seg)
+    if m and st.in_base(m.group("x")) and not any(s < b < s + m.end() for b in st.inner):
+        return read_variant(text, s + m.end("book"), e, st.in_base, st.out, bare=True)
+    if st.out and re.match(rf"(?:今禮|周禮|儀禮|今月令)[{_ADVERBS}]*[作{WEI}]", seg):
+        return st.add("variant", "", None, 0.7, same_as_prev=True)  # 「揚，舉也。今禮皆作騰」
     m = re.match(rf"(.{{1,4}}?)或[作{WEI}]", seg)
     # a mark may stand between X and 或為 (「延，或爲誓」), not inside either
     if m and st.in_base(m.group(1)) and not any(s < b < s + m.end() and b != s + m.end(1) for b in st.inner):
@@ -317,7 +326,12 @@ def read_keyword_formula(st: Statement) -> bool:
         k = s + km.start()
         x = text[s:k]
         if any(s < b < k for b in st.inner):
-            return False  # the keyword is past the first clause: not a lemma-headed formula
+            # 「封，亦當爲窆」: a mark after X, then only an adverb before the keyword
+            b = st.first_end
+            if kw in ("謂之", "者") or not (s < b < k and all(ch in _ADVERBS for ch in text[b:k])) or any(
+                    b < c < k for c in st.inner):
+                return False  # the keyword is past the first clause: not a lemma-headed formula
+            x = text[s:b]
         if not x:
             if kw.startswith(("當", "讀")) and st.out and s0 < k:
                 # 「或曰：當為明視」: the reading or emendation of the word glossed just before
@@ -545,7 +559,7 @@ def read_note(note: str, marks: dict[int, str], in_base, base_count=lambda x: 1)
                 or (body.endswith("者") and len(body) <= 9 and nxt and not body.startswith("謂"))
                 # a strong formula in a later clause, as a run-on sentence hides it:
                 # 「…長六尺，宵，讀為綃」, 「…，X讀為Y」, 「…，X當為Y」, 「…，X之言Y」
-                or _STRONG.match(body)
+                or ((m := _STRONG.match(body)) and not all(ch in _ADVERBS for ch in (m.group("x") or m.group("y"))))
                 or (len(body) <= 4 and _STRONG_NEXT.match(nxt))
             ):
                 starts.append(i)
@@ -563,5 +577,5 @@ def read_note(note: str, marks: dict[int, str], in_base, base_count=lambda x: 1)
     return out
 
 
-_STRONG = re.compile(r"^(?:.{1,4}?(?:讀[為爲如曰若]|當[為爲作]|之言)|.{1,2}猶)")
+_STRONG = re.compile(r"^(?:(?P<x>.{1,4}?)(?:讀[為爲如曰若]|當[為爲作]|之言)|(?P<y>.{1,2})猶)")
 _STRONG_NEXT = re.compile(r"^(?:讀[為爲如曰若]|當[為爲作]|猶|謂(?!之))")
