@@ -174,6 +174,8 @@ def read_variant(text: str, s: int, e: int, in_base, out: list[Candidate], bare:
         best = None
         for mm in re.finditer(rf"[{_ADVERBS}當]*[作{WEI}]", seg):
             x = seg[: mm.start()]
+            if not x and mm.end() > 1 and in_base(seg[: mm.end() - 1]):
+                x = seg[: mm.end() - 1]  # 「今文竝作併」: the lemma is itself an adverb-like word
             if not x or len(x) > 6:
                 if len(x) > 6:
                     break
