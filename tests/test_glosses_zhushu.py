@@ -126,3 +126,10 @@ def test_zhushu_dev_gold_reads_and_scores(tmp_path):
     system[1] = system[1][1:]
     assert ev.score(recs, system)["lemma"]["r"] < 1.0
     json.dumps(recs, ensure_ascii=False)
+
+
+def test_jinwen_quote_followed_by_huo_wei_chain():
+    # KR1d0030_025#395 (集釋, train), with the segmenter's marks: 今文曰沐浴搔，或為蚤揃，或為鬋 — the
+    # quote 沐浴 (the other edition adds 沐 to 浴), then two 「X或為Y」 variants
+    got = spans("浴櫛搔揃", "彌自飾也搔當為𤓰今文曰沐浴搔或為蚤揃或為鬋", {4: "。", 8: "。", 14: "，", 18: "，", 21: "。"})
+    assert got == [("emendation", "搔", 2, 3), ("variant", "浴", 0, 1), ("variant", "搔", 2, 3), ("variant", "揃", 3, 4)]

@@ -175,7 +175,16 @@ def anchor_quote(base: str, fb: str, quote: str, prev) -> tuple[_Anchor, str | N
         if key > best_key:
             best_key, best_i = key, i
     if best_i is not None and best_key[0] * 2 >= L:
-        return _Anchor(best_i, best_i + L, 0.6), base[best_i : best_i + L]
+        i, j = best_i, best_i + L
+        if best_key[1] < best_key[0]:
+            # the shared characters stand shifted: the other edition adds a word (今文曰沐浴 for
+            # 浴, KR1d0030_025, train), so the window's edge characters the quote lacks are not
+            # part of the lemma (a changed word keeps its place and is kept)
+            while j - i > 1 and fb[i] not in fq:
+                i += 1
+            while j - i > 1 and fb[j - 1] not in fq:
+                j -= 1
+        return _Anchor(i, j, 0.6), base[i:j]
     return _Anchor(reason=f"quoted wording 「{quote}」 shares under half its characters with any stretch of the passage"), None
 
 

@@ -160,6 +160,14 @@ def read_variant(text: str, s: int, e: int, in_base, out: list[Candidate], bare:
         q = text[p + 1 : e]
         if not q:
             return False
+        # 「今文曰沐浴搔或為蚤揃或為鬋」 (KR1d0030_025, train): the quote ends where an 「X或為Y」
+        # chain on a word of the passage begins; the chain is read on its own
+        for j in range(1, len(q)):
+            m = re.match(rf"(.{{1,2}}?)或[作{WEI}]", q[j:])
+            if m and in_base(m.group(1)):
+                out.append(Candidate(s, p + 1 + j, "variant", q[:j], p + 1, 0.7, quote=q[:j]))
+                read_variant(text, p + 1 + j, e, in_base, out, bare=True)
+                return True
         out.append(Candidate(s, e, "variant", q, p + 1, 0.7, quote=q))
         return True
     # chains: X(皆|或|亦)?(作|為)Y [X'(作|為)Y' ...]
