@@ -89,6 +89,9 @@ def test_other_texts_and_huo_wei_variants():
                                            {5: "，", 11: "。", 16: "。"})
     assert spans("盥洗揚觶所以致絜也", "揚舉也今禮皆作騰", {1: "，", 3: "。", 8: "。"}) == [
         ("definition", "揚", 2, 3), ("variant", "揚", 2, 3)]
+    # KR1d0053_017#166: 今月令疆，或為璽 (a mark between X and 或為)
+    base = "坏城郭戒門閭脩鍵閉愼管籥固封疆備邊竟完要塞謹關梁塞徯徑"
+    assert ("variant", "疆", 14, 15) in spans(base, "徯徑禽獸之道也今月令疆或為璽", {2: "，", 7: "。", 11: "，", 15: "。"})
     # KR1d0030_015#326 (集釋): 今文竝作併 — the lemma 竝 is itself an adverb-like word
     base = "豆實實于罋陳于楹外二以竝北陳簋實實于筐陳于楹内兩楹間二以竝南陳"
     assert spans(base, "筐米四今文竝作併", {3: "。", 8: "。"})[-1] == ("variant", "竝", 28, 29)  # the 竝 after 筐

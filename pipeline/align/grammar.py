@@ -264,7 +264,7 @@ def read_edition_variant(st: Statement) -> bool:
         return True
     # the 禮記注 citing another text's wording: 「周禮蔞作柳」, 「今禮皆作騰」, 「今月令疆或為璽」
     m = _OTHER_TEXT.match(seg)
-    if m and st.in_base(m.group("x")) and not any(s < b < s + m.end() for b in st.inner):
+    if m and st.in_base(m.group("x")) and not any(s < b < s + m.end() and b != s + m.end("x") for b in st.inner):
         return read_variant(text, s + m.end("book"), e, st.in_base, st.out, bare=True)
     if st.out and re.match(rf"(?:今禮|周禮|儀禮|今月令)[{_ADVERBS}]*[作{WEI}]", seg):
         return st.add("variant", "", None, 0.7, same_as_prev=True)  # 「揚，舉也。今禮皆作騰」
