@@ -546,6 +546,13 @@ def read_note(note: str, marks: dict[int, str], in_base, base_count=lambda x: 1)
         s, e = sent[0][0], sent[-1][1]
         if e < len(note) and e - s >= 2 and in_base(note[s:e]) and cuts.get(e) in FINAL:
             del cuts[e]
+    # 「溝謂造溝阞謂脉理屬讀爲注」: a word of the passage before a strong formula (讀為, 當為, 之言)
+    # opens a statement even where the segmenter ran on (a cut, like the cuts before 古文)
+    for m in _STRONG_AT.finditer(note):
+        k = m.start()
+        j = next((j for j in range(max(0, k - 4), k) if in_base(note[j:k])), None)
+        if j and j not in cuts and (j - 1) not in cuts and not in_base(note[j - 1 : k]):
+            cuts[j] = "。"
     out: list[Candidate] = []
     clause_ends = sorted(cuts)
     for n_sent, sent in enumerate(sentences_of(note, cuts)):
@@ -595,5 +602,6 @@ def read_note(note: str, marks: dict[int, str], in_base, base_count=lambda x: 1)
     return out
 
 
+_STRONG_AT = re.compile(r"讀[為爲如曰若]|當[為爲作]|之言")
 _STRONG = re.compile(r"^(?:(?P<x>.{1,4}?)(?:讀[為爲如曰若]|當[為爲作]|之言)|(?P<y>.{1,2})猶)")
 _STRONG_NEXT = re.compile(r"^(?:讀[為爲如曰若]|當[為爲作]|猶|謂(?!之))")
