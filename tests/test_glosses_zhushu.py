@@ -136,3 +136,10 @@ def test_jinwen_quote_followed_by_huo_wei_chain():
     # quote 沐浴 (the other edition adds 沐 to 浴), then two 「X或為Y」 variants
     got = spans("浴櫛搔揃", "彌自飾也搔當為𤓰今文曰沐浴搔或為蚤揃或為鬋", {4: "。", 8: "。", 14: "，", 18: "，", 21: "。"})
     assert got == [("emendation", "搔", 2, 3), ("variant", "浴", 0, 1), ("variant", "搔", 2, 3), ("variant", "揃", 3, 4)]
+
+
+def test_strong_formula_inside_a_run_on_clause():
+    # KR1d0003_042#19/20 (data/punct, train) with the segmenter's marks: 「溝，謂造溝阞謂脉理屬讀爲注孫順也」
+    got = spans("凡溝逆地阞謂之不行水屬不理孫謂之不行", "溝謂造溝阞謂脉理屬讀爲注孫順也不行謂決溢也禹鑿龍門播九河爲此逆阞與不理孫也",
+                {1: "，", 15: "。", 17: "，", 21: "。", 25: "，", 37: "。"})
+    assert ("reading", "屬", 10, 11) in got
