@@ -143,3 +143,13 @@ def test_strong_formula_inside_a_run_on_clause():
     got = spans("凡溝逆地阞謂之不行水屬不理孫謂之不行", "溝謂造溝阞謂脉理屬讀爲注孫順也不行謂決溢也禹鑿龍門播九河爲此逆阞與不理孫也",
                 {1: "，", 15: "。", 17: "，", 21: "。", 25: "，", 37: "。"})
     assert ("reading", "屬", 10, 11) in got
+
+
+def test_a_head_clause_keeps_its_gloss_and_a_quote_cut_by_a_mark_is_one_lemma():
+    # KR1d0030_011#162 (集釋, train), the segmenter's marks: 「羣幣，私覿及大夫者，…」 — the 者 clause
+    # is the gloss of 羣幣, not a head of its own
+    assert spans("有司展羣幣以告", "羣幣私覿及大夫者有司載幣者自展自告", {2: "，", 8: "，", 13: "，", 17: "。"}) == [
+        ("definition", "羣幣", 3, 5)]
+    # KR1d0030_029#139: 「尊南，西面拜，由便也」 quotes 尊南西面拜 across a misplaced mark
+    assert spans("主婦洗于房中出實爵尊南西面拜獻尸尸拜于筵上受", "尊南西面拜由便也", {2: "，", 5: "，", 8: "。"}) == [
+        ("definition", "尊南西面拜", 9, 14)]

@@ -546,7 +546,7 @@ def read_note(note: str, marks: dict[int, str], in_base, base_count=lambda x: 1)
         s, e = sent[0][0], sent[-1][1]
         if e < len(note) and e - s >= 2 and in_base(note[s:e]) and cuts.get(e) in FINAL:
             del cuts[e]
-    # 「溝謂造溝阞謂脉理屬讀爲注」: a word of the passage before a strong formula (讀為, 當為, 之言)
+    # 「溝謂造溝阞謂脉理屬讀爲注」: a word of the passage before a strong formula (讀為, 當為)
     # opens a statement even where the segmenter ran on (a cut, like the cuts before 古文)
     for m in _STRONG_AT.finditer(note):
         k = m.start()
@@ -565,7 +565,14 @@ def read_note(note: str, marks: dict[int, str], in_base, base_count=lambda x: 1)
                 continue
             body = note[cs:ce]
             nxt = note[sent[i + 1][0] : sent[i + 1][1]] if i + 1 < len(sent) else ""
+            prev = note[sent[i - 1][0] : sent[i - 1][1]]
             kb = longest_base_prefix(body, in_base, max_len=4)
+            # the clause before is a head still waiting for its gloss (「羣幣，私覿及大夫者」, 「德性，
+            # 謂性至誠者」: KR1d0030_011, KR1d0053_053, train), or the two clauses are one quote of
+            # the passage cut by a mark (「尊南，西面拜」, KR1d0030_029, train): no new statement here
+            head_before = i == 1 and len(prev) <= 4 and in_base(prev) and not in_base(body[:-1] if body.endswith("者") else body)
+            if in_base(prev + body) or (head_before and body.endswith("者")):
+                continue
             if (len(body) <= 3 and in_base(body) and nxt.endswith("也") and len(nxt) <= 6 and body[-1] not in nxt) or (
                 # the gloss repeats its lemma: 「…，即陳，陳在房中」, 「…，復復反也」
                 (len(body) <= 4 and kb == len(body) and nxt[:1] == body[-1])
@@ -580,7 +587,6 @@ def read_note(note: str, marks: dict[int, str], in_base, base_count=lambda x: 1)
                 hidden.add(i)
             elif (
                 body.startswith(EDITION + ("或曰",))
-                # 「X，謂Y者，…」: a clause opening with 謂 goes on the statement before it
                 or (body.endswith("者") and len(body) <= 9 and nxt and not body.startswith("謂"))
                 # a strong formula in a later clause, as a run-on sentence hides it:
                 # 「…長六尺，宵，讀為綃」, 「…，X讀為Y」, 「…，X當為Y」, 「…，X之言Y」
@@ -602,6 +608,6 @@ def read_note(note: str, marks: dict[int, str], in_base, base_count=lambda x: 1)
     return out
 
 
-_STRONG_AT = re.compile(r"讀[為爲如曰若]|當[為爲作]|之言")
+_STRONG_AT = re.compile(r"讀[為爲如曰若]|當[為爲作]")  # not 之言: 「取衆民之言」 is "the people's words"
 _STRONG = re.compile(r"^(?:(?P<x>.{1,4}?)(?:讀[為爲如曰若]|當[為爲作]|之言)|(?P<y>.{1,2})猶)")
 _STRONG_NEXT = re.compile(r"^(?:讀[為爲如曰若]|當[為爲作]|猶|謂(?!之))")
