@@ -153,3 +153,10 @@ def test_a_head_clause_keeps_its_gloss_and_a_quote_cut_by_a_mark_is_one_lemma():
     # KR1d0030_029#139: 「尊南，西面拜，由便也」 quotes 尊南西面拜 across a misplaced mark
     assert spans("主婦洗于房中出實爵尊南西面拜獻尸尸拜于筵上受", "尊南西面拜由便也", {2: "，", 5: "，", 8: "。"}) == [
         ("definition", "尊南西面拜", 9, 14)]
+
+
+def test_a_clause_ending_in_ye_is_no_head_of_a_wei_formula():
+    # KR1d0003_036#5 (train), the segmenter's marks: 「憲，表也，謂縣之也」 — 表也 is the gloss, not a head
+    base = "布憲掌憲邦之刑禁正月之吉執旌節以宣布于四方而憲邦之刑禁以詰四方邦國及其都鄙達于四海"
+    got = spans(base, "憲表也謂縣之也刑禁者國之五禁所以左右刑罰者", {1: "，", 3: "，", 7: "。", 10: "，", 14: "，", 21: "。"})
+    assert got[0] == ("definition", "憲", 1, 2)

@@ -591,7 +591,8 @@ def read_note(note: str, marks: dict[int, str], in_base, base_count=lambda x: 1)
                 # a strong formula in a later clause, as a run-on sentence hides it:
                 # 「…長六尺，宵，讀為綃」, 「…，X讀為Y」, 「…，X當為Y」, 「…，X之言Y」
                 or ((m := _STRONG.match(body)) and not all(ch in _ADVERBS for ch in (m.group("x") or m.group("y"))))
-                or (len(body) <= 4 and _STRONG_NEXT.match(nxt))
+                # (a clause ending in 也 closes a gloss, it is no head: 「憲，表也，謂縣之也」)
+                or (len(body) <= 4 and _STRONG_NEXT.match(nxt) and not body.endswith("也"))
             ):
                 starts.append(i)
         for j, i in enumerate(starts):
