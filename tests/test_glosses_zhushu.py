@@ -160,3 +160,12 @@ def test_a_clause_ending_in_ye_is_no_head_of_a_wei_formula():
     base = "布憲掌憲邦之刑禁正月之吉執旌節以宣布于四方而憲邦之刑禁以詰四方邦國及其都鄙達于四海"
     got = spans(base, "憲表也謂縣之也刑禁者國之五禁所以左右刑罰者", {1: "，", 3: "，", 7: "。", 10: "，", 14: "，", 21: "。"})
     assert got[0] == ("definition", "憲", 1, 2)
+
+
+def test_coordinated_heads_share_their_gloss():
+    # KR1d0053_039#119 (train), the segmenter's marks: 「貍首，騶虞，所以歌為節也」 glosses both
+    base = ("散軍而郊射左射貍首右射騶虞而貫革之射息也裨冕搢笏而虎賁之士說劔也祀乎明堂而民知孝朝覲然後諸侯知所以臣"
+            "耕藉然後諸侯知所以敬五者天下之大敎也")
+    note = "郊射為射宫於郊也左東學也右西學也貍首騶虞所以歌為節也貫革射穿甲革也"
+    got = spans(base, note, {4: "，", 8: "。", 9: "，", 10: "，", 12: "。", 16: "。", 18: "，", 20: "，", 26: "。", 33: "。"})
+    assert ("definition", "貍首", 7, 9) in got and ("definition", "騶虞", 11, 13) in got

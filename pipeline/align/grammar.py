@@ -595,6 +595,7 @@ def read_note(note: str, marks: dict[int, str], in_base, base_count=lambda x: 1)
                 or (len(body) <= 4 and _STRONG_NEXT.match(nxt) and not body.endswith("也"))
             ):
                 starts.append(i)
+        bare = None  # a statement that is only a word of the passage, waiting for the next one's gloss
         for j, i in enumerate(starts):
             cs = sent[i][0]
             ce = sent[starts[j + 1]][0] if j + 1 < len(starts) else e
@@ -606,6 +607,14 @@ def read_note(note: str, marks: dict[int, str], in_base, base_count=lambda x: 1)
                 for c in out[before:]:
                     if c.type != "variant":
                         c.optional = True
+            new = out[before:]
+            if bare is not None and new and new[0].lemma_note_start == cs and new[0].type != "variant":
+                # coordinated heads share the gloss: 「救日之弓，救月之矢，謂日月食所作弓矢」,
+                # 「貍首、騶虞，所以歌為節也」 (KR1d0003_036#227, KR1d0053_039#119, train)
+                out.insert(before, Candidate(bare[0], bare[1], new[0].type, note[bare[0] : bare[1]], bare[0], 0.6,
+                                             exact_only=True, optional=True))
+            ce1 = sent[i][1]  # the statement's first clause
+            bare = (cs, ce1) if not new and ce1 == ce and 2 <= ce - cs <= 6 and in_base(note[cs:ce]) else None
     return out
 
 
