@@ -169,3 +169,9 @@ def test_coordinated_heads_share_their_gloss():
     note = "郊射為射宫於郊也左東學也右西學也貍首騶虞所以歌為節也貫革射穿甲革也"
     got = spans(base, note, {4: "，", 8: "。", 9: "，", 10: "，", 12: "。", 16: "。", 18: "，", 20: "，", 26: "。", 33: "。"})
     assert ("definition", "貍首", 7, 9) in got and ("definition", "騶虞", 11, 13) in got
+
+
+def test_a_name_closing_a_later_clause():
+    # KR1d0003_042#64 (train), the segmenter's marks: 「…以爲閷囷圜倉，穿地曰窌」 (Y曰X in a run-on)
+    got = spans("囷窌倉城逆墻六分", "逆猶郤也築此四者六分其高郤一分以爲閷囷圜倉穿地曰窌", {4: "。", 8: "，", 21: "，", 25: "。"})
+    assert ("equivalence", "逆", 4, 5) in got and ("reference", "窌", 1, 2) in got

@@ -593,6 +593,8 @@ def read_note(note: str, marks: dict[int, str], in_base, base_count=lambda x: 1)
                 or ((m := _STRONG.match(body)) and not all(ch in _ADVERBS for ch in (m.group("x") or m.group("y"))))
                 # (a clause ending in 也 closes a gloss, it is no head: 「憲，表也，謂縣之也」)
                 or (len(body) <= 4 and _STRONG_NEXT.match(nxt) and not body.endswith("也"))
+                # 「…囷圜倉，穿地曰窌」: a short name closing a later clause (Y曰X, X a word of the passage)
+                or ((m := _NAME_AT_END.match(body)) and in_base(m.group(2)) and not in_base(m.group(1)))
             ):
                 starts.append(i)
         bare = None  # a statement that is only a word of the passage, waiting for the next one's gloss
@@ -618,6 +620,7 @@ def read_note(note: str, marks: dict[int, str], in_base, base_count=lambda x: 1)
     return out
 
 
+_NAME_AT_END = re.compile(r"(.{1,6}?)曰(.{1,3})$")
 _STRONG_AT = re.compile(r"讀[為爲如曰若]|當[為爲作]")  # not 之言: 「取衆民之言」 is "the people's words"
 _STRONG = re.compile(r"^(?:(?P<x>.{1,4}?)(?:讀[為爲如曰若]|當[為爲作]|之言)|(?P<y>.{1,2})猶)")
 _STRONG_NEXT = re.compile(r"^(?:讀[為爲如曰若]|當[為爲作]|猶|謂(?!之))")
