@@ -26,7 +26,7 @@ from pathlib import Path
 
 from pipeline import variants
 from pipeline.align import heads
-from pipeline.align.grammar import Candidate, read_note
+from pipeline.align.grammar import Candidate, base_pieces, read_note
 from pipeline.align.readings import document_readings
 from pipeline.align.subcommentary import quotations
 from pipeline.model import Document, Gloss
@@ -108,6 +108,32 @@ def anchor_lemma(base: str, fb: str, lemma: str, prev, exact_only: bool = False,
     return _Anchor(reason=f"lemma 「{lemma}」 not in base passage (longest verbatim stretch {n} of {len(lemma)} chars)")
 
 
+MAX_GAP = 3  # characters of the passage a quote may leave out between two of its stretches
+
+
+def anchor_gapped(base: str, fb: str, lemma: str, prev, in_base) -> _Anchor | None:
+    """A note quoting the passage with words left out (掌其戒令賞罰 for 掌其戒令與其賞罰): the base
+    stretch from its first piece to its last, each piece following the one before within
+    MAX_GAP characters. None when the pieces do not stand so."""
+    pieces = [fold(p) for p in base_pieces(lemma, in_base)]
+    if not pieces:
+        return None
+    spans = []
+    for i in _occurrences(fb, pieces[0]):
+        end = i + len(pieces[0])
+        for p in pieces[1:]:
+            j = fb.find(p, end, end + MAX_GAP + len(p))
+            if j == -1:
+                break
+            end = j + len(p)
+        else:
+            spans.append((i, end))
+    if not spans:
+        return None
+    i = _choose([a for a, _b in spans], prev)
+    return _Anchor(i, dict(spans)[i], 0.8)
+
+
 def anchor_quote(base: str, fb: str, quote: str, prev) -> tuple[_Anchor, str | None]:
     """古文曰Q / 今文曰Q: the base stretch the other edition words as Q."""
     if not base:
@@ -149,7 +175,16 @@ def anchor_quote(base: str, fb: str, quote: str, prev) -> tuple[_Anchor, str | N
         if key > best_key:
             best_key, best_i = key, i
     if best_i is not None and best_key[0] * 2 >= L:
-        return _Anchor(best_i, best_i + L, 0.6), base[best_i : best_i + L]
+        i, j = best_i, best_i + L
+        if best_key[1] < best_key[0]:
+            # the shared characters stand shifted: the other edition adds a word (今文曰沐浴 for
+            # 浴, KR1d0030_025, train), so the window's edge characters the quote lacks are not
+            # part of the lemma (a changed word keeps its place and is kept)
+            while j - i > 1 and fb[i] not in fq:
+                i += 1
+            while j - i > 1 and fb[j - 1] not in fq:
+                j -= 1
+        return _Anchor(i, j, 0.6), base[i:j]
     return _Anchor(reason=f"quoted wording 「{quote}」 shares under half its characters with any stretch of the passage"), None
 
 
@@ -180,7 +215,11 @@ def align_block(base: str, note: str, note_marks: dict[int, str] | None = None) 
             a, lem = anchor_quote(base, fb, c.quote, prev)
             if lem:
                 lemma = lem
+        elif c.gapped and (g := anchor_gapped(base, fb, c.lemma, prev, in_base)) is not None:
+            a, lemma = g, base[g.start : g.end]
         else:
+            if c.gapped:  # the pieces do not stand together: the longest verbatim stretch is the lemma
+                lemma = c.lemma = max(base_pieces(c.lemma, in_base), key=len)
             # a variant may well concern a particle (今文無也); other glosses of one are spurious
             a = anchor_lemma(base, fb, c.lemma, prev, exact_only=c.exact_only,
                              particles_ok=c.type == "variant")

@@ -34,6 +34,12 @@ WEI = "為爲"
 
 # words that open a statement but are not part of the lemma
 LEAD_STRIP = ("或曰", "又", "亦", "凡")
+# Zheng quoting an earlier commentator, or speaking in his own name after one (the 周禮注:
+# 「鄭司農云：隂禮，婦人之禮」, 「𤣥謂六宮，謂后也」): the gloss's head follows. Found on train
+# juan of KR1d0003 (sample of docs/glosses.md: 8 of 20 blocks); 𤣥 is the Siku form of 玄.
+ATTRIBUTION = re.compile(r"(?:鄭司農|杜子春|鄭大夫|賈侍中|許叔重|或)(?:云|曰)|[𤣥玄]謂")
+# another edition: 古文/今文 (儀禮), 故書 (the 周禮's old text: 「故書滯爲癉」)
+EDITION = ("古文", "今文", "故書")
 DEMONSTRATIVE = ("此", "凡", "其")
 
 
@@ -50,6 +56,7 @@ class Candidate:
     exact_only: bool = False  # the lemma must stand verbatim in the base (no fuzzy quote match)
     optional: bool = False  # no formula word: a gloss only if the lemma anchors, else dropped
     same_as_prev: bool = False  # the lemma is the previous gloss's (古文爲Y after X當作Z)
+    gapped: bool = False  # the note quotes the passage leaving words out (掌其戒令賞罰): see base_pieces
     why: str | None = None  # what to add to the reason if the lemma stays unanchored
 
 
@@ -67,7 +74,7 @@ def soft_marks(text: str, marks: dict[int, str]) -> dict[int, str]:
             nxt = text[i + 1]
             if nxt not in "者與乎哉":
                 out[i + 1] = "。"
-    for m in re.finditer("[古今]文|或曰", text):
+    for m in re.finditer("[古今]文|故書|或曰", text):
         k = m.start()
         if k > 0 and k not in out:
             out[k] = "。"
@@ -106,13 +113,18 @@ _KEYWORDS = re.compile(
 _ADVERBS = "亦皆或竝並"
 _GOVERNS = frozenset("不無未言非弗勿毋其之所以而于於與及若則")  # words that govern what follows
 _FORMULA_AT = re.compile(r"猶|之言|讀[為爲如曰若]|當[為爲作]|謂(?!之)|者")
-NUMERALS = frozenset("一二三四五六七八九十")  # 三者 "the three": a head, unlike 使者 / 擯者
+NUMERALS = frozenset("一二三四五六七八九十")
+NEGATIONS = frozenset("無不非未弗勿毋莫")  # 三者 "the three": a head, unlike 使者 / 擯者
 # X者 that are words of the note, not lemma heads: 古者 (of old), 今者, 或者 (perhaps) ...
 NOT_LEMMA_ZHE = frozenset(("古", "今", "或", "昔", "然", "所以", "所", "此", "是", "凡"))
 
 
 def _strip_lead(text: str, pos: int, end: int, clause_ends=()) -> int:
-    """Skip 或曰 / 又 / 亦 / 凡 that open a statement (not when a mark follows: 「又，復。」)."""
+    """Skip 或曰 / 又 / 亦 / 凡 that open a statement (not when a mark follows: 「又，復。」), and
+    an attribution (鄭司農云 …, 𤣥謂)."""
+    m = ATTRIBUTION.match(text, pos, end)
+    if m and m.end() < end:
+        pos = m.end()
     for lead in LEAD_STRIP:
         k = pos + len(lead)
         if text.startswith(lead, pos) and k < end and (k not in clause_ends or lead == "或曰"):
@@ -128,7 +140,7 @@ def read_variant(text: str, s: int, e: int, in_base, out: list[Candidate], bare:
     if bare:
         p = s
     else:
-        m = re.match(r"[古今]文(?:[亦皆或]*)", text[s:e])
+        m = re.match(r"(?:[古今]文|故書)(?:[亦皆或]*)", text[s:e])
         if not m:
             return False
         p = s + m.end()
@@ -148,6 +160,14 @@ def read_variant(text: str, s: int, e: int, in_base, out: list[Candidate], bare:
         q = text[p + 1 : e]
         if not q:
             return False
+        # 「今文曰沐浴搔或為蚤揃或為鬋」 (KR1d0030_025, train): the quote ends where an 「X或為Y」
+        # chain on a word of the passage begins; the chain is read on its own
+        for j in range(1, len(q)):
+            m = re.match(rf"(.{{1,2}}?)或[作{WEI}]", q[j:])
+            if m and in_base(m.group(1)):
+                out.append(Candidate(s, p + 1 + j, "variant", q[:j], p + 1, 0.7, quote=q[:j]))
+                read_variant(text, p + 1 + j, e, in_base, out, bare=True)
+                return True
         out.append(Candidate(s, e, "variant", q, p + 1, 0.7, quote=q))
         return True
     # chains: X(皆|或|亦)?(作|為)Y [X'(作|為)Y' ...]
@@ -162,6 +182,8 @@ def read_variant(text: str, s: int, e: int, in_base, out: list[Candidate], bare:
         best = None
         for mm in re.finditer(rf"[{_ADVERBS}當]*[作{WEI}]", seg):
             x = seg[: mm.start()]
+            if not x and mm.end() > 1 and in_base(seg[: mm.end() - 1]):
+                x = seg[: mm.end() - 1]  # 「今文竝作併」: the lemma is itself an adverb-like word
             if not x or len(x) > 6:
                 if len(x) > 6:
                     break
@@ -231,16 +253,46 @@ class Statement:
         return True
 
 
+_OTHER_TEXT = re.compile(rf"(?P<book>今?(?:周禮|儀禮|禮|月令))(?:[{_ADVERBS}]*)(?P<x>.{{1,4}}?)[{_ADVERBS}]*[作{WEI}]")
+
+
 def read_edition_variant(st: Statement) -> bool:
     """古文/今文 X, and X或為Y / X或作Y: another edition's reading."""
     text, s, e, seg = st.text, st.s, st.e, st.seg
-    if seg.startswith(("古文", "今文")):
+    if seg.startswith(EDITION):
         read_variant(text, s, e, st.in_base, st.out)
         return True
+    # the 禮記注 citing another text's wording: 「周禮蔞作柳」, 「今禮皆作騰」, 「今月令疆或為璽」
+    m = _OTHER_TEXT.match(seg)
+    if m and st.in_base(m.group("x")) and not any(s < b < s + m.end() and b != s + m.end("x") for b in st.inner):
+        return read_variant(text, s + m.end("book"), e, st.in_base, st.out, bare=True)
+    if st.out and re.match(rf"(?:今禮|周禮|儀禮|今月令)[{_ADVERBS}]*[作{WEI}]", seg):
+        return st.add("variant", "", None, 0.7, same_as_prev=True)  # 「揚，舉也。今禮皆作騰」
     m = re.match(rf"(.{{1,4}}?)或[作{WEI}]", seg)
-    if m and st.in_base(m.group(1)) and not any(s < b < s + m.end() for b in st.inner):
+    # a mark may stand between X and 或為 (「延，或爲誓」), not inside either
+    if m and st.in_base(m.group(1)) and not any(s < b < s + m.end() and b != s + m.end(1) for b in st.inner):
         return read_variant(text, s, e, st.in_base, st.out, bare=True)
     return False
+
+
+# a book or speaker cited by name, 「射義曰：…」, 「詩云…」, 「又曰…」: what follows is another text's
+# wording, not a gloss of this passage (a name read as a lemma: 射 of 射義曰, 緇衣 of 緇衣首章曰).
+# Unmarked, only names ending like a book's title or a speaker (…詩 …書 …記 …禮 …義 …職 …子);
+# otherwise Y曰X is a reference (「止病曰療」, 「諸侯春見曰朝…」). Found on train juan of both 注疏.
+_CITED_BY = "詩書傳記禮篇職章義令易語經志子"
+_CITATION = re.compile(r"(.{0,6}?)[曰云]")
+
+
+def skip_citation(st: Statement) -> bool:
+    m = _CITATION.match(st.text, st.s, st.first_end)
+    if not m:
+        return False
+    name, after = m.group(1), m.end()
+    if any(st.s < b < after for b in st.inner):
+        return False
+    if not name or after == st.first_end:
+        return True  # 「又曰…」, 「射義曰：」 (曰 closing its clause): a citation
+    return name[-1] in _CITED_BY and after - st.s <= 7 and st.first_end - after > 3
 
 
 def read_yan(st: Statement) -> bool:
@@ -260,7 +312,10 @@ def read_yan(st: Statement) -> bool:
         if x and st.in_base(x):
             return st.add("explanation", x, p, 0.8)
         k = longest_base_prefix(text[p:first_end], st.in_base)
-        if k >= 2 or (k == 1 and first_end - p <= 3):
+        # one base character after 言 only when it is the whole clause (「言X，…」): with the
+        # edition's marks on the train split of all three books 「言X…」 clauses of 3–4 characters
+        # read this way gave 14 one-character lemmas, 12 of them wrong (言孔子死 → 孔, 言車多少 → 車)
+        if k >= 2 or (k == 1 and first_end - p == 1):
             return st.add("explanation", text[p : p + k], p, 0.5)
     return neg  # 不言… without a lemma: nothing else to read here
 
@@ -284,7 +339,12 @@ def read_keyword_formula(st: Statement) -> bool:
         k = s + km.start()
         x = text[s:k]
         if any(s < b < k for b in st.inner):
-            return False  # the keyword is past the first clause: not a lemma-headed formula
+            # 「封，亦當爲窆」: a mark after X, then only an adverb before the keyword
+            b = st.first_end
+            if kw in ("謂之", "者") or not (s < b < k and all(ch in _ADVERBS for ch in text[b:k])) or any(
+                    b < c < k for c in st.inner):
+                return False  # the keyword is past the first clause: not a lemma-headed formula
+            x = text[s:b]
         if not x:
             if kw.startswith(("當", "讀")) and st.out and s0 < k:
                 # 「或曰：當為明視」: the reading or emendation of the word glossed just before
@@ -302,6 +362,8 @@ def read_keyword_formula(st: Statement) -> bool:
         if kw == "者":
             if st.in_base(x + "者"):
                 continue  # 釋獲者, 執事者: 者 belongs to the lemma
+            if text[k + 1 : e] == "也":
+                continue  # 「問學學誠者也」: …者也 closes a nominal sentence; no 「X者，」 head
             _read_zhe(st, x, k)
             return True
         # drop an adverb between X and the keyword (X亦猶Y, X亦當為Y, X皆當作Y)
@@ -382,6 +444,11 @@ def read_definition(st: Statement) -> bool:
     first = st.text[s : st.first_end]
     if not st.inner or len(first) > 8:
         return False
+    after = st.text[st.first_end : st.e]
+    if len(first) == 1 and after[1:2] == "則" and not seg.endswith("也"):
+        # 「器，利則事成」: a conditional about X, not a gloss of it (the train split's edition
+        # marks have this shape 3 times, the one without 也 a statement: 「降，賓則出庿門」)
+        return False
     if st.in_base(first):
         # the base stretch may run on across a misplaced mark (「還，右還…」 for 還右,
         # 「覆手，自弓上取矢」 for 覆手自弓上取): the longest verbatim prefix is the lemma
@@ -392,7 +459,23 @@ def read_definition(st: Statement) -> bool:
     k = longest_base_prefix(first, st.in_base)
     if len(first) >= 5 and k >= 0.7 * len(first):  # the passage quoted with its last word changed
         return st.add("definition", first[:k], s, 0.5, exact_only=True)
+    if base_pieces(first, st.in_base):  # the passage quoted with words left out
+        return st.add("definition", first, s, 0.5, exact_only=True, gapped=True)
     return False
+
+
+def base_pieces(x: str, in_base, max_pieces: int = 3) -> list[str]:
+    """x cut into stretches of the base of two characters or more (「掌其戒令賞罰」 → 掌其戒令 +
+    賞罰, the base reading 掌其戒令與其賞罰); [] unless x is wholly made of 2–3 such stretches.
+    Whether they stand in order and close together in the base is the aligner's check."""
+    pieces, i = [], 0
+    while i < len(x):
+        k = longest_base_prefix(x[i:], in_base)
+        if k < 2:
+            return []
+        pieces.append(x[i : i + k])
+        i += k
+    return pieces if 2 <= len(pieces) <= max_pieces else []
 
 
 def read_unmarked_head(st: Statement) -> bool:
@@ -409,6 +492,12 @@ def read_unmarked_head(st: Statement) -> bool:
         return st.add("definition", x, s, 0.6, exact_only=True)
     if is_formula_next(rest) or x in ("言",):
         return True
+    # a clause, not 「X，Y」: X followed by 之 / 而 / 乃, a conditional (「器利則事成」), or a
+    # negation opening the note's own clause (「無以入也」). In the train split of data/punct the
+    # edition puts no mark after X in 194 of 194 heads before 之, 30 of 32 before 而 / 乃 and 96 of
+    # 108 with 則 in the next three characters (counts: docs/glosses.md).
+    if rest[0] in "之而乃" or "則" in rest[:3] or (len(x) == 1 and x in NEGATIONS and len(rest) >= 3):
+        return True
     p = head_probability(x, rest, st.base_count(x), st.first_sentence)
     if p is None:  # no classifier installed: only the short 「XY也」
         if not st.inner and seg.endswith("也") and len(seg) <= 8 and len(seg) - k >= 2:
@@ -422,6 +511,7 @@ def read_unmarked_head(st: Statement) -> bool:
 # Tried in order on each statement; the first that returns True has read it.
 READERS: tuple[Callable[[Statement], bool], ...] = (
     read_edition_variant,
+    skip_citation,
     read_yan,
     skip_misplaced_mark,
     read_keyword_formula,
@@ -456,6 +546,13 @@ def read_note(note: str, marks: dict[int, str], in_base, base_count=lambda x: 1)
         s, e = sent[0][0], sent[-1][1]
         if e < len(note) and e - s >= 2 and in_base(note[s:e]) and cuts.get(e) in FINAL:
             del cuts[e]
+    # 「溝謂造溝阞謂脉理屬讀爲注」: a word of the passage before a strong formula (讀為, 當為)
+    # opens a statement even where the segmenter ran on (a cut, like the cuts before 古文)
+    for m in _STRONG_AT.finditer(note):
+        k = m.start()
+        j = next((j for j in range(max(0, k - 4), k) if in_base(note[j:k])), None)
+        if j and j not in cuts and (j - 1) not in cuts and not in_base(note[j - 1 : k]):
+            cuts[j] = "。"
     out: list[Candidate] = []
     clause_ends = sorted(cuts)
     for n_sent, sent in enumerate(sentences_of(note, cuts)):
@@ -468,7 +565,14 @@ def read_note(note: str, marks: dict[int, str], in_base, base_count=lambda x: 1)
                 continue
             body = note[cs:ce]
             nxt = note[sent[i + 1][0] : sent[i + 1][1]] if i + 1 < len(sent) else ""
+            prev = note[sent[i - 1][0] : sent[i - 1][1]]
             kb = longest_base_prefix(body, in_base, max_len=4)
+            # the clause before is a head still waiting for its gloss (「羣幣，私覿及大夫者」, 「德性，
+            # 謂性至誠者」: KR1d0030_011, KR1d0053_053, train), or the two clauses are one quote of
+            # the passage cut by a mark (「尊南，西面拜」, KR1d0030_029, train): no new statement here
+            head_before = i == 1 and len(prev) <= 4 and in_base(prev) and not in_base(body[:-1] if body.endswith("者") else body)
+            if in_base(prev + body) or (head_before and body.endswith("者")):
+                continue
             if (len(body) <= 3 and in_base(body) and nxt.endswith("也") and len(nxt) <= 6 and body[-1] not in nxt) or (
                 # the gloss repeats its lemma: 「…，即陳，陳在房中」, 「…，復復反也」
                 (len(body) <= 4 and kb == len(body) and nxt[:1] == body[-1])
@@ -477,15 +581,23 @@ def read_note(note: str, marks: dict[int, str], in_base, base_count=lambda x: 1)
                 # 「…今謂之字，策，簡也。」: a short word of the passage glossed by a short 「Y也」
                 starts.append(i)
                 hidden.add(i)
+            elif ATTRIBUTION.match(body) and not body.startswith("或"):
+                # 「…，鄭司農云：X，Y」: a quoted commentator's gloss opens here
+                starts.append(i)
+                hidden.add(i)
             elif (
-                body.startswith(("古文", "今文", "或曰"))
-                or (body.endswith("者") and len(body) <= 9 and nxt)
+                body.startswith(EDITION + ("或曰",))
+                or (body.endswith("者") and len(body) <= 9 and nxt and not body.startswith("謂"))
                 # a strong formula in a later clause, as a run-on sentence hides it:
                 # 「…長六尺，宵，讀為綃」, 「…，X讀為Y」, 「…，X當為Y」, 「…，X之言Y」
-                or _STRONG.match(body)
-                or (len(body) <= 4 and _STRONG_NEXT.match(nxt))
+                or ((m := _STRONG.match(body)) and not all(ch in _ADVERBS for ch in (m.group("x") or m.group("y"))))
+                # (a clause ending in 也 closes a gloss, it is no head: 「憲，表也，謂縣之也」)
+                or (len(body) <= 4 and _STRONG_NEXT.match(nxt) and not body.endswith("也"))
+                # 「…囷圜倉，穿地曰窌」: a short name closing a later clause (Y曰X, X a word of the passage)
+                or ((m := _NAME_AT_END.match(body)) and in_base(m.group(2)) and not in_base(m.group(1)))
             ):
                 starts.append(i)
+        bare = None  # a statement that is only a word of the passage, waiting for the next one's gloss
         for j, i in enumerate(starts):
             cs = sent[i][0]
             ce = sent[starts[j + 1]][0] if j + 1 < len(starts) else e
@@ -497,8 +609,18 @@ def read_note(note: str, marks: dict[int, str], in_base, base_count=lambda x: 1)
                 for c in out[before:]:
                     if c.type != "variant":
                         c.optional = True
+            new = out[before:]
+            if bare is not None and new and new[0].lemma_note_start == cs and new[0].type != "variant":
+                # coordinated heads share the gloss: 「救日之弓，救月之矢，謂日月食所作弓矢」,
+                # 「貍首、騶虞，所以歌為節也」 (KR1d0003_036#227, KR1d0053_039#119, train)
+                out.insert(before, Candidate(bare[0], bare[1], new[0].type, note[bare[0] : bare[1]], bare[0], 0.6,
+                                             exact_only=True, optional=True))
+            ce1 = sent[i][1]  # the statement's first clause
+            bare = (cs, ce1) if not new and ce1 == ce and 2 <= ce - cs <= 6 and in_base(note[cs:ce]) else None
     return out
 
 
-_STRONG = re.compile(r"^(?:.{1,4}?(?:讀[為爲如曰若]|當[為爲作]|之言)|.{1,2}猶)")
+_NAME_AT_END = re.compile(r"(.{1,6}?)曰(.{1,3})$")
+_STRONG_AT = re.compile(r"讀[為爲如曰若]|當[為爲作]")  # not 之言: 「取衆民之言」 is "the people's words"
+_STRONG = re.compile(r"^(?:(?P<x>.{1,4}?)(?:讀[為爲如曰若]|當[為爲作]|之言)|(?P<y>.{1,2})猶)")
 _STRONG_NEXT = re.compile(r"^(?:讀[為爲如曰若]|當[為爲作]|猶|謂(?!之))")

@@ -2,8 +2,9 @@
 
 Implements ../shared/guidelines/glosses.md. For each gold record the pipeline runs as it would
 on a document: the project's segmenter restores the note's punctuation
-(`load_segmenter().predict([note], ["note"])`, one note per call), then
-`align_block(base, note, marks)`.
+(`load_segmenter().predict([note], ["note"])`, one note per call; a record of a 注疏 —
+id KR1d0003_…, KR1d0053_…, KR1d0028_… — as the pipeline segments a 注 unit of that book:
+`predict([note], ["注"], books=[book])`), then `align_block(base, note, marks)`.
 
 - lemma: micro P/R/F1 over the distinct (record, start, end) lemma spans of glosses that have a
   span (unanchored glosses, system or gold, are not scored);
@@ -56,11 +57,25 @@ def _check_gloss(g, n: int, path: str, lineno: int, i: int) -> None:
             raise InputError(path, lineno, f"{where}: span {s}..{e} outside the base text (length {n})")
 
 
-def note_marks(notes: list[str], segmenter="auto") -> tuple[list[dict[int, str]], str]:
+# Books of the 注疏 layout: their gold records are 注 units, segmented as the pipeline segments a
+# 注 unit of that book (kind 注, the book id for the segmenter's book embedding).
+ZHUSHU_BOOKS = frozenset(("KR1d0003", "KR1d0053", "KR1d0028"))
+
+
+def _call(record_id: str | None) -> tuple[str, list[str] | None]:
+    """(kind, books) for the segmenter call of one gold record."""
+    book = (record_id or "").split("_")[0]
+    if book in ZHUSHU_BOOKS:
+        return "注", [book]
+    return "note", None  # the 集釋's 鄭注 blocks, as the 集釋 gold has always been scored
+
+
+def note_marks(notes: list[str], segmenter="auto", ids: list[str] | None = None) -> tuple[list[dict[int, str]], str]:
     """Restored marks for the notes, from the project's segmenter.
 
     segmenter: "auto" (load pipeline.segment's default model), None (no marks), or an object
-    with .predict(texts, kinds). Returns (marks per note, description of what was used).
+    with .predict(texts, kinds). ids: the records' ids (a 注疏 record, KR1d0003_…, is segmented
+    as a 注 unit of its book). Returns (marks per note, description of what was used).
     """
     if segmenter is None:
         return [{} for _ in notes], "none"
@@ -70,7 +85,9 @@ def note_marks(notes: list[str], segmenter="auto") -> tuple[list[dict[int, str]]
         segmenter = load_segmenter()  # StageLoadError (exit 2) when the model cannot be loaded
     # one note per call, exactly as the guideline's pipeline does it: a batched call may pad
     # and round differently (observed: 2 of 47 dev notes differ in a mark)
-    marks = [segmenter.predict([note], ["note"])[0] for note in notes]
+    calls = [_call(i) for i in (ids or [None] * len(notes))]
+    marks = [segmenter.predict([note], [kind], books=books)[0] if books else segmenter.predict([note], [kind])[0]
+             for note, (kind, books) in zip(notes, calls)]
     return [{int(k): v for k, v in m.items()} for m in marks], "pipeline.segment"
 
 
@@ -121,7 +138,7 @@ def evaluate(gold_path: str | Path, segmenter="auto", details: bool = False) -> 
 
     records = read_gold(gold_path)
     t0 = time.perf_counter()
-    marks, used = note_marks([r["note"] for r in records], segmenter)
+    marks, used = note_marks([r["note"] for r in records], segmenter, [r["id"] for r in records])
     t1 = time.perf_counter()
     system = [align_block(r["base"], r["note"], m) for r, m in zip(records, marks)]
     t2 = time.perf_counter()

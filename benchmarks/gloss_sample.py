@@ -1,0 +1,96 @@
+"""A seeded sample of commentary blocks with the glosses the pipeline reads in them, for checking
+by hand (docs/glosses.md) or as the pre-fill of a gold set (annotations/gold/).
+
+    python benchmarks/gloss_sample.py --book KR1d0003 --split train --blocks 20 --seed 20261201
+    python benchmarks/gloss_sample.py --book KR1d0030 --split train --blocks 30 --jsonl out.jsonl
+
+Blocks: the 注 units of a 注疏 (KR1d0003, KR1d0053) or the 鄭注 units of the 集釋 (KR1d0030), from
+the juan of the chosen split (dev = juan 10, 20, …; train = the juan in data/punct that are not
+dev — the juan data/punct lacks are held out and never sampled). Each block is read as
+`zhushu eval glosses` reads a gold record: the segmenter restores the note's marks one note per
+call (kind 注 with the book for a 注疏; kind note for the 集釋, as the 集釋 gold is scored), then
+`align_block(base, note, marks)` with base = the base unit before the block.
+
+Prints each block (base, punctuated note, glosses) and, with --jsonl, writes the records in the
+gold format of guidelines/glosses.md with the system's glosses (anchored or not) as `glosses`.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import random
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+MARKERS = {"KR1d0003": ("注",), "KR1d0053": ("注",), "KR1d0028": ("注",), "KR1d0030": ("鄭注",)}
+
+
+def split_juan(book: str, split: str) -> list[str]:
+    """Juan numbers of the split, from data/punct (juan absent there are held out)."""
+    seen: dict[str, str] = {}
+    with open(ROOT / "data" / "punct" / f"{book}.punct.jsonl", encoding="utf-8") as f:
+        for line in f:
+            rec = json.loads(line)
+            seen[rec["id"].split("#")[0].split("_")[1]] = rec["split"]
+    return sorted(j for j, s in seen.items() if s == split and j != "000")
+
+
+def blocks(book: str, split: str):
+    from pipeline.ingest import read_document
+
+    for j in split_juan(book, split):
+        doc = read_document(str(ROOT / "data" / "corpus" / book / f"{book}_{j}.txt"))
+        for u in doc.units:
+            if u.kind == "commentary" and u.marker in MARKERS[book] and u.text:
+                base = doc.base_before(u)
+                if base is not None:
+                    yield f"{doc.id}#{u.seq}", base.text, u.text
+
+
+def main(argv=None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--book", required=True, choices=sorted(MARKERS))
+    ap.add_argument("--split", default="train", choices=("train", "dev"))
+    ap.add_argument("--blocks", type=int, default=20)
+    ap.add_argument("--seed", type=int, default=20261201)
+    ap.add_argument("--jsonl", help="write the sampled records (gold format, system glosses) here")
+    args = ap.parse_args(argv)
+
+    from pipeline.align import align_block
+    from pipeline.segment import load_segmenter
+
+    pool = list(blocks(args.book, args.split))
+    picked = sorted(random.Random(args.seed).sample(range(len(pool)), min(args.blocks, len(pool))))
+    seg = load_segmenter()
+    zhushu = args.book != "KR1d0030"
+    out = []
+    for n, i in enumerate(picked, 1):
+        rid, base, note = pool[i]
+        if zhushu:
+            marks = seg.predict([note], ["注"], books=[args.book])[0]
+        else:
+            marks = seg.predict([note], ["note"])[0]
+        gl = align_block(base, note, marks)
+        punct = "".join(ch + marks.get(k + 1, "") for k, ch in enumerate(note))
+        print(f"[{n}] {rid}\n  base: {base}\n  note: {punct}")
+        for g in gl:
+            where = f"{g.lemma_start}-{g.lemma_end}" if g.lemma_start is not None else "unanchored"
+            print(f"    {g.type:<12} {g.lemma} ({where}) 「{g.text}」")
+        out.append({"id": rid, "base": base, "note": note,
+                    "glosses": [{"lemma": g.lemma, "start": g.lemma_start, "end": g.lemma_end, "type": g.type}
+                                for g in gl]})
+    print(f"# {len(out)} blocks of {len(pool)} ({args.book}, {args.split}, seed {args.seed}); "
+          f"{sum(len(r['glosses']) for r in out)} glosses", file=sys.stderr)
+    if args.jsonl:
+        with open(args.jsonl, "w", encoding="utf-8") as f:
+            for r in out:
+                f.write(json.dumps(r, ensure_ascii=False) + "\n")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,177 @@
+"""注 glosses of the 注疏 (and the 集釋 classes found with them). Every fixture is a real block of a
+TRAIN juan (juan not 10, 20, … and present in data/punct): the 經 unit before the 注, the 注's text,
+and the marks the pipeline's segmenter (models/segmenter-v2, kind 注 with the book) gave it when the
+error class was found (docs/glosses.md, "注疏: error classes found on train juan")."""
+
+import json
+
+from pipeline.align import align_block
+from pipeline.evaluate import glosses as ev
+
+
+def spans(base, note, marks):
+    return [(g.type, g.lemma, g.lemma_start, g.lemma_end) for g in align_block(base, note, marks)]
+
+
+def test_attributed_glosses_take_the_head_after_the_attribution():
+    # KR1d0003_007#99: 鄭司農云：隂禮，婦人之禮 … 𤣥謂六宮，謂后也
+    base = "以隂禮教六宫"
+    note = ("鄭司農云隂禮婦人之禮六宫後五前一王之妃百二十人后一人夫人三人嬪九人世婦二十七人女御八十一人"
+            "𤣥謂六宮謂后也婦人稱寢曰宫宫隱蔽之言后象王立六宫而居之亦正寢一燕寢五教者不敢斥言之謂之六宫"
+            "若今稱皇后爲中宫矣昏禮母戒女曰夙夜毋違宫事")
+    marks = {4: "：", 10: "，", 19: "，", 23: "，", 26: "，", 30: "，", 33: "、", 39: "，", 45: "。", 49: "，",
+             52: "。", 58: "，", 62: "。", 72: "，", 81: "，", 86: "，", 90: "。", 99: "。", 105: "：", 111: "。"}
+    got = spans(base, note, marks)
+    assert ("definition", "隂禮", 1, 3) in got
+    assert ("reference", "六宫", 4, 6) in got
+    assert not any(lemma in ("𤣥", "鄭司農") for _t, lemma, _s, _e in got)
+
+
+def test_old_text_variant_of_the_zhouli():
+    # KR1d0003_015#84: 故書滯爲癉 (the 周禮's old text reads 癉 for 滯)
+    base = ("泉府掌以市之征布斂市之不售貨之滯於民用者以其賈買之物楬而書之以待不時而買者買者各從其抵都鄙從其主"
+            "國人郊人從其有司然後予之")
+    note = "故書滯爲癉杜子春云癉當爲滯鄭司農云物楬而書之"
+    got = spans(base, note, {5: "。", 9: "：", 13: "。", 17: "：", 22: "。"})
+    assert ("variant", "滯", 15, 16) in got
+
+
+def test_a_cited_book_is_not_a_lemma():
+    # KR1d0003_012#11: 射義曰：射之為言繹也 — 射 of the title 射義 is no gloss of the 經's 射
+    base = "若以歲時祭祀州社則屬其民而讀法亦如之春秋以禮㑹民而射于州序"
+    note = "序州黨之學也㑹民而射所以正其志也射義曰射之為言繹也繹者各繹已之志"
+    got = spans(base, note, {1: "，", 6: "。", 10: "，", 16: "。", 19: "：", 25: "。", 27: "，", 32: "。"})
+    assert ("definition", "序", 28, 29) in got and ("definition", "㑹民而射", 22, 26) in got
+    assert not any(g[1] == "射" for g in got)
+    # 「又曰…」 after a citation: 曰 is no lemma (KR1d0003_038, the same class)
+    assert spans("乃立冡土戎醜攸行", "又曰乃立冡土戎醜攸行", {2: "：", 10: "。"}) == []
+
+
+def test_statements_are_not_read_as_definitions():
+    # KR1d0053_022#74: 「器利則事成」 is a conditional about 器 (the segmenter even put 器，)
+    assert spans("禮義以為器故事行有考也", "考成也器利則事成", {3: "。", 4: "，", 8: "。"}) == [
+        ("definition", "考", 9, 10)]
+    # unmarked too
+    assert spans("禮義以為器故事行有考也", "考成也器利則事成", {3: "。", 8: "。"}) == [("definition", "考", 9, 10)]
+    # KR1d0053_022#164: 「無以入也」 opens the note's own clause with a negation
+    assert spans("故治國不以禮猶無耜而耕也", "無以入也", {4: "。"}) == []
+
+
+def test_a_quote_with_words_left_out_spans_the_whole_phrase():
+    # KR1d0003_012#18: the 注 quotes 掌其戒令與其賞罰 as 掌其戒令賞罰
+    got = spans("若國作民而師田行役之事則帥而致之掌其戒令與其賞罰", "致之致之於司徒也掌其戒令賞罰則是於軍因為師帥",
+                {4: "，", 8: "。", 14: "，", 18: "，", 22: "。"})
+    assert ("definition", "掌其戒令與其賞罰", 16, 24) in got
+    assert not any(g[2:] == (16, 20) for g in got)
+
+
+def test_wei_clause_ending_in_zhe_stays_with_its_head():
+    # KR1d0053_053#67: 德性，謂性至誠者 (not 德性 + 「謂性至誠者」); 問學，學誠者也 (者也: no X者 head)
+    base = "故君子尊德性而道問學致廣大而盡精微極高明而道中庸温故而知新敦厚以崇禮"
+    note = "德性謂性至誠者道猶由也問學學誠者也廣大猶博厚也温讀如燖温之温謂故學之孰矣後時習之謂之温"
+    got = spans(base, note, {2: "，", 7: "，", 11: "。", 17: "。", 23: "。", 30: "，", 36: "。", 43: "。"})
+    assert ("reference", "德性", 4, 6) in got and ("definition", "問學", 8, 10) in got
+
+
+def test_formula_after_a_mark_and_an_adverb():
+    # KR1d0053_019#109: 封，亦當爲窆
+    got = spans("曾子問曰父母之喪既引及塗聞君薨如之何孔子曰遂既封改服而往", "封亦當爲窆改服括髮徒跣布深衣扱上祍不以私喪包至尊",
+                {1: "，", 5: "，", 9: "。", 14: "，", 21: "，", 24: "。"})
+    assert ("emendation", "封", 23, 24) in got
+
+
+def test_other_texts_and_huo_wei_variants():
+    # KR1d0053_062#34: 延，或爲誓 is a variant even with the mark after 延
+    base = "射至於司馬使子路執弓矢出延射曰賁軍之將士國之大夫與爲人後者不入其餘皆入盖去者半入者半"
+    assert ("variant", "延", 12, 13) in spans(base, "延進也延或爲誓", {1: "，", 3: "。", 4: "，", 7: "。"})
+    # KR1d0053_009#377: 周禮蔞作柳; KR1d0053_061#84: 今禮皆作騰 (the word just glossed)
+    assert ("variant", "蔞", 6, 7) in spans("是故制絞衾設蔞翣為使人勿惡也", "絞衾尸之飾蔞翣棺之牆飾周禮蔞作柳",
+                                           {5: "，", 11: "。", 16: "。"})
+    assert spans("盥洗揚觶所以致絜也", "揚舉也今禮皆作騰", {1: "，", 3: "。", 8: "。"}) == [
+        ("definition", "揚", 2, 3), ("variant", "揚", 2, 3)]
+    # KR1d0053_017#166: 今月令疆，或為璽 (a mark between X and 或為)
+    base = "坏城郭戒門閭脩鍵閉愼管籥固封疆備邊竟完要塞謹關梁塞徯徑"
+    assert ("variant", "疆", 14, 15) in spans(base, "徯徑禽獸之道也今月令疆或為璽", {2: "，", 7: "。", 11: "，", 15: "。"})
+    # KR1d0030_015#326 (集釋): 今文竝作併 — the lemma 竝 is itself an adverb-like word
+    base = "豆實實于罋陳于楹外二以竝北陳簋實實于筐陳于楹内兩楹間二以竝南陳"
+    assert spans(base, "筐米四今文竝作併", {3: "。", 8: "。"})[-1] == ("variant", "竝", 28, 29)  # the 竝 after 筐
+
+
+def test_yan_with_one_character_is_no_lemma():
+    # KR1d0053_062#59: 「言人正直，乃能中也」 is no gloss of the 人 of 不肖之人
+    base = "孔子曰射者何以射何以聽循聲而發發而不失正鵠者其唯賢者乎若夫不肖之人則彼將安能以中"
+    got = spans(base, "梏直也言人正直乃能中也", {1: "，", 3: "。", 7: "，", 11: "。"})
+    assert not any(g[1] == "人" for g in got)
+
+
+def test_eval_segments_a_zhushu_record_as_a_zhu_unit_of_its_book():
+    calls = []
+
+    class Recorder:
+        def predict(self, texts, kinds, books=None):
+            calls.append((kinds, books))
+            return [{} for _ in texts]
+
+    ev.note_marks(["考成也", "梱齊等之也"], Recorder(), ["KR1d0053_022#74", "KR1d0030_010#25"])
+    assert calls == [(["注"], ["KR1d0053"]), (["note"], None)]
+
+
+def test_zhushu_dev_gold_reads_and_scores(tmp_path):
+    recs = ev.read_gold("annotations/gold/glosses.dev.zhushu.jsonl")
+    assert len(recs) >= 60 and sum(len(r["glosses"]) for r in recs) >= 100
+    assert {r["id"].split("_")[0] for r in recs} == {"KR1d0003", "KR1d0053"}
+    # dev juan only (10, 20, …)
+    assert all(int(r["id"].split("_")[1].split("#")[0]) % 10 == 0 for r in recs)
+    # gold against itself scores 1.0; a record with a missed span scores below
+    system = [[type("G", (), {"lemma_start": g["start"], "lemma_end": g["end"], "type": g["type"]})()
+               for g in r["glosses"]] for r in recs]
+    assert ev.score(recs, system)["lemma"]["f1"] == 1.0
+    system[1] = system[1][1:]
+    assert ev.score(recs, system)["lemma"]["r"] < 1.0
+    json.dumps(recs, ensure_ascii=False)
+
+
+def test_jinwen_quote_followed_by_huo_wei_chain():
+    # KR1d0030_025#395 (集釋, train), with the segmenter's marks: 今文曰沐浴搔，或為蚤揃，或為鬋 — the
+    # quote 沐浴 (the other edition adds 沐 to 浴), then two 「X或為Y」 variants
+    got = spans("浴櫛搔揃", "彌自飾也搔當為𤓰今文曰沐浴搔或為蚤揃或為鬋", {4: "。", 8: "。", 14: "，", 18: "，", 21: "。"})
+    assert got == [("emendation", "搔", 2, 3), ("variant", "浴", 0, 1), ("variant", "搔", 2, 3), ("variant", "揃", 3, 4)]
+
+
+def test_strong_formula_inside_a_run_on_clause():
+    # KR1d0003_042#19/20 (data/punct, train) with the segmenter's marks: 「溝，謂造溝阞謂脉理屬讀爲注孫順也」
+    got = spans("凡溝逆地阞謂之不行水屬不理孫謂之不行", "溝謂造溝阞謂脉理屬讀爲注孫順也不行謂決溢也禹鑿龍門播九河爲此逆阞與不理孫也",
+                {1: "，", 15: "。", 17: "，", 21: "。", 25: "，", 37: "。"})
+    assert ("reading", "屬", 10, 11) in got
+
+
+def test_a_head_clause_keeps_its_gloss_and_a_quote_cut_by_a_mark_is_one_lemma():
+    # KR1d0030_011#162 (集釋, train), the segmenter's marks: 「羣幣，私覿及大夫者，…」 — the 者 clause
+    # is the gloss of 羣幣, not a head of its own
+    assert spans("有司展羣幣以告", "羣幣私覿及大夫者有司載幣者自展自告", {2: "，", 8: "，", 13: "，", 17: "。"}) == [
+        ("definition", "羣幣", 3, 5)]
+    # KR1d0030_029#139: 「尊南，西面拜，由便也」 quotes 尊南西面拜 across a misplaced mark
+    assert spans("主婦洗于房中出實爵尊南西面拜獻尸尸拜于筵上受", "尊南西面拜由便也", {2: "，", 5: "，", 8: "。"}) == [
+        ("definition", "尊南西面拜", 9, 14)]
+
+
+def test_a_clause_ending_in_ye_is_no_head_of_a_wei_formula():
+    # KR1d0003_036#5 (train), the segmenter's marks: 「憲，表也，謂縣之也」 — 表也 is the gloss, not a head
+    base = "布憲掌憲邦之刑禁正月之吉執旌節以宣布于四方而憲邦之刑禁以詰四方邦國及其都鄙達于四海"
+    got = spans(base, "憲表也謂縣之也刑禁者國之五禁所以左右刑罰者", {1: "，", 3: "，", 7: "。", 10: "，", 14: "，", 21: "。"})
+    assert got[0] == ("definition", "憲", 1, 2)
+
+
+def test_coordinated_heads_share_their_gloss():
+    # KR1d0053_039#119 (train), the segmenter's marks: 「貍首，騶虞，所以歌為節也」 glosses both
+    base = ("散軍而郊射左射貍首右射騶虞而貫革之射息也裨冕搢笏而虎賁之士說劔也祀乎明堂而民知孝朝覲然後諸侯知所以臣"
+            "耕藉然後諸侯知所以敬五者天下之大敎也")
+    note = "郊射為射宫於郊也左東學也右西學也貍首騶虞所以歌為節也貫革射穿甲革也"
+    got = spans(base, note, {4: "，", 8: "。", 9: "，", 10: "，", 12: "。", 16: "。", 18: "，", 20: "，", 26: "。", 33: "。"})
+    assert ("definition", "貍首", 7, 9) in got and ("definition", "騶虞", 11, 13) in got
+
+
+def test_a_name_closing_a_later_clause():
+    # KR1d0003_042#64 (train), the segmenter's marks: 「…以爲閷囷圜倉，穿地曰窌」 (Y曰X in a run-on)
+    got = spans("囷窌倉城逆墻六分", "逆猶郤也築此四者六分其高郤一分以爲閷囷圜倉穿地曰窌", {4: "。", 8: "，", 21: "，", 25: "。"})
+    assert ("equivalence", "逆", 4, 5) in got and ("reference", "窌", 1, 2) in got
