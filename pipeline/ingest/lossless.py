@@ -11,7 +11,7 @@ import re
 
 from pipeline.ingest.wyg_zhushu import PRINTED_MARKERS
 from pipeline.model import Document
-from pipeline.pua import decode_entities
+from pipeline.pua import SPELLED_RE, decode_entities, spelled_char
 
 # what may stand inside a unit's extent besides its text, and (with header lines) between units
 _MARKUP_RE = re.compile(r"<pb:[^>\n]+>|¶|\r?\n|[\u3000 \t]")
@@ -38,7 +38,7 @@ def rebuild_source(doc: Document) -> str:
         if strip_markup(gap):
             raise LossError(f"{doc.id}: text outside any unit before #{unit.seq}: {strip_markup(gap)[:40]!r}")
         raw = src[unit.start : unit.end]
-        inner = raw
+        inner = decode_entities(raw)  # first: a composed character's description holds ( ) / too
         zhushu = doc.layout.startswith("wyg-zhushu")
         if doc.layout.startswith("sbck") and unit.kind == "commentary" or zhushu:
             inner = inner.replace("(", "").replace(")", "").replace("/", "")  # the note is the text
@@ -50,11 +50,11 @@ def rebuild_source(doc: Document) -> str:
         else:
             text = unit.text
         printed = PRINTED_MARKERS.get(unit.marker, (unit.marker or "",)) if zhushu else (unit.marker or "",)
-        if decode_entities(inner) not in [p + text for p in printed]:
+        if inner not in [p + text for p in printed]:
             raise LossError(f"{doc.id}#{unit.seq}: extent does not reduce to marker + text")
         for i, at in enumerate(unit.offsets):
             ch = src[at]
-            if ch != unit.text[i] and not (ch == "&" and src.startswith("&KR", at)):
+            if ch != unit.text[i] and not ((m := SPELLED_RE.match(src, at)) and spelled_char(m) == unit.text[i]):
                 raise LossError(f"{doc.id}#{unit.seq}: offset {i} points at {ch!r}, not {unit.text[i]!r}")
         out += [gap, raw]
         pos = unit.end

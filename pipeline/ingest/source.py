@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from pipeline.errors import InputError
-from pipeline.pua import ENTITY_RE, entity_char
+from pipeline.pua import COMPOSED_RE, ENTITY_RE, SPELLED_RE, ComposedClash, composed_char, entity_char
 
 MAX_BYTES = 64 * 1024 * 1024  # a juan is ~50 KB; anything this large is not a mandoku text
 LINE_END = "¶"
@@ -36,7 +36,7 @@ class Token:
     def width(self) -> int:
         if self.kind == "char":
             return 1
-        return max(len(ENTITY_RE.sub("X", col)) for col in self.columns)
+        return max(len(SPELLED_RE.sub("X", col)) for col in self.columns)
 
 
 @dataclass
@@ -130,15 +130,15 @@ def tokenize(path: str, number: int, text: str, start: int, stop: int) -> list[T
     while i < stop:
         ch = text[i]
         if ch == "(":
-            close = text.find(")", i + 1, stop)
-            if close < 0:
-                raise InputError(path, number, "unbalanced '(': a collation note is not closed on its line")
+            close, columns = _note_columns(path, number, text, i, stop)
             inner = text[i + 1 : close]
-            if "(" in inner:
-                raise InputError(path, number, "nested '(' inside a collation note")
             _check_entities(path, number, inner)
-            tokens.append(Token("note", i, close + 1, columns=tuple(inner.split("/"))))
+            tokens.append(Token("note", i, close + 1, columns=columns))
             i = close + 1
+        elif ch == "[":
+            m = _composed_match(path, number, text, i, stop)
+            tokens.append(Token("char", i, m.end(), char=_composed_char(path, number, m)))
+            i = m.end()
         elif ch == ")":
             raise InputError(path, number, "unbalanced ')': no '(' opens it on this line")
         elif ch == "&":
@@ -153,6 +153,46 @@ def tokenize(path: str, number: int, text: str, start: int, stop: int) -> list[T
             tokens.append(Token("char", i, i + 1, char=ch))
             i += 1
     return tokens
+
+
+def _composed_match(path: str, number: int, text: str, i: int, stop: int) -> re.Match:
+    """The composed character `[…]` opening at text[i] (a `[` that opens none is refused)."""
+    m = COMPOSED_RE.match(text, i, stop)
+    if not m:
+        close = text.find("]", i, min(stop, i + 20))
+        shown = text[i : close + 1] if close >= 0 else text[i : i + 10]
+        raise InputError(path, number, f"{shown!r} is not a composed character ([A*B], [A/B], [A@B], [A-B+C])")
+    return m
+
+
+def _composed_char(path: str, number: int, m: re.Match) -> str:
+    try:
+        return composed_char(m.group(1))
+    except ComposedClash as err:
+        raise InputError(path, number, str(err)) from None
+
+
+def _note_columns(path: str, number: int, text: str, i: int, stop: int) -> tuple[int, tuple[str, ...]]:
+    """The `)` closing the note opened at text[i], and its columns: a composed character inside
+    (`([孑*(焉-正+?)]而注反…/…)`) is one character, its `(`, `)` and `/` are not the note's."""
+    columns, col_start, j = [], i + 1, i + 1
+    while j < stop:
+        ch = text[j]
+        if ch == "[":
+            m = _composed_match(path, number, text, j, stop)
+            _composed_char(path, number, m)
+            j = m.end()
+            continue
+        if ch == ")":
+            columns.append(text[col_start:j])
+            return j, tuple(columns)
+        if ch == "(":
+            raise InputError(path, number, "nested '(' inside a collation note")
+        if ch == "/":
+            columns.append(text[col_start:j])
+            col_start = j + 1
+        j += 1
+    raise InputError(path, number, "unbalanced '(': a collation note is not closed on its line")
 
 
 def _check_entities(path: str, number: int, inner: str) -> None:
