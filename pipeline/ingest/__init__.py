@@ -5,13 +5,14 @@
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 from pipeline import paths
 from pipeline.errors import InputError
 from pipeline.ingest.resume import load_base_text, resume_base
 from pipeline.ingest.sbck import parse_sbck
-from pipeline.ingest.source import read_properties, read_text, split_lines
+from pipeline.ingest.source import STDIN, STDIN_NAME, read_properties, read_text, split_lines
 from pipeline.ingest.wyg import parse_wyg
 from pipeline.ingest.wyg_zhushu import parse_zhushu
 from pipeline.model import Document
@@ -34,6 +35,17 @@ def detect_layout(props: dict[str, str], text: str) -> str:
     return "wyg" if ("鄭注" in text or "釋曰" in text) else "sbck" if "(" in text else "wyg"
 
 
+def _stdin_id(props: dict[str, str], lines) -> str:
+    """A document read from standard input has no file name: its id comes from its own markup,
+    the first page id (`KR1d0003_WYG_001-1a` -> KR1d0003_001), as the file would be named (the
+    segmenter reads the book from the id), else `#+PROPERTY: ID`, else "stdin"."""
+    pb = next((line.pb for line in lines if line.pb), None)
+    m = re.match(r"([A-Za-z0-9]+)_[A-Za-z0-9]+_(\d+)-", pb or "")
+    if m:
+        return f"{m.group(1)}_{m.group(2)}"
+    return props.get("ID", "").strip() or "stdin"
+
+
 def is_markup_free(text: str) -> bool:
     return "¶" not in text and "<pb:" not in text and "#+" not in text
 
@@ -48,6 +60,8 @@ def read_document(path: str | Path, layout: str = "auto", encoding: str = "utf-8
     """
     path = str(path)
     text = read_text(path, encoding)
+    if path == STDIN:
+        path = STDIN_NAME
     lines = split_lines(path, text)
     props = read_properties(lines, text)
     if layout == "auto":
@@ -63,7 +77,7 @@ def read_document(path: str | Path, layout: str = "auto", encoding: str = "utf-8
     else:
         units, notes = parse_sbck(lines)
     doc = Document(
-        id=Path(path).stem,
+        id=_stdin_id(props, lines) if path == STDIN_NAME else Path(path).stem,
         path=path,
         source=text,
         layout=layout + ("-plain" if is_markup_free(text) else ""),

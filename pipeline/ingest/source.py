@@ -7,6 +7,7 @@ string, so that any unit or note can point back at the bytes it came from.
 from __future__ import annotations
 
 import re
+import sys
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -60,20 +61,31 @@ class SourceLine:
         return self.tokens[0].start if self.tokens else self.end
 
 
+STDIN = "-"  # the path that names standard input
+STDIN_NAME = "<stdin>"  # how errors name it
+_UTF16_BOMS = (b"\xff\xfe", b"\xfe\xff")
+
+
 def read_text(path: str | Path, encoding: str = "utf-8") -> str:
-    """Decode a file, refusing empty, binary, huge or wrongly-encoded input with a clear error."""
+    """Decode a file ("-": standard input), refusing empty, binary, huge or wrongly-encoded input
+    with a clear error. A UTF-16 file with its byte-order mark is read as UTF-16 (Windows
+    editors save so), whatever `encoding` says."""
     path = str(path)
     try:
-        data = Path(path).read_bytes()
+        data = sys.stdin.buffer.read() if path == STDIN else Path(path).read_bytes()
     except OSError as err:
         raise InputError(path, None, f"cannot read file: {err.strerror or err}") from None
+    if path == STDIN:
+        path = STDIN_NAME
+    if data.startswith(_UTF16_BOMS) and len(data) % 2 == 0:
+        encoding = "utf-16"
     if not data.strip():
         raise InputError(path, None, "empty file: no text to ingest")
     if len(data) > MAX_BYTES:
         raise InputError(path, None, f"file is {len(data) // 1048576} MiB; the limit is {MAX_BYTES // 1048576} MiB")
     if b"\x00" in data[:65536] and not encoding.lower().startswith("utf-16"):
         line = data[: data.index(b"\x00")].count(b"\n") + 1
-        raise InputError(path, line, "binary file (NUL byte): not a text file")
+        raise InputError(path, line, f"binary file (NUL byte): not a text file{_utf16_hint(data)}")
     try:
         text = data.decode(encoding)
     except UnicodeDecodeError as err:
@@ -83,6 +95,19 @@ def read_text(path: str | Path, encoding: str = "utf-8") -> str:
     except LookupError:
         raise InputError(path, None, f"unknown encoding {encoding!r}") from None
     return text.removeprefix("\ufeff") if text.startswith("\ufeff") else text
+
+
+def _utf16_hint(data: bytes) -> str:
+    """Advice when NUL bytes are a UTF-16 text without its byte-order mark (its ASCII markup,
+    `#+PROPERTY`, `<pb:`, newlines and ¶, has a NUL in every other byte)."""
+    for codec in ("utf-16-le", "utf-16-be"):
+        try:
+            text = data.decode(codec)
+        except UnicodeDecodeError:
+            continue
+        if "\x00" not in text:
+            return f" (it reads as {codec.upper()} without a byte-order mark: try --encoding {codec})"
+    return ""
 
 
 def split_lines(path: str, text: str) -> list[SourceLine]:
@@ -202,7 +227,9 @@ def _check_entities(path: str, number: int, inner: str) -> None:
 
 
 def read_properties(lines: list[SourceLine], text: str) -> dict[str, str]:
-    """`#+PROPERTY: KEY value` and `#+TITLE: …` lines; later values of a key win."""
+    """`#+PROPERTY: KEY value` and `#+TITLE: …` lines; later values of a key win, but for JUAN:
+    a later JUAN header opens a section of the same juan (`卷一考證` of each 注疏 juan, kept per
+    line in SourceLine.section), so the first names the juan."""
     props: dict[str, str] = {}
     for line in lines:
         if line.kind != "meta":
@@ -210,6 +237,8 @@ def read_properties(lines: list[SourceLine], text: str) -> dict[str, str]:
         content = text[line.start : line.end]
         m = re.match(r"#\+PROPERTY:\s*(\S+)\s*(.*?)\s*$", content)
         if m:
+            if m.group(1) == "JUAN" and "JUAN" in props:
+                continue
             props[m.group(1)] = m.group(2)
             continue
         m = re.match(r"#\+(\w+):\s*(.*?)\s*$", content)

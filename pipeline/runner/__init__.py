@@ -75,14 +75,29 @@ def check_requirements(steps: tuple[str, ...]) -> None:
                 raise InputError("--steps", None, f"stage {name} needs {', '.join(missing)} before it (add it to --steps, or run from --state)")
 
 
-def check_output_folder(out: str | os.PathLike, items: list[str]) -> None:
+def check_output_folder(out: str | os.PathLike, items: list[str], force: bool = False) -> None:
     """The output folder is replaced as a whole: refuse one that holds the inputs, the working
-    directory or the checkout (a mistyped --out must not delete them)."""
+    directory or the checkout (a mistyped --out must not delete them), and, unless `force`, a
+    folder that is neither empty nor an earlier zhushu output (it holds OUTPUT_MARKER): a user's
+    own files are never deleted by a mistyped --out."""
+    from pipeline.export.bundle import OUTPUT_MARKER
+
     target = Path(out).resolve()
     protected = [Path.cwd(), paths.REPO, *(Path(i).resolve() for i in items)]
     for p in protected:
         if p == target or target in p.parents:
             raise InputError(str(out), None, f"the output folder would replace {p}: choose a folder of its own for --out")
+    if force or not target.exists():
+        return
+    if not target.is_dir():
+        raise InputError(str(out), None, "the output folder exists and is not a folder")
+    if (target / OUTPUT_MARKER).is_file():
+        return
+    found = sorted(p.name for p in target.iterdir())
+    if found:
+        shown = ", ".join(found[:3]) + (f" … ({len(found)} entries)" if len(found) > 3 else "")
+        raise InputError(str(out), None, f"the folder holds files zhushu did not write ({shown}) and would be replaced "
+                         "as a whole: choose an empty or new folder, or --force to replace it")
 
 
 def expand_inputs(inputs: Iterable[str], pattern: str = "*.txt") -> list[str]:
@@ -122,6 +137,7 @@ def run(
     layout: str = "auto",
     encoding: str = "utf-8",
     keep_going: bool = False,
+    force: bool = False,
     progress: bool = True,
     on_result: Callable[[DocResult], None] | None = None,
 ) -> RunSummary:
@@ -141,7 +157,7 @@ def run(
         raise InputError(where, None, "no input files (*.json saved documents)" if from_state else "no input files (*.txt)")
     for target in (out, state_out):
         if target is not None:
-            check_output_folder(target, items)
+            check_output_folder(target, items, force)
     model_paths = tuple(sorted((k, str(v)) for k, v in (models or {}).items() if v))
     cluster_started = None
     if workers and workers > 0 and not scheduler:
