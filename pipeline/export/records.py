@@ -24,7 +24,7 @@ SCHEMAS: dict[str, list[tuple[str, str, str]]] = {
         ("path", "string", "source file as given to the run (relative when possible)"),
         ("layout", "string", "source layout profile (wyg, sbck, …)"),
         ("title", "string", "#+TITLE"),
-        ("juan", "string", "#+PROPERTY JUAN"),
+        ("juan", "string", "#+PROPERTY JUAN (the first: a later one opens a section, 卷N考證)"),
         ("edition", "string", "#+PROPERTY BASEEDITION"),
         ("properties", "json", "all #+PROPERTY lines as a JSON object"),
         ("split", "string", "train or dev (dev = juan 10)"),
@@ -40,6 +40,7 @@ SCHEMAS: dict[str, list[tuple[str, str, str]]] = {
         ("tokens", "int64", "words and restored marks of the parse (0 without the parse stage)"),
         ("readings", "int64", "音義 readings (注疏 layout)"),
         ("stages", "string", "stages that annotated the document, comma-separated"),
+        ("warnings", "json", "what ingest read as printed though the print looks wrong (FILE:LINE: message), a list"),
     ],
     "units": [
         ("doc", "string", "document id"),
@@ -327,6 +328,7 @@ def document_records(doc: Document, split: str, stages: list[str]) -> dict[str, 
             "tokens": len(tokens),
             "readings": len(readings),
             "stages": ",".join(stages),
+            "warnings": list(doc.warnings),
         }
     ]
     return {

@@ -14,7 +14,7 @@ from pipeline.ingest.resume import load_base_text, resume_base
 from pipeline.ingest.sbck import parse_sbck
 from pipeline.ingest.source import STDIN, STDIN_NAME, read_properties, read_text, split_lines
 from pipeline.ingest.wyg import parse_wyg
-from pipeline.ingest.wyg_zhushu import parse_zhushu
+from pipeline.ingest.wyg_zhushu import misprinted_markers, parse_zhushu
 from pipeline.model import Document
 
 LAYOUTS = ("wyg", "sbck", "wyg-zhushu")
@@ -85,6 +85,8 @@ def read_document(path: str | Path, layout: str = "auto", encoding: str = "utf-8
         units=units,
         notes=notes,
     )
+    if layout == "wyg-zhushu":
+        doc.warnings = misprinted_markers(path, text, units)
     if base_text == "auto":
         base_text = paths.BASE_TEXT_OF.get(props.get("ID", "").strip())
     if base_text is not None and layout == "wyg-zhushu" and Path(base_text).exists():

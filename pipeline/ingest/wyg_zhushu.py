@@ -59,6 +59,36 @@ def parse_zhushu(path: str, lines: list[SourceLine]) -> list[Unit]:
     return units
 
 
+ON_ZHU = ("注釋曰", "注正義曰")  # a 疏 that opens so comments on the 注 before it
+
+
+def misprinted_markers(path: str, source: str, units: list[Unit]) -> list[str]:
+    """Warnings for a 疏 on a 注 (`注釋曰…`) with no 注 before it, only 經 (and 音義): the 注's
+    marker was misprinted, as 疏 (儀禮 juan 5 and 10, 周禮 juan 6 and 30) or 江 (周禮 juan 30), so
+    the 注 was read into the 經. Read as printed and reported (the dataset card lists it)."""
+    warnings = []
+    for i, unit in enumerate(units):
+        if unit.marker != "疏" or not unit.text.startswith(ON_ZHU):
+            continue
+        j = i - 1
+        while j >= 0 and units[j].marker == "音義":
+            j -= 1
+        if j < 0 or units[j].kind != "base":
+            continue
+        jing = units[j]
+        line = source.count("\n", 0, unit.start) + 1
+        at = max(jing.text.rfind("疏"), jing.text.rfind("䟽"))
+        if at > 0:
+            where = source.count("\n", 0, jing.offsets[at]) + 1
+            shown = jing.text[max(0, at - 6) : at + 7]
+            warnings.append(f"{path}:{where}: full-size 疏 inside the 經 ({shown}) where a 注 should start: the 疏 "
+                            f"at line {line} comments on a 注 ({unit.text[:3]}) and none precedes it; read as printed (經)")
+        else:
+            warnings.append(f"{path}:{line}: the 疏 comments on a 注 ({unit.text[:3]}) but only 經 precedes it "
+                            f"(…{jing.text[-12:]}): a 注 marker misprinted; read as printed (經)")
+    return warnings
+
+
 def _sections(lines: list[SourceLine]) -> Iterator[tuple[str, list[SourceLine]]]:
     run: list[SourceLine] = []
     for line in lines:
