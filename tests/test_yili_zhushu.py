@@ -67,3 +67,12 @@ def test_sbck_base_units_not_its_notes_make_the_plain_text():
     assert base.text.startswith(fold("士冠禮筮于廟門主人玄冠朝服緇帶素韠即位于門東西面"))
     assert fold("筮者以蓍問日吉凶") not in base.text
     assert Path(paths.BASE_TEXT_OF["KR1d0028"]).is_dir()
+
+
+def test_lossless_every_file_markers_alone_and_with_the_sbck_jing():
+    files = sorted(BOOK.glob("*.txt"))
+    for path in files:
+        for base_text in (None, "auto"):
+            doc = read_document(path, base_text=base_text)
+            assert doc.layout == "wyg-zhushu", path
+            assert rebuild_source(doc) == doc.source, (path, base_text)
