@@ -111,7 +111,12 @@ def test_a_character_inside_a_zhu_stays_in_the_zhu():
 
 
 def test_a_longer_unmarked_note_after_a_zhu_is_still_a_note_of_its_own():
-    """禮記 juan 34 (train): an 音義 printed without its marker after a 注, 40 characters."""
+    """禮記 juan 34 (train): an 音義 printed without its marker after a 注, a marker after it;
+    juan 21 (train): a 疏 printed without its marker (`闕七行…正義曰…`), 經 after it."""
     doc = read_document(paths.DATA / "corpus" / "KR1d0053" / "KR1d0053_034.txt", base_text=None)
     note = next(u for u in doc.units if u.text.startswith("省舊仙善反"))
     assert note.marker == "小注" and doc.units[note.seq - 1].text.endswith("立曰義")
+    doc = read_document(paths.DATA / "corpus" / "KR1d0053" / "KR1d0053_021.txt", base_text=None)
+    note = next(u for u in doc.units if u.text.startswith("闕七行"))
+    assert note.marker == "小注" and doc.units[note.seq - 1].marker == "注"
+    assert doc.units[note.seq + 1].kind == "base" and doc.units[note.seq + 1].text.startswith("故𤣥酒在室")
