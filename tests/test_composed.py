@@ -120,3 +120,14 @@ def test_a_longer_unmarked_note_after_a_zhu_is_still_a_note_of_its_own():
     note = next(u for u in doc.units if u.text.startswith("闕七行"))
     assert note.marker == "小注" and doc.units[note.seq - 1].marker == "注"
     assert doc.units[note.seq + 1].kind == "base" and doc.units[note.seq + 1].text.startswith("故𤣥酒在室")
+
+
+def test_a_longer_group_inside_a_zhu_is_not_taken_into_it(tmp_path):
+    """The same 注 with a six-character group in place of `(乃/)` (edited): a note of its own."""
+    src = (YILI / "KR1d0028_002.txt").read_text(encoding="utf-8")
+    assert src.count("於祭(乃/)") == 1
+    path = tmp_path / "KR1d0028_002.txt"
+    path.write_text(src.replace("於祭(乃/)", "於祭(諸本乃/字同)"), encoding="utf-8")
+    doc = read_document(path, base_text=None)
+    zhu = next(u for u in doc.units if u.text.startswith("入夫之室三月之後"))
+    assert zhu.text == "入夫之室三月之後於祭" and doc.units[zhu.seq + 1].marker == "小注"
