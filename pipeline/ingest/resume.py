@@ -15,6 +15,8 @@ import functools
 import re
 from pathlib import Path
 
+from pipeline.ingest.sbck import parse_sbck
+from pipeline.ingest.source import split_lines
 from pipeline.model import Document, Unit
 from pipeline.variants import fold
 
@@ -84,9 +86,8 @@ class BaseText:
 def _plain_jing(path: Path) -> str:
     text = path.read_text(encoding="utf-8")
     if _SBCK_RE.search(text):
-        from pipeline.ingest import read_document  # (the ingest package imports this module)
-
-        return "".join(u.text for u in read_document(path, layout="sbck").units if u.kind == "base")
+        units, _notes = parse_sbck(split_lines(str(path), text))
+        return "".join(u.text for u in units if u.kind == "base")
     return _TLS_MARKUP_RE.sub("", text)
 
 
