@@ -13,9 +13,15 @@ from pathlib import Path
 
 import click
 
+from pipeline import paths
 from pipeline.errors import InputError
 from pipeline.segment import BACKENDS as SEGMENTER_BACKENDS
 from pipeline.stage import StageLoadError
+
+
+def _repo_path(path: Path) -> str:
+    """A default model folder as the help shows it (relative to the checkout)."""
+    return path.relative_to(paths.REPO).as_posix()
 
 
 def reports_input_errors(fn):
@@ -33,7 +39,20 @@ def reports_input_errors(fn):
     return wrapper
 
 
-@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+INTERRUPTED = 130  # 128 + SIGINT, as shells report it; 1 is what --keep-going exits with
+
+
+class ZhushuGroup(click.Group):
+    def invoke(self, ctx: click.Context):
+        """Ctrl-C: one line and exit 130 (click's own handling exits 1, the --keep-going code)."""
+        try:
+            return super().invoke(ctx)
+        except KeyboardInterrupt:
+            click.echo("\nzhushu: interrupted; nothing was written (the earlier output, if any, is unchanged)", err=True)
+            ctx.exit(INTERRUPTED)
+
+
+@click.group(cls=ZhushuGroup, context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(package_name="zhushu")
 def main() -> None:
     """zhushu (注疏): Kanripo commentary texts into annotated datasets."""
@@ -255,6 +274,7 @@ def glosses_report(corpus, sample, seed, no_segmenter, as_json):
 @click.option("--limit", type=int, default=None, help="Only the first N sentences.")
 @click.option("--system-out", type=click.Path(dir_okay=False), default=None, help="Write the system CoNLL-U here.")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
+@reports_input_errors
 def eval_parse(gold, mode, limit, system_out, as_json):
     """Score the parse stage with gold words withheld (udeval, the CoNLL 2018 scorer): UPOS, LAS, …"""
     from pipeline.evaluate.parse import evaluate_parse
@@ -330,19 +350,21 @@ def train_tagger_cmd(out_dir, max_iterations, lex_dropout, seed, keep_lexicon):
 @click.option("--formats", default="all", show_default=True, help="Export formats, comma-separated (jsonl, parquet, conllu, spacy, iob, tei, html, card), or all.")
 @click.option("--dev", "dev_docs", default=None, help="Documents of the dev split, comma-separated (default: juan 10 of the 集釋, juan 10, 20, … of the 注疏).")
 @click.option("--summary-json", default=None, type=click.Path(dir_okay=False), help="Also write the run summary (timings, counts) as JSON here.")
-@click.option("--segment-model", default=None, type=click.Path(file_okay=False), help="Segmenter folder (default models/segmenter).")
-@click.option("--tag-model", default=None, type=click.Path(file_okay=False), help="Tagger folder (default models/tagger).")
+@click.option("--segment-model", default=None, type=click.Path(file_okay=False), help=f"Segmenter folder (default {_repo_path(paths.SEGMENTER_MODEL)}).")
+@click.option("--tag-model", default=None, type=click.Path(file_okay=False), help=f"Tagger folder (default {_repo_path(paths.TAGGER_MODEL)}).")
 @click.option("--layout", type=LAYOUT_CHOICE, default="auto", show_default=True, help="Source layout of the inputs; auto reads #+PROPERTY lines.")
 @click.option("--encoding", default="utf-8", show_default=True, help="Encoding of the input files (e.g. gb18030, big5).")
 @click.option("--repunctuate", is_flag=True, help="Restore punctuation in editions already punctuated too (TLS, CHANT; default: keep the edition's marks).")
 @click.option("--keep-going", is_flag=True, help="Write the documents that succeeded even if others failed (exit 1; the card lists the failures).")
+@click.option("--force", is_flag=True, help="Replace --out / --save-state even when it holds files zhushu did not write.")
 @click.option("--progress/--no-progress", default=True, show_default=True, help="Show a progress bar.")
 @reports_input_errors
 def run_cmd(inputs, out_dir, workers, scheduler, steps, skip, state_in, state_out, formats, dev_docs, summary_json,
-            segment_model, tag_model, layout, encoding, repunctuate, keep_going, progress):
+            segment_model, tag_model, layout, encoding, repunctuate, keep_going, force, progress):
     """Run every stage over INPUT files/folders (default: the embedded 儀禮集釋) and write the datasets.
 
-    --out DIR is replaced as a whole, and only by a complete dataset. Exit codes: 0 every document
+    --out DIR is replaced as a whole, and only by a complete dataset; it must be new, empty or an
+    earlier zhushu output (it holds .zhushu-output), else --force. Exit codes: 0 every document
     ran every requested stage; 2 bad input, usage, or a stage model that cannot be loaded (name it
     in --skip to run without it) — then nothing is written; 1 with --keep-going when some
     documents failed and the others were written.
@@ -377,6 +399,7 @@ def run_cmd(inputs, out_dir, workers, scheduler, steps, skip, state_in, state_ou
         encoding=encoding,
         stage_options={"segment": {"repunctuate": True}} if repunctuate else None,
         keep_going=keep_going,
+        force=force,
         progress=progress,
     )
     print_summary(summary)

@@ -208,6 +208,9 @@ class Document:
     lines: list[tuple[int, str, int]] = field(default_factory=list)
     # what ingest read beside what the print shows (ingest/check.py): the dataset card lists it
     evidence: dict[str, float | int | str] = field(default_factory=dict)
+    # what ingest saw in the source and read as printed, not repaired ("FILE:LINE: message"):
+    # a marker the print seems to have got wrong (KR1d0028_010: 疏 printed for 注); the dataset card lists them
+    warnings: list[str] = field(default_factory=list)
 
     def unit_id(self, unit: Unit) -> str:
         return f"{self.id}#{unit.seq}"

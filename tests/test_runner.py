@@ -75,7 +75,7 @@ def test_saved_state_stage_by_stage_equals_one_run(serial, inputs, tmp_path):
     out, _ = serial
     state1, state2, final = tmp_path / "s1", tmp_path / "s2", tmp_path / "final"
     run([str(inputs)], None, steps=["ingest"], state_out=str(state1), progress=False)
-    assert sorted(p.name for p in state1.iterdir()) == ["KR1d0030_001.json", "KR1d0030_010.json"]
+    assert sorted(p.name for p in state1.iterdir()) == [".zhushu-output", "KR1d0030_001.json", "KR1d0030_010.json"]
     run(None, None, steps=["segment", "tag", "align", "parse"], state_in=str(state1), state_out=str(state2), progress=False)
     run(None, final, steps=["export"], state_in=str(state2), progress=False)
     assert tree(final) == tree(out)

@@ -24,9 +24,18 @@ from pipeline.model import Unit, spans_from_marks
 
 
 def read_gold(path: str | Path) -> list[tuple[str, str, str]]:
-    """(doc id, sent id, text) of every sentence of a CoNLL-U file."""
+    """(doc id, sent id, text) of every sentence of a CoNLL-U file (InputError if unreadable)."""
+    from pipeline.errors import InputError
+
     out, doc, sid, forms = [], "", "", []
-    for line in Path(path).read_text(encoding="utf-8").split("\n"):
+    try:
+        text = Path(path).read_text(encoding="utf-8")
+    except FileNotFoundError:
+        raise InputError(str(path), None, "no such gold file (the UD Kyoto treebank files are in "
+                         "../shared/data/ud/ of the project's shared material: give their path with --gold)") from None
+    except (OSError, UnicodeDecodeError) as err:
+        raise InputError(str(path), None, f"cannot read the gold file: {err}") from None
+    for line in text.split("\n"):
         if line.startswith("# newdoc id"):
             doc = line.split("=", 1)[1].strip()
         elif line.startswith("# sent_id"):

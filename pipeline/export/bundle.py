@@ -228,9 +228,16 @@ def by_split(parts: list[tuple[str, object]]) -> dict[str, list]:
     return out
 
 
+# written into every folder zhushu replaces: the next run may replace a folder holding it
+# (runner.check_output_folder), and refuses any other non-empty folder unless --force
+OUTPUT_MARKER = ".zhushu-output"
+OUTPUT_MARKER_TEXT = b"Written by zhushu: the next `zhushu run` with this folder as --out or --save-state replaces it as a whole.\n"
+
+
 def write(out: str | os.PathLike, files: dict[str, bytes]) -> None:
-    """Replace the folder `out` as a whole by one holding exactly `files`; if anything fails
-    (a read-only folder, a full disk) `out` is left as it was and OutputError names it."""
+    """Replace the folder `out` as a whole by one holding exactly `files` and the marker
+    OUTPUT_MARKER; if anything fails (a read-only folder, a full disk) `out` is left as it was
+    and OutputError names it."""
     from concurrent.futures import ThreadPoolExecutor
 
     from pipeline import atomic
@@ -240,6 +247,7 @@ def write(out: str | os.PathLike, files: dict[str, bytes]) -> None:
         # two writers: copying a gigabyte into the page cache releases the GIL (the pool is
         # joined before the folder is swapped in or removed)
         with atomic.replaced_dir(out) as stage, ThreadPoolExecutor(max_workers=2) as pool:
+            files = {**files, OUTPUT_MARKER: OUTPUT_MARKER_TEXT}
             for done in [pool.submit(atomic.write_bytes, stage / rel, data) for rel, data in files.items()]:
                 done.result()
     except OSError as err:

@@ -64,6 +64,12 @@ def render(stats: list[dict], stages: dict[str, str], files: list[str], failed: 
         for path, err in failed:
             out.append(f"| {path} | {err.replace('|', '∣')} |")
         out.append("")
+    warnings = [w for d in docs for w in d.get("warnings") or ()]
+    if warnings:  # read as printed, not repaired: the reader of the dataset should know
+        out.append("## Ingest warnings (read as printed)")
+        out.append("")
+        out.extend(f"- {w}" for w in warnings)
+        out.append("")
     out.append("## Counts")
     out.append("")
     out.append("| | count |")
@@ -102,9 +108,11 @@ def render(stats: list[dict], stages: dict[str, str], files: list[str], failed: 
         "- Offsets index the string stored beside them. An offset into a unit (sentences, "
         "entities, glosses `note_*`/`lemma_*`, collation `offset`, tokens) is a code-point offset "
         "into the unit's stored `text` (units table: no marker, no collation notes, no "
-        "punctuation), in which a Kanripo character is spelled out as `&KRnnnn;` and counts its 8 "
-        "characters: `units.text[start:end]` equals the record's `text` for every row "
-        "(`pipeline.pua.decode_entities` maps the entities to U+F0000+nnnn). A restored mark in "
+        "punctuation), in which a Kanripo character is spelled out as `&KRnnnn;` (or, a composed "
+        "character, as its description `[門@里]`) and counts the characters of that spelling: "
+        "`units.text[start:end]` equals the record's `text` for every row "
+        "(`pipeline.pua.decode_entities` maps the entities to U+F0000+nnnn, a composed character "
+        "to one Plane-16 private-use character). A restored mark in "
         "`tokens` has start = end (the place it stands). The raw `start`/`end` of units and "
         "collation notes index the source file, which spells the entities out as well."
     )

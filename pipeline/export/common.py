@@ -14,7 +14,7 @@ from typing import Callable, Iterable, Iterator
 import orjson
 
 from pipeline.model import ENTITY_LABELS, Document, Unit  # noqa: F401 (ENTITY_LABELS: the exporters' import)
-from pipeline.pua import encode_entities, entity_number, has_kanripo
+from pipeline.pua import encode_entities, entity_number, has_kanripo, is_kanripo_char
 
 
 def unit_id(doc: Document, unit: Unit) -> str:
@@ -81,7 +81,7 @@ def offset_map(text: str) -> list[int]:
         return list(range(len(text) + 1))
     out, pos = [0], 0
     for ch in text:
-        pos += len(encode_entities(ch)) if entity_number(ch) is not None else 1
+        pos += len(encode_entities(ch)) if is_kanripo_char(ch) else 1
         out.append(pos)
     return out
 

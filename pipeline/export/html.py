@@ -23,7 +23,7 @@ from pipeline.export.common import (
 )
 from pipeline.export.records import speakers
 from pipeline.model import GLOSS_TYPES, Document
-from pipeline.pua import encode_entities, entity_number
+from pipeline.pua import encode_entities, is_kanripo_char, kanripo_form
 
 COLOURS = {
     "ROLE": "#c0392b",
@@ -95,9 +95,8 @@ document.addEventListener("DOMContentLoaded", function () {
 
 @lru_cache(maxsize=1 << 16)  # a pure function of the character, called for every character
 def _char(ch: str) -> str:
-    n = entity_number(ch)
-    if n is not None:
-        return f'<span class="kr" title="&amp;KR{n:04d};">〓</span>'
+    if is_kanripo_char(ch):
+        return f'<span class="kr" title="{escape(kanripo_form(ch))}">〓</span>'
     if ord(ch) < 0x20 or 0x7F <= ord(ch) <= 0x9F:  # a control character of the source: its picture
         return f'<span class="kr" title="U+{ord(ch):04X}">{chr(0x2400 + ord(ch)) if ord(ch) < 0x20 else "�"}</span>'
     return escape(ch)

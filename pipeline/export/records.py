@@ -14,7 +14,7 @@ from __future__ import annotations
 from typing import get_args
 
 from pipeline.export.common import UnitProvenance, book_title, note_id, offset_map, unit_id
-from pipeline.model import EDITION, ENTITY_LABELS, Document, UnitKind
+from pipeline.model import EDITION, ENTITY_LABELS, Document, UnitKind, sentences_of
 from pipeline.pua import encode_entities, has_kanripo
 
 RECORD_KINDS = ("documents", "units", "sentences", "entities", "glosses", "collation", "tokens", "readings")
@@ -27,7 +27,7 @@ SCHEMAS: dict[str, list[tuple[str, str, str]]] = {
         ("layout", "string", "source layout profile (wyg, wyg-print, wyg-zhushu, sbck, …)"),
         ("evidence", "json", "what ingest read beside what the print shows (pipeline/ingest/check.py): commentary share read and by the print, share of collation notes that do not read as collation, empty units, punctuation in text"),
         ("title", "string", "#+TITLE"),
-        ("juan", "string", "#+PROPERTY JUAN"),
+        ("juan", "string", "#+PROPERTY JUAN (the first: a later one opens a section, 卷N考證)"),
         ("edition", "string", "#+PROPERTY BASEEDITION"),
         ("properties", "json", "all #+PROPERTY lines as a JSON object"),
         ("split", "string", "train or dev (dev = juan 10)"),
@@ -43,6 +43,7 @@ SCHEMAS: dict[str, list[tuple[str, str, str]]] = {
         ("tokens", "int64", "words and restored marks of the parse (0 without the parse stage)"),
         ("readings", "int64", "音義 readings (注疏 layout)"),
         ("stages", "string", "stages that annotated the document, comma-separated"),
+        ("warnings", "json", "what ingest read as printed though the print looks wrong (FILE:LINE: message), a list"),
     ],
     "units": [
         ("doc", "string", "document id"),
@@ -211,8 +212,10 @@ def document_records(doc: Document, split: str, stages: list[str]) -> dict[str, 
                 "end_line": last["line"],
             }
         )
-        if unit.sentences:
-            for i, sent in enumerate(unit.sentences):
+        # a parsed unit the segmenter does not punctuate (a header, a title) is one sentence, as
+        # the CoNLL-U shows it: its tokens point at it (1,863 token rows of 周禮注疏 pointed at none)
+        if unit.sentences or unit.words:
+            for i, sent in enumerate(sentences_of(unit)):
                 piece = unit.text[sent.start : sent.end]
                 punct = "".join(unit.text[k] + unit.marks.get(k + 1, "") for k in range(sent.start, sent.end))
                 sentences.append(
@@ -345,6 +348,7 @@ def document_records(doc: Document, split: str, stages: list[str]) -> dict[str, 
             "tokens": len(tokens),
             "readings": len(readings),
             "stages": ",".join(stages),
+            "warnings": list(doc.warnings),
         }
     ]
     return {

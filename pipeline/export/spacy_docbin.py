@@ -23,7 +23,7 @@ from pipeline.export import iob
 from pipeline.export.bundle import CorpusInfo, Format, Parts, Sink
 from pipeline.export.common import entity_tags, text_units
 from pipeline.model import Document, sentences_of
-from pipeline.pua import decode_entities, encode_entities, entity_number, has_kanripo
+from pipeline.pua import decode_entities, encode_entities, has_kanripo, is_kanripo_char
 
 MASK64 = (1 << 64) - 1
 
@@ -255,7 +255,7 @@ def _source_spans(n_tokens: int, n_chars: int, source: str, name: str | None) ->
 def _set_norms(sdoc, forms: list[str]) -> None:
     """A Kanripo character's NORM is its entity."""
     for i, form in enumerate(forms):
-        if any(entity_number(c) is not None for c in form):
+        if any(is_kanripo_char(c) for c in form):
             sdoc[i].norm_ = encode_entities(form)
 
 

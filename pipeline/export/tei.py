@@ -37,7 +37,7 @@ from pipeline.export.common import (
     render,
 )
 from pipeline.model import EDITION, Document, Unit
-from pipeline.pua import entity_char, entity_number
+from pipeline.pua import entity_char, entity_number, glyph_id, is_composed, is_kanripo_char, kanripo_form
 
 TEI_NS = "http://www.tei-c.org/ns/1.0"
 MARKER_SUBTYPE = {"鄭注": "zheng", "釋曰": "shiyue", "鄭目録云": "zheng-mulu", "鄭目錄云": "zheng-mulu",
@@ -60,9 +60,8 @@ def _xml_illegal(ch: str) -> bool:
 
 @lru_cache(maxsize=1 << 16)  # a pure function of the character, called for every character
 def _char(ch: str) -> str:
-    n = entity_number(ch)
-    if n is not None:
-        return f'<g ref="#KR{n:04d}"/>'
+    if is_kanripo_char(ch):
+        return f'<g ref="#{glyph_id(ch)}"/>'
     if _xml_illegal(ch):  # a control character in the source (e.g. KR1d0026_008): kept, as a gap
         return f'<gap reason="control-character" n="U+{ord(ch):04X}"/>'
     return escape(ch)
@@ -168,11 +167,13 @@ def _header(doc: Document, glyphs: list[int], resp: dict[tuple[str, str | None],
     if glyphs:
         parts.append("<encodingDesc>")
         parts.append("<charDecl>")
-        for n in glyphs:
+        for ch in glyphs:
+            gid, form = glyph_id(ch), kanripo_form(ch)
+            name = f"composed character {form}" if is_composed(ch) else f"Kanripo entity {gid}"
             parts.append(
-                f'<glyph xml:id="KR{n:04d}"><localProp name="Name" value="Kanripo entity KR{n:04d}"/>'
-                f'<mapping type="PUA">{entity_char(n)}</mapping>'
-                f'<mapping type="kanripo">&amp;KR{n:04d};</mapping></glyph>'
+                f'<glyph xml:id="{gid}"><localProp name="Name" value={quoteattr(name)}/>'
+                f'<mapping type="PUA">{ch}</mapping>'
+                f'<mapping type="kanripo">{escape(form)}</mapping></glyph>'
             )
         parts.append("</charDecl>")
         parts.append("</encodingDesc>")
@@ -182,8 +183,8 @@ def _header(doc: Document, glyphs: list[int], resp: dict[tuple[str, str | None],
 
 def render_doc(doc: Document) -> str:
     glyphs = sorted(
-        {entity_number(ch) for u in doc.units for ch in u.text if entity_number(ch) is not None}
-        | {entity_number(ch) for n in doc.notes for ch in n.text if entity_number(ch) is not None}
+        {ch for u in doc.units for ch in u.text if is_kanripo_char(ch)}
+        | {ch for n in doc.notes for ch in n.text if is_kanripo_char(ch)}
     )
     miles = _milestones(doc)
     resp = speakers(doc)

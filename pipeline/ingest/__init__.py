@@ -14,12 +14,12 @@ from pipeline.ingest.check import check_document, layout_evidence
 from pipeline.ingest.punctuated import parse_punctuated
 from pipeline.ingest.resume import load_base_text, resume_base
 from pipeline.ingest.sbck import parse_sbck
-from pipeline.ingest.source import page_index, read_properties, read_text, split_lines
+from pipeline.ingest.source import STDIN, STDIN_NAME, page_index, read_properties, read_text, split_lines
 from pipeline.ingest.sources import attribute_markers
 from pipeline.ingest.speakers import Speakers, author_of, split_attributions
 from pipeline.ingest.wyg import parse_wyg
 from pipeline.ingest.wyg_print import parse_print
-from pipeline.ingest.wyg_zhushu import parse_zhushu
+from pipeline.ingest.wyg_zhushu import misprinted_markers, parse_zhushu
 from pipeline.model import MARKERS, PUNCTUATION_MARKS, Document
 
 # wyg: the 集釋's dialect (鄭注 / 釋曰 blocks, every small note collation); wyg-print: the WYG
@@ -59,6 +59,17 @@ def detect_layout(props: dict[str, str], text: str) -> str:
     return "wyg" if ("鄭注" in text or "釋曰" in text) else "sbck" if "(" in text else "wyg-print"
 
 
+def _stdin_id(props: dict[str, str], lines) -> str:
+    """A document read from standard input has no file name: its id comes from its own markup,
+    the first page id (`KR1d0003_WYG_001-1a` -> KR1d0003_001), as the file would be named (the
+    segmenter reads the book from the id), else `#+PROPERTY: ID`, else "stdin"."""
+    pb = next((line.pb for line in lines if line.pb), None)
+    m = re.match(r"([A-Za-z0-9]+)_[A-Za-z0-9]+_(\d+)-", pb or "")
+    if m:
+        return f"{m.group(1)}_{m.group(2)}"
+    return props.get("ID", "").strip() or "stdin"
+
+
 def is_markup_free(text: str) -> bool:
     return "¶" not in text and "<pb:" not in text and "#+" not in text
 
@@ -83,6 +94,8 @@ def read_document(path: str | Path, layout: str = "auto", encoding: str = "utf-8
     """
     path = str(path)
     text = read_text(path, encoding)
+    if path == STDIN:
+        path = STDIN_NAME
     lines = split_lines(path, text)
     props = read_properties(lines, text)
     auto = layout == "auto"
@@ -107,7 +120,7 @@ def read_document(path: str | Path, layout: str = "auto", encoding: str = "utf-8
     else:
         units, notes = parse_sbck(lines)
     doc = Document(
-        id=Path(path).stem,
+        id=_stdin_id(props, lines) if path == STDIN_NAME else Path(path).stem,
         path=path,
         source=text,
         layout=layout + ("-plain" if is_markup_free(text) else ""),
@@ -115,6 +128,8 @@ def read_document(path: str | Path, layout: str = "auto", encoding: str = "utf-8
         units=units,
         notes=notes,
     )
+    if layout == "wyg-zhushu":
+        doc.warnings = misprinted_markers(path, text, units)
     if base_text == "auto":
         base_text = paths.BASE_TEXT_OF.get(props.get("ID", "").strip())
     if base_text is not None and layout == "wyg-zhushu" and Path(base_text).exists():

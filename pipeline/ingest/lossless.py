@@ -12,7 +12,7 @@ from bisect import bisect_right
 
 from pipeline.ingest.wyg_zhushu import PRINTED_MARKERS
 from pipeline.model import PUNCTUATION_MARKS, Document
-from pipeline.pua import decode_entities
+from pipeline.pua import SPELLED_RE, decode_entities, spelled_char
 
 # what may stand inside a unit's extent besides its text, and (with header lines) between units
 _MARKUP_RE = re.compile(r"<pb:[^>\n]+>|¶|\r?\n|[\u3000 \t]")
@@ -52,13 +52,15 @@ def rebuild_source(doc: Document) -> str:
             out += [gap, raw]
             pos = unit.end
             continue
-        inner = raw
+        # entities decoded first (a composed character's description holds ( ) / too), with the
+        # raw index of every decoded character, so that a note is still found by its source index
+        inner, raw_at = _decoded(raw)
         zhushu = doc.layout.startswith("wyg-zhushu")
         if doc.layout.startswith("sbck") and unit.kind == "commentary" or zhushu:
             inner = inner.replace("(", "").replace(")", "").replace("/", "")  # the note is the text
         elif doc.layout.startswith("wyg"):
             # the collation notes are lifted out (Document.notes); any other note is text (夾注)
-            inner = _NOTE_RE.sub(lambda m: "" if _lifted(lifted, unit.start + m.start())
+            inner = _NOTE_RE.sub(lambda m: "" if _lifted(lifted, unit.start + raw_at[m.start()])
                                  else m.group(0)[1:-1].replace("/", ""), inner)
         else:
             inner = _NOTE_RE.sub("", inner)
@@ -68,7 +70,7 @@ def rebuild_source(doc: Document) -> str:
         else:
             text = unit.text
         printed = PRINTED_MARKERS.get(unit.marker, (unit.marker or "",)) if zhushu else (unit.marker or "",)
-        if decode_entities(inner) not in [p + text for p in printed]:
+        if inner not in [p + text for p in printed]:
             raise LossError(f"{doc.id}#{unit.seq}: extent does not reduce to marker + text")
         _check_offsets(doc, unit)
         out += [gap, raw]
@@ -80,10 +82,26 @@ def rebuild_source(doc: Document) -> str:
     return "".join(out)
 
 
+def _decoded(raw: str) -> tuple[str, list[int]]:
+    """`decode_entities(raw)` and, for each of its characters, its index in `raw`."""
+    out: list[str] = []
+    at: list[int] = []
+    pos = 0
+    for m in SPELLED_RE.finditer(raw):
+        out.append(raw[pos:m.start()])
+        at.extend(range(pos, m.start()))
+        out.append(spelled_char(m))
+        at.append(m.start())
+        pos = m.end()
+    out.append(raw[pos:])
+    at.extend(range(pos, len(raw)))
+    return "".join(out), at
+
+
 def _check_offsets(doc: Document, unit) -> None:
     for i, at in enumerate(unit.offsets):
         ch = doc.source[at]
-        if ch != unit.text[i] and not (ch == "&" and doc.source.startswith("&KR", at)):
+        if ch != unit.text[i] and not ((m := SPELLED_RE.match(doc.source, at)) and spelled_char(m) == unit.text[i]):
             raise LossError(f"{doc.id}#{unit.seq}: offset {i} points at {ch!r}, not {unit.text[i]!r}")
 
 

@@ -15,6 +15,8 @@ import functools
 import re
 from pathlib import Path
 
+from pipeline.ingest.sbck import parse_sbck
+from pipeline.ingest.source import split_lines
 from pipeline.model import Document, Unit
 from pipeline.variants import fold
 
@@ -23,6 +25,7 @@ GRAM = 4  # a base unit is located by its first 4 characters (3-grams recur too 
 MIN_RESUMED = 3  # the shortest 經 accepted at the end of a 注 (2 characters: many chance hits)
 MISMATCH_EVERY = 10  # exact matching found 0.953 of the TLS 禮記 經, this 0.978 (docs/ingest.md)
 SLACK = 6  # the plain text may carry a few characters the print lacks (headings, variants)
+_SBCK_RE = re.compile(r"(?m)^#\+PROPERTY:\s*(?:BASEEDITION|WITNESS)\s+SBCK\b")
 _TLS_MARKUP_RE = re.compile(r"(?m)^#.*$|^\*+ .*$|<pb:[^>]*>|[\d.]+|[^\u3400-\u9fff\U00020000-\U0003ffff]")
 
 
@@ -37,8 +40,10 @@ class BaseText:
 
     @classmethod
     def from_files(cls, paths: list[Path]) -> BaseText:
-        """A mandoku edition without its markup, headings, numbering or punctuation."""
-        return cls("".join(_TLS_MARKUP_RE.sub("", Path(p).read_text(encoding="utf-8")) for p in sorted(paths)))
+        """A mandoku edition without its markup, headings, numbering or punctuation; of an
+        edition with its commentary inline (SBCK, `(a/b)` notes: the 儀禮 鄭注 KR1d0026), the
+        base units alone."""
+        return cls("".join(_plain_jing(Path(p)) for p in sorted(paths)))
 
     def locate(self, text: str, near: int) -> int | None:
         """Where a base unit's text starts in the plain text: the occurrence nearest `near`.
@@ -76,6 +81,14 @@ class BaseText:
             return False
         allowed = len(piece) // MISMATCH_EVERY
         return sum(a != b for a, b in zip(piece, other)) <= allowed
+
+
+def _plain_jing(path: Path) -> str:
+    text = path.read_text(encoding="utf-8")
+    if _SBCK_RE.search(text):
+        units, _notes = parse_sbck(split_lines(str(path), text))
+        return "".join(u.text for u in units if u.kind == "base")
+    return _TLS_MARKUP_RE.sub("", text)
 
 
 @functools.lru_cache(maxsize=4)

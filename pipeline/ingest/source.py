@@ -7,11 +7,12 @@ string, so that any unit or note can point back at the bytes it came from.
 from __future__ import annotations
 
 import re
+import sys
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from pipeline.errors import InputError
-from pipeline.pua import ENTITY_RE, entity_char
+from pipeline.pua import COMPOSED_RE, ENTITY_RE, SPELLED_RE, ComposedClash, composed_char, entity_char
 
 MAX_BYTES = 64 * 1024 * 1024  # a juan is ~50 KB; anything this large is not a mandoku text
 LINE_END = "¶"
@@ -37,7 +38,7 @@ class Token:
     def width(self) -> int:
         if self.kind == "char":
             return 1
-        return max(len(ENTITY_RE.sub("X", col)) for col in self.columns)
+        return max(len(SPELLED_RE.sub("X", col)) for col in self.columns)
 
 
 @dataclass
@@ -66,20 +67,31 @@ class SourceLine:
         return self.tokens[0].start if self.tokens else self.end
 
 
+STDIN = "-"  # the path that names standard input
+STDIN_NAME = "<stdin>"  # how errors name it
+_UTF16_BOMS = (b"\xff\xfe", b"\xfe\xff")
+
+
 def read_text(path: str | Path, encoding: str = "utf-8") -> str:
-    """Decode a file, refusing empty, binary, huge or wrongly-encoded input with a clear error."""
+    """Decode a file ("-": standard input), refusing empty, binary, huge or wrongly-encoded input
+    with a clear error. A UTF-16 file with its byte-order mark is read as UTF-16 (Windows
+    editors save so), whatever `encoding` says."""
     path = str(path)
     try:
-        data = Path(path).read_bytes()
+        data = sys.stdin.buffer.read() if path == STDIN else Path(path).read_bytes()
     except OSError as err:
         raise InputError(path, None, f"cannot read file: {err.strerror or err}") from None
+    if path == STDIN:
+        path = STDIN_NAME
+    if data.startswith(_UTF16_BOMS) and len(data) % 2 == 0:
+        encoding = "utf-16"
     if not data.strip():
         raise InputError(path, None, "empty file: no text to ingest")
     if len(data) > MAX_BYTES:
         raise InputError(path, None, f"file is {len(data) // 1048576} MiB; the limit is {MAX_BYTES // 1048576} MiB")
     if b"\x00" in data[:65536] and not encoding.lower().startswith("utf-16"):
         line = data[: data.index(b"\x00")].count(b"\n") + 1
-        raise InputError(path, line, "binary file (NUL byte): not a text file")
+        raise InputError(path, line, f"binary file (NUL byte): not a text file{_utf16_hint(data)}")
     try:
         text = data.decode(encoding)
     except UnicodeDecodeError as err:
@@ -89,6 +101,19 @@ def read_text(path: str | Path, encoding: str = "utf-8") -> str:
     except LookupError:
         raise InputError(path, None, f"unknown encoding {encoding!r}") from None
     return text.removeprefix("\ufeff") if text.startswith("\ufeff") else text
+
+
+def _utf16_hint(data: bytes) -> str:
+    """Advice when NUL bytes are a UTF-16 text without its byte-order mark (its ASCII markup,
+    `#+PROPERTY`, `<pb:`, newlines and ¶, has a NUL in every other byte)."""
+    for codec in ("utf-16-le", "utf-16-be"):
+        try:
+            text = data.decode(codec)
+        except UnicodeDecodeError:
+            continue
+        if "\x00" not in text:
+            return f" (it reads as {codec.upper()} without a byte-order mark: try --encoding {codec})"
+    return ""
 
 
 def split_lines(path: str, text: str) -> list[SourceLine]:
@@ -171,15 +196,15 @@ def tokenize(path: str, number: int, text: str, start: int, stop: int) -> list[T
     while i < stop:
         ch = text[i]
         if ch == "(":
-            close = text.find(")", i + 1, stop)
-            if close < 0:
-                raise InputError(path, number, "unbalanced '(': a collation note is not closed on its line")
+            close, columns = _note_columns(path, number, text, i, stop)
             inner = text[i + 1 : close]
-            if "(" in inner:
-                raise InputError(path, number, "nested '(' inside a collation note")
             _check_entities(path, number, inner)
-            tokens.append(Token("note", i, close + 1, columns=tuple(inner.split("/"))))
+            tokens.append(Token("note", i, close + 1, columns=columns))
             i = close + 1
+        elif ch == "[":
+            m = _composed_match(path, number, text, i, stop)
+            tokens.append(Token("char", i, m.end(), char=_composed_char(path, number, m)))
+            i = m.end()
         elif ch == ")":
             raise InputError(path, number, "unbalanced ')': no '(' opens it on this line")
         elif ch == "&":
@@ -196,6 +221,46 @@ def tokenize(path: str, number: int, text: str, start: int, stop: int) -> list[T
     return tokens
 
 
+def _composed_match(path: str, number: int, text: str, i: int, stop: int) -> re.Match:
+    """The composed character `[…]` opening at text[i] (a `[` that opens none is refused)."""
+    m = COMPOSED_RE.match(text, i, stop)
+    if not m:
+        close = text.find("]", i, min(stop, i + 20))
+        shown = text[i : close + 1] if close >= 0 else text[i : i + 10]
+        raise InputError(path, number, f"{shown!r} is not a composed character ([A*B], [A/B], [A@B], [A-B+C])")
+    return m
+
+
+def _composed_char(path: str, number: int, m: re.Match) -> str:
+    try:
+        return composed_char(m.group(1))
+    except ComposedClash as err:
+        raise InputError(path, number, str(err)) from None
+
+
+def _note_columns(path: str, number: int, text: str, i: int, stop: int) -> tuple[int, tuple[str, ...]]:
+    """The `)` closing the note opened at text[i], and its columns: a composed character inside
+    (`([孑*(焉-正+?)]而注反…/…)`) is one character, its `(`, `)` and `/` are not the note's."""
+    columns, col_start, j = [], i + 1, i + 1
+    while j < stop:
+        ch = text[j]
+        if ch == "[":
+            m = _composed_match(path, number, text, j, stop)
+            _composed_char(path, number, m)
+            j = m.end()
+            continue
+        if ch == ")":
+            columns.append(text[col_start:j])
+            return j, tuple(columns)
+        if ch == "(":
+            raise InputError(path, number, "nested '(' inside a collation note")
+        if ch == "/":
+            columns.append(text[col_start:j])
+            col_start = j + 1
+        j += 1
+    raise InputError(path, number, "unbalanced '(': a collation note is not closed on its line")
+
+
 def _check_entities(path: str, number: int, inner: str) -> None:
     for m in _ANY_ENTITY_RE.finditer(inner):
         if not ENTITY_RE.fullmatch(m.group(0)):
@@ -203,7 +268,9 @@ def _check_entities(path: str, number: int, inner: str) -> None:
 
 
 def read_properties(lines: list[SourceLine], text: str) -> dict[str, str]:
-    """`#+PROPERTY: KEY value` and `#+TITLE: …` lines; later values of a key win."""
+    """`#+PROPERTY: KEY value` and `#+TITLE: …` lines; later values of a key win, but for JUAN:
+    a later JUAN header opens a section of the same juan (`卷一考證` of each 注疏 juan, kept per
+    line in SourceLine.section), so the first names the juan."""
     props: dict[str, str] = {}
     for line in lines:
         if line.kind != "meta":
@@ -211,6 +278,8 @@ def read_properties(lines: list[SourceLine], text: str) -> dict[str, str]:
         content = text[line.start : line.end]
         m = re.match(r"#\+PROPERTY:\s*(\S+)\s*(.*?)\s*$", content)
         if m:
+            if m.group(1) == "JUAN" and "JUAN" in props:
+                continue
             props[m.group(1)] = m.group(2)
             continue
         m = re.match(r"#\+(\w+):\s*(.*?)\s*$", content)

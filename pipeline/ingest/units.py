@@ -5,7 +5,7 @@ from __future__ import annotations
 from pipeline.ingest.source import INDENT_CHARS as BLANKS
 from pipeline.ingest.source import SourceLine, Token
 from pipeline.model import MARKERS, CollationNote, Unit
-from pipeline.pua import ENTITY_RE, decode_entities, entity_char
+from pipeline.pua import SPELLED_RE, decode_entities, spelled_char
 
 
 def marker_at(tokens: list[Token]) -> str | None:
@@ -61,11 +61,11 @@ class UnitBuilder:
         for column in tok.columns:
             i = 0
             while i < len(column):
-                m = ENTITY_RE.match(column, i)
+                m = SPELLED_RE.match(column, i)
                 if column[i] in BLANKS and self.kind not in ("header", "title"):
                     i += 1  # a blank padding a column is layout, as in full-size lines
-                elif m:
-                    self.chars.append(entity_char(int(m.group(1))))
+                elif m:  # an entity or a composed character: one character
+                    self.chars.append(spelled_char(m))
                     self.offsets.append(at + i)
                     i = m.end()
                 else:

@@ -31,6 +31,9 @@ NOTE_MARKERS = {"音義": "音義", "疏": "疏", "䟽": "疏"}
 # a group with no marker that opens with 釋曰 / 正義曰, like every 疏, is a 疏 too (6 times)
 SHU_OPENINGS = ("釋曰", "正義曰", "注釋曰", "注正義曰")
 SMALL_NOTES = ("音義", "疏", "小注")
+# the longest group read as text of the 注 it stands in (the one such group in the three books
+# is `(乃/)`; the two other unmarked groups after a 注, 禮記 juan 21 and 34, run to 40+ characters)
+MAX_INLINE_ZHU = 2
 # how each marker may be printed (lossless.py checks the extent against these)
 PRINTED_MARKERS = {"注": ("注",), "音義": ("音義",), "疏": ("疏", "䟽", "注", ""), "小注": ("",), "考證": ("",)}
 _NUM = "一二三四五六七八九十百"
@@ -54,6 +57,36 @@ def parse_zhushu(path: str, lines: list[SourceLine]) -> list[Unit]:
         else:
             units += _blocks(run, len(units), "header", None)
     return units
+
+
+ON_ZHU = ("注釋曰", "注正義曰")  # a 疏 that opens so comments on the 注 before it
+
+
+def misprinted_markers(path: str, source: str, units: list[Unit]) -> list[str]:
+    """Warnings for a 疏 on a 注 (`注釋曰…`) with no 注 before it, only 經 (and 音義): the 注's
+    marker was misprinted, as 疏 (儀禮 juan 5 and 10, 周禮 juan 6 and 30) or 江 (周禮 juan 30), so
+    the 注 was read into the 經. Read as printed and reported (the dataset card lists it)."""
+    warnings = []
+    for i, unit in enumerate(units):
+        if unit.marker != "疏" or not unit.text.startswith(ON_ZHU):
+            continue
+        j = i - 1
+        while j >= 0 and units[j].marker == "音義":
+            j -= 1
+        if j < 0 or units[j].kind != "base":
+            continue
+        jing = units[j]
+        line = source.count("\n", 0, unit.start) + 1
+        at = max(jing.text.rfind("疏"), jing.text.rfind("䟽"))
+        if at > 0:
+            where = source.count("\n", 0, jing.offsets[at]) + 1
+            shown = jing.text[max(0, at - 6) : at + 7]
+            warnings.append(f"{path}:{where}: full-size 疏 inside the 經 ({shown}) where a 注 should start: the 疏 "
+                            f"at line {line} comments on a 注 ({unit.text[:3]}) and none precedes it; read as printed (經)")
+        else:
+            warnings.append(f"{path}:{line}: the 疏 comments on a 注 ({unit.text[:3]}) but only 經 precedes it "
+                            f"(…{jing.text[-12:]}): a 注 marker misprinted; read as printed (經)")
+    return warnings
 
 
 def _sections(lines: list[SourceLine]) -> Iterator[tuple[str, list[SourceLine]]]:
@@ -160,7 +193,10 @@ class MainReader:
                 i += 1
                 continue
             if tok.kind == "note":
-                self._group(tok)
+                if self._inside_zhu(tok, tokens[i + 1] if i + 1 < len(tokens) else None):
+                    self.current.add_columns(tok)  # `於祭(乃/)行謂助祭也`: a character of the 注
+                else:
+                    self._group(tok)
                 i += 1
                 continue
             marker = _note_marker(tokens, i)
@@ -185,6 +221,18 @@ class MainReader:
         if c is None or c.kind in ("title", "header") or c.marker in SMALL_NOTES:
             return True
         return or_base and c.kind == "base"
+
+    def _inside_zhu(self, tok: Token, after: Token | None) -> bool:
+        """A group of a character or two inside a 注, the 注 going on full-size after it: text of
+        the 注 squeezed in small (儀禮 士昏禮 `於祭(乃/)行謂助祭也`, the 注 of other editions
+        reads 於祭乃行). A longer group, or one followed by a marker or another group, is a
+        small note of its own (an 音義 or 疏 printed without its marker: 禮記 juan 21, 34)."""
+        c = self.current
+        if c is None or c.marker != ZHU or not c.chars or after is None or after.kind != "char":
+            return False
+        chars = "".join(tok.columns).strip("\u3000 ")
+        return len(chars) <= MAX_INLINE_ZHU and after.char not in BLANKS and not any(
+            after.char == printed[0] for printed in NOTE_MARKERS)
 
     def _group(self, tok: Token) -> None:
         if not "".join(tok.columns).strip("\u3000 "):

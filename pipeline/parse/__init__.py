@@ -32,7 +32,7 @@ from bisect import bisect_left, bisect_right
 from dataclasses import dataclass
 
 from pipeline.model import SENTENCE_FINAL, Document, Unit, Word, sentences_of
-from pipeline.pua import entity_number, has_kanripo
+from pipeline.pua import has_kanripo, is_kanripo_char
 from pipeline.stage import Stage
 
 # XPOS (UD-Kanbun's 4-field tags) of what MeCab cannot tag for us
@@ -96,7 +96,7 @@ class Parser:
         else:
             nfc = [unicodedata.normalize("NFC", ch) for _, ch in chars]
         if kanripo:
-            fed = "".join(PLACEHOLDER if entity_number(ch) is not None else n for (_, ch), n in zip(chars, nfc))
+            fed = "".join(PLACEHOLDER if is_kanripo_char(ch) else n for (_, ch), n in zip(chars, nfc))
         else:
             fed = "".join(nfc)
         analysed: list[tuple[str, list[str]]] = []
@@ -117,7 +117,7 @@ class Parser:
         bounds = set(cuts)
         if kanripo or len(chars) != end - start:
             for i, (k, ch) in enumerate(chars):
-                if entity_number(ch) is not None:
+                if is_kanripo_char(ch):
                     bounds |= {k, k + 1}
                 if i and chars[i - 1][0] != k - 1:
                     bounds.add(k)
@@ -143,7 +143,7 @@ class Parser:
     @staticmethod
     def _token(chars, x: int, y: int, form: str, f: list[str] | None, whole: bool, kanripo: bool = True) -> Token:
         s, e = chars[x][0], chars[y - 1][0] + 1
-        if kanripo and y - x == 1 and entity_number(chars[x][1]) is not None:
+        if kanripo and y - x == 1 and is_kanripo_char(chars[x][1]):
             return Token(s, e, chars[x][1], chars[x][1], PUA_TAGS[0], PUA_TAGS[1], "_")
         if f is None or len(f) < 9:
             return Token(s, e, form, form, "X", "_", "_")
@@ -289,7 +289,7 @@ def _conllu(pieces: list[list[Token]]) -> str:
         for j, x in enumerate(piece, start=1):
             form = x.form
             if has_kanripo(form):
-                form = "".join(PLACEHOLDER if entity_number(ch) is not None else ch for ch in form)
+                form = "".join(PLACEHOLDER if is_kanripo_char(ch) else ch for ch in form)
             lines.append(f"{j}\t{_field(form)}\t{_field(x.lemma if form == x.form else form)}\t{x.upos}\t{x.xpos}\t{x.feats}\t_\t_\t_\t_")
         lines.append("")
     return "\n".join(lines) + "\n"

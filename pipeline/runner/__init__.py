@@ -81,14 +81,29 @@ def check_requirements(steps: tuple[str, ...]) -> None:
                 raise InputError("--steps", None, f"stage {name} needs {', '.join(missing)} before it (add it to --steps, or run from --state)")
 
 
-def check_output_folder(out: str | os.PathLike, items: list[str]) -> None:
+def check_output_folder(out: str | os.PathLike, items: list[str], force: bool = False) -> None:
     """The output folder is replaced as a whole: refuse one that holds the inputs, the working
-    directory or the checkout (a mistyped --out must not delete them)."""
+    directory or the checkout (a mistyped --out must not delete them), and, unless `force`, a
+    folder that is neither empty nor an earlier zhushu output (it holds OUTPUT_MARKER): a user's
+    own files are never deleted by a mistyped --out."""
+    from pipeline.export.bundle import OUTPUT_MARKER
+
     target = Path(out).resolve()
     protected = [Path.cwd(), paths.REPO, *(Path(i).resolve() for i in items)]
     for p in protected:
         if p == target or target in p.parents:
             raise InputError(str(out), None, f"the output folder would replace {p}: choose a folder of its own for --out")
+    if force or not target.exists():
+        return
+    if not target.is_dir():
+        raise InputError(str(out), None, "the output folder exists and is not a folder")
+    if (target / OUTPUT_MARKER).is_file():
+        return
+    found = sorted(p.name for p in target.iterdir())
+    if found:
+        shown = ", ".join(found[:3]) + (f" … ({len(found)} entries)" if len(found) > 3 else "")
+        raise InputError(str(out), None, f"the folder holds files zhushu did not write ({shown}) and would be replaced "
+                         "as a whole: choose an empty or new folder, or --force to replace it")
 
 
 def check_inputs(items: list[str], encoding: str = "utf-8") -> list[tuple[str, str]]:
@@ -145,6 +160,7 @@ def run(
     encoding: str = "utf-8",
     stage_options: dict[str, dict[str, object]] | None = None,
     keep_going: bool = False,
+    force: bool = False,
     progress: bool = True,
     on_result: Callable[[DocResult], None] | None = None,
 ) -> RunSummary:
@@ -164,7 +180,7 @@ def run(
         raise InputError(where, None, "no input files (*.json saved documents)" if from_state else "no input files (*.txt)")
     for target in (out, state_out):
         if target is not None:
-            check_output_folder(target, items)
+            check_output_folder(target, items, force)
     # every input's markup is read before any model is loaded or any document segmented: a
     # broken file fails the run in seconds, not after the files before it went through
     broken = [] if from_state else check_inputs(items, encoding)
@@ -283,6 +299,7 @@ def _finish(summary: RunSummary, results: list[DocResult], items: list[str], ste
         from pipeline.errors import OutputError
         from pipeline.export import FORMATS as REGISTRY
         from pipeline.export import Sink, export_to
+        from pipeline.export.bundle import OUTPUT_MARKER, OUTPUT_MARKER_TEXT
 
         # both folders are built before either replaces what was there: a failure in either
         # (a full disk, a read-only folder) leaves both as they were
@@ -293,10 +310,12 @@ def _finish(summary: RunSummary, results: list[DocResult], items: list[str], ste
                     for r in good:
                         if r.state is not None:
                             states.write(f"{r.doc_id}.json", r.state.load())
+                    states.write(OUTPUT_MARKER, OUTPUT_MARKER_TEXT)  # ours: a later run may replace it
                 if "export" in steps and out is not None:
                     sink = Sink(stack.enter_context(atomic.replaced_dir(out)))
                     export_to(sink, [r.export for r in good], [REGISTRY[f] for f in opts.formats], status, summary.failed)
                     summary.files = len(sink.names)
+                    sink.write(OUTPUT_MARKER, OUTPUT_MARKER_TEXT)
         except OSError as err:
             where = out if out is not None else state_out
             raise OutputError(str(where), None, f"cannot write the output: {err.strerror or err}") from None

@@ -16,6 +16,7 @@ def document_to_json(doc, stages: list[str], skipped: dict[str, str] | None = No
 
 def document_from_json(data: bytes | str):
     from pipeline import model
+    from pipeline.pua import register_composed
 
     payload = json.loads(data)
     d = payload["document"]
@@ -37,6 +38,7 @@ def document_from_json(data: bytes | str):
         unit.words = [build(model.Word, w) for w in u.get("words", [])]
         units.append(unit)
     doc = build(model.Document, d)
+    register_composed(doc.source)  # the exports spell its composed characters out again
     doc.units = units
     doc.notes = [build(model.CollationNote, n) for n in d.get("notes", [])]
     doc.pages = [tuple(p) for p in d.get("pages", [])]

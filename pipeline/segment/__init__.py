@@ -133,7 +133,7 @@ def read_segmenter(folder: Path, threads: int | None = 1) -> Segmenter:
 
 
 def load_segmenter(path: str | Path | None = None, threads: int | None = 1) -> Segmenter:
-    """The segmenter in `path` (default models/segmenter), loaded once per process and path
+    """The segmenter in `path` (default models/segmenter-v2), loaded once per process and path
     (through the stage cache); another thread count than 1 gives an uncached copy."""
     if threads != 1:
         return read_segmenter(Path(path) if path else DEFAULT_MODEL, threads)

@@ -1,0 +1,78 @@
+"""儀禮注疏 (KR1d0028), the fourth embedded book: read with the 注疏 layout, its 經 found inside
+a 注 from the SBCK 儀禮 (KR1d0026: there is no TLS 儀禮), its misprinted markers reported.
+All from TRAIN juan (5, 6); juan 10 is the book's dev juan."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from pipeline import paths
+from pipeline.export import card, records
+from pipeline.ingest import read_document
+from pipeline.ingest.lossless import rebuild_source
+
+BOOK = paths.DATA / "corpus" / "KR1d0028"
+
+
+def test_the_book_is_embedded_whole_with_its_readme():
+    assert sorted(p.name for p in BOOK.glob("*.txt")) == [f"KR1d0028_{n:03d}.txt" for n in range(18)]
+    assert (BOOK / "Readme.org").read_text(encoding="utf-8").startswith("#+TITLE: 儀禮注疏")
+    assert "KR1d0028_010" in paths.DEV_DOCS
+
+
+def test_the_jing_resumed_inside_a_zhu_is_found_from_the_sbck_yili():
+    """鄉飲酒禮 (juan 6): `…公所賜者也其餘則否` 注, then the 經 `司正命執爵者…` with no marker
+    between them, then `注欲令惠均`."""
+    assert paths.BASE_TEXT_OF["KR1d0028"] == paths.DATA / "corpus" / "KR1d0026"
+    path = BOOK / "KR1d0028_006.txt"
+    plain = read_document(path, base_text=None)
+    assert any(u.marker == "注" and "其餘則否司正命執爵者" in u.text for u in plain.units)
+    doc = read_document(path)
+    jing = next(u for u in doc.units if u.text.startswith("司正命執爵者"))
+    assert (jing.kind, jing.text) == ("base", "司正命執爵者爵辯卒受者興以酬士")
+    before, after = doc.units[jing.seq - 1], doc.units[jing.seq + 1]
+    assert before.marker == "注" and before.text.endswith("公所賜者也其餘則否")
+    assert after.marker == "注" and after.text.startswith("欲令惠均")
+    assert sum(u.kind == "base" for u in doc.units) > sum(u.kind == "base" for u in plain.units)
+    assert rebuild_source(doc) == doc.source
+
+
+def test_a_shu_printed_for_a_zhu_is_reported_not_guessed():
+    """鄉射禮 (juan 5, line 246): `…席於尊東疏尊東明與賓夾尊也…疏(注釋曰…)`: the first 疏 stands
+    where the 注 starts. Read as printed, and the card says so."""
+    path = BOOK / "KR1d0028_005.txt"
+    doc = read_document(path)
+    jing = next(u for u in doc.units if "席於尊東疏尊東明與賓夾尊也" in u.text)
+    assert jing.kind == "base"  # not repaired
+    assert len(doc.warnings) == 1 and doc.warnings[0].startswith(f"{path}:246: full-size 疏 inside the 經")
+    recs = records.document_records(doc, "train", ["ingest"])
+    assert recs["documents"][0]["warnings"] == doc.warnings
+    readme = card.render([records.document_stats(recs)], {"ingest": "ran"}, [])
+    assert "## Ingest warnings (read as printed)" in readme and doc.warnings[0] in readme
+
+
+def test_other_zhushu_juan_have_no_warning():
+    doc = read_document(BOOK / "KR1d0028_006.txt")
+    assert doc.warnings == []
+    assert records.document_records(doc, "train", ["ingest"])["documents"][0]["warnings"] == []
+    assert "Ingest warnings" not in card.render([records.document_stats(records.document_records(doc, "train", []))], {}, [])
+
+
+def test_sbck_base_units_not_its_notes_make_the_plain_text():
+    from pipeline.ingest.resume import load_base_text
+    from pipeline.variants import fold
+
+    base = load_base_text(str(paths.BASE_TEXT_OF["KR1d0028"]))  # (folded: variants compared alike)
+    # 士冠禮's first 經 and its 注 (an inline note of the SBCK print): only the 經 is kept
+    assert base.text.startswith(fold("士冠禮筮于廟門主人玄冠朝服緇帶素韠即位于門東西面"))
+    assert fold("筮者以蓍問日吉凶") not in base.text
+    assert Path(paths.BASE_TEXT_OF["KR1d0028"]).is_dir()
+
+
+def test_lossless_every_file_markers_alone_and_with_the_sbck_jing():
+    files = sorted(BOOK.glob("*.txt"))
+    for path in files:
+        for base_text in (None, "auto"):
+            doc = read_document(path, base_text=base_text)
+            assert doc.layout == "wyg-zhushu", path
+            assert rebuild_source(doc) == doc.source, (path, base_text)
