@@ -17,6 +17,7 @@ TAGGER_MODEL = MODELS / "tagger"
 LEXICON_DIR = MODELS / "lexicon"
 GLOSS_HEADS_MODEL = MODELS / "gloss_heads" / "weights.json"
 VARIANTS_TABLE = MODELS / "variants" / "fold.tsv"
+QUOTATIONS_MODEL = MODELS / "quotations" / "model.crfsuite"  # the 疏 quotation tagger
 
 DATA = REPO / "data"
 CORPUS = DATA / "corpus" / "KR1d0030"  # the embedded 儀禮集釋, what `zhushu run` reads by default
@@ -26,6 +27,7 @@ EXTRA_DIR = DATA / "extra"  # extra punctuated training text (TLS 禮記, 周禮
 TLS = DATA / "tls"  # the TLS 周禮 / 禮記: plain 經 text, where ingest finds the 經 a 注疏 note runs on into
 BASE_TEXT_OF = {"KR1d0003": TLS / "KR1d0001", "KR1d0053": TLS / "KR1d0052"}  # 注疏 book -> its 經
 ZHOULI_TLS = EXTRA_DIR / "KR1d0001.punct.jsonl"  # the TLS 周禮 經 (序官 and 職: office titles for the lexicon)
+QUOTES = {b: DATA / "quotes" / f"{b}.quotes.jsonl" for b in ("KR1d0003", "KR1d0053")}  # the 疏's quotations
 ZHOULI_PUNCT = DATA / "punct" / "KR1d0003.punct.jsonl"  # 周禮注疏 records (經 forms of the offices; tagger ablation)
 
 GOLD = REPO / "annotations" / "gold"

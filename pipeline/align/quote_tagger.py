@@ -1,0 +1,137 @@
+"""The learned 疏 quotation reader: a linear-chain CRF (python-crfsuite) over the 疏's characters.
+
+Each character of the 疏 is tagged B / I / O (a quotation's first character, a later one, none)
+from the characters around it and from what it shares with the passage the 疏 follows
+(QuotePassage.match_lengths): the longest stretch of the 經 / of the 注 starting and ending at
+it, the character right after that stretch (者, 也, 謂 …) and right before it (云, 曰, 言 …),
+and whether the 疏 has turned to the 注 (注正義曰 / 注釋曰). A tagged stretch is kept when it
+anchors in the passage (quote_passage.py); 者 closes no quotation of its own (the README's spans
+exclude it), so a stretch is never cut at an inner 者 unless the tagger says so.
+
+Trained on the train split of data/quotes (`zhushu train quotations`, pipeline/train/quotations.py);
+the model is models/quotations/model.crfsuite (about 1 MB).
+"""
+
+from __future__ import annotations
+
+import functools
+import threading
+from pathlib import Path
+
+from pipeline import paths
+from pipeline.align.quote_passage import Quote, QuotePassage, note_part, preferred_kind
+from pipeline.variants import fold
+
+MODEL_PATH = paths.QUOTATIONS_MODEL
+BOS, EOS = "^", "$"
+
+
+def _bucket(n: int) -> str:
+    # quotation lengths in train: 1 (7 %), 2-3 (20 %), 4-6 (37 %), 7-9 (20 %), 10+ (16 %)
+    if n <= 3:
+        return str(n)
+    if n <= 6:
+        return "4-6"
+    if n <= 9:
+        return "7-9"
+    return "10+"
+
+
+def char_features(shu: str, qp: QuotePassage) -> list[list[str]]:
+    """Feature strings for each character of one 疏 unit."""
+    f = fold(shu)
+    n = len(f)
+    np_ = note_part(shu)
+    note_start, note_end = (np_ if np_ else (n, n))
+    ml = qp.match_lengths(f)
+    pad = BOS * 3 + f + EOS * 3
+    feats = []
+    for i in range(n):
+        j = i + 3
+        c = pad[j]
+        part = "j" if i < note_start else ("h" if i < note_end else "z")
+        x = [
+            "b", "c=" + c, "p=" + pad[j - 1], "n=" + pad[j + 1], "pp=" + pad[j - 2], "nn=" + pad[j + 2],
+            "pc=" + pad[j - 1] + c, "cn=" + c + pad[j + 1], "ppp=" + pad[j - 2 : j], "nnn=" + pad[j + 1 : j + 3],
+            "p3=" + pad[j - 3], "n3=" + pad[j + 3], "part=" + part,
+        ]
+        best_s = best_e = 0
+        for kind, (starting, ending) in ml.items():
+            s, e = starting[i], ending[i]
+            best_s, best_e = max(best_s, s), max(best_e, e)
+            bs, be = _bucket(s), _bucket(e)
+            after = pad[j + s] if s else "-"  # the character that ends the stretch starting here
+            before = pad[j - e] if e else "-"  # the character before the stretch ending here
+            x += [
+                f"{kind}s={bs}", f"{kind}e={be}", f"{kind}se={bs}|{be}",
+                f"{kind}after={after}", f"{kind}before={before}",
+                f"{kind}after|s={after}|{bs}", f"{kind}before|e={before}|{be}",
+                f"{kind}after|p={after}|{pad[j - 1]}", f"{kind}before|n={before}|{pad[j + 1]}",
+                f"{kind}part|s={part}|{bs}",
+            ]
+            # continuing the stretch that ends at the previous character
+            cont = i > 0 and e == ending[i - 1] + 1 and e > 1
+            x.append(f"{kind}cont={cont}")
+        x += [f"s={_bucket(best_s)}", f"e={_bucket(best_e)}",
+              f"after={pad[j + best_s] if best_s else '-'}", f"before={pad[j - best_e] if best_e else '-'}"]
+        feats.append(x)
+    return feats
+
+
+def to_bio(n: int, spans) -> list[str]:
+    tags = ["O"] * n
+    for s, e in spans:
+        tags[s] = "B"
+        for k in range(s + 1, e):
+            tags[k] = "I"
+    return tags
+
+
+def from_bio(tags: list[str]) -> list[tuple[int, int]]:
+    spans, start = [], None
+    for i, t in enumerate(tags + ["O"]):
+        if t != "I" and start is not None:
+            spans.append((start, i))
+            start = None
+        if t == "B" or (t == "I" and start is None):
+            start = i
+    return spans
+
+
+class QuoteTagger:
+    def __init__(self, path: Path):
+        import pycrfsuite
+
+        if not path.exists():
+            raise FileNotFoundError(f"no quotation tagger at {path} (rebuild: `zhushu train quotations`)")
+        self._tagger = pycrfsuite.Tagger()
+        self._tagger.open(str(path))
+        self._lock = threading.Lock()  # a crfsuite Tagger is not thread-safe
+
+    def spans(self, shu: str, qp: QuotePassage) -> list[tuple[int, int]]:
+        if not shu:
+            return []
+        feats = char_features(shu, qp)
+        with self._lock:
+            tags = self._tagger.tag(feats)
+        return from_bio(tags)
+
+
+@functools.lru_cache(maxsize=1)
+def load_tagger(path: str | None = None) -> QuoteTagger:
+    return QuoteTagger(Path(path) if path else MODEL_PATH)
+
+
+def tagged_quotations(shu: str, passage, notes, tagger: QuoteTagger | None = None):
+    """The anchored quotations of one 疏 unit as the tagger reads them."""
+    qp = QuotePassage(passage, notes)
+    f = fold(shu)
+    np_ = note_part(shu)
+    out = []
+    for s, e in (tagger or load_tagger()).spans(shu, qp):
+        hit = qp.anchor(f, s, e, preferred_kind(shu, s, np_[0] if np_ else None))
+        if hit is None:
+            continue
+        seq, a, b = hit
+        out.append(Quote(s, e, qp.kind_of(seq), seq, a, b, "至" if b - a != e - s else "者"))
+    return out
