@@ -78,10 +78,19 @@ class QuotePassage:
         n = len(fshu)
         for kind in KINDS:
             hay = self.joined[kind]
+            chars = set(hay) - {SEP}
+            pairs = {hay[i : i + 2] for i in range(len(hay) - 1)}
             starting = [0] * n
             k = 0
             for j in range(n):
                 k = max(k - 1, 0)  # matching statistics: starting[j] >= starting[j-1] - 1
+                if k < 2:  # most characters go no further than a set lookup (3x faster)
+                    if fshu[j] not in chars:
+                        continue
+                    if j + 1 == n or fshu[j : j + 2] not in pairs:
+                        starting[j] = k = 1
+                        continue
+                    k = 2
                 while j + k < n and fshu[j : j + k + 1] in hay:
                     k += 1
                 starting[j] = k

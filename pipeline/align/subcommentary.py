@@ -117,6 +117,9 @@ def rule_quotations(shu: str, passage: list[tuple[int, str]], notes: list[tuple[
         s = z - ending[z - 1]
         while z - s > 1 and shu[s] in CLOSING_PARTICLES:
             s += 1
+        yun = shu.rfind("云", s, z - 1)  # 先鄭云瞽樂人者, 引詩云寢廟繹繹者: the quotation follows 云
+        if yun != -1:
+            s = yun + 1
         length, left = z - s, (shu[s - 1] if s > 0 else "")
         edge = s == 0 or s in heads or left in LEFT_EDGES
         if length >= 4 or (length >= 2 and edge) or (length == 1 and left == "云"):
