@@ -92,13 +92,6 @@ def test_match_lengths_and_anchoring():
     assert preferred_kind("注正義曰此經云甲者", 7, 0) == "經" and preferred_kind("注正義曰云甲者", 5, 0) == "注"
 
 
-# Train juan, the error classes of issue 21 (each line: the 疏 as the edition quotes it)
-CASES = {
-    # 「冠者不為殤」: a quotation whose own text holds 者 is not cut at it
-    "KR1d0053_001#134": [(25, 30), (117, 122), (184, 187), (198, 206)],
-}
-
-
 @pytest.mark.parametrize("name", ["rules", "tagger"])
 def test_readers_find_the_quotations_of_a_train_segment(name):
     rec = _train("KR1d0053", {"KR1d0053_001#134"})["KR1d0053_001#134"]
@@ -108,6 +101,16 @@ def test_readers_find_the_quotations_of_a_train_segment(name):
     # 昏定而晨省者 and 在醜夷不爭者 (the 經), 云四皓曰陛下之等夷者 (the 注): spans and anchors
     for span in ((25, 30), (117, 122), (198, 206)):
         assert found.get(span) == gold[span], (name, span, sorted(found))
+
+
+@pytest.mark.parametrize("name", ["rules", "tagger"])
+def test_a_quotation_holding_zhe_is_not_cut_at_it(name):
+    # train juan 3 of 禮記註疏: 「卜筮者先聖王之所以使民信時日」者 quotes the 經 whole (v1 cut it at 卜筮)
+    rec = _train("KR1d0053", {"KR1d0053_003#147"})["KR1d0053_003#147"]
+    found = {(q.shu_start, q.shu_end): (q.seq, q.start, q.end) for q in READERS[name](*reader_inputs(rec))}
+    assert rec["text"][49:63] == "卜筮者先聖王之所以使民信時日"
+    assert found.get((49, 63)) == (0, 6, 20), sorted(found)
+    assert (49, 51) not in found
 
 
 def test_shipped_reader_is_the_one_the_align_stage_calls():

@@ -200,5 +200,6 @@ def test_shu_quotations_in_every_format(out):
     tid = gid.replace("#", ".u")  # the TEI xml:id of the gloss
     assert f'<link type="explanation" target="#{tid}.s #{tid}.e #{tid}.ls #{tid}.le" n="毋不敬"/>' in tei
     page = etree.fromstring((out / "html" / "KR1d0053_001.html").read_bytes(), etree.HTMLParser())
-    spans = page.xpath(f"//span[@class='gloss' and @id='{gid}']")
+    seq, index = gid.split("#", 1)[1].split(".g")
+    spans = page.xpath(f"//span[@class='gloss' and @id='g-{seq}-{index}']")  # html's gloss ids
     assert spans and spans[0].get("data-lemma") == "毋不敬" and spans[0].get("data-type") == "explanation"
