@@ -107,6 +107,8 @@ def load_tagger(path: str | None = None) -> QuoteTagger:
 
 def tagged_quotations(shu: str, passage, notes, tagger: QuoteTagger | None = None):
     """The anchored quotations of one 疏 unit as the tagger reads them."""
+    if not passage and not notes:  # nothing to quote: no stretch could anchor
+        return []
     qp = QuotePassage(passage, notes)
     f = fold(shu)
     np_ = note_part(shu)
