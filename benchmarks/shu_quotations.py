@@ -1,11 +1,12 @@
 """The 疏's quotations over both 注疏 books: counts, and a seeded sample of anchored ones to check by hand.
 
-    python benchmarks/shu_quotations.py [--sample 50] [--seed 20261201]
+    python benchmarks/shu_quotations.py [--sample 50] [--seed 20261201] [--split train|dev]
 
 Reads every juan (the embedded TLS 經 text splits 注 that run on, as `zhushu run` does), aligns
 it (pipeline.align, no punctuation needed for quotations) and prints, for the sample, each
-quotation in its 疏 context and the stretch of the 經 / 注 it is anchored to. Train juan only
-in the sample (dev = juan 10, 20, …).
+quotation in its 疏 context and the stretch of the 經 / 注 it is anchored to. The sample is
+drawn from train juan, or with --split dev from the dev juan (10, 20, …: the hand check of
+docs/quotations.md, juan the readers were not tuned on).
 """
 
 from __future__ import annotations
@@ -26,10 +27,13 @@ def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--sample", type=int, default=50)
     ap.add_argument("--seed", type=int, default=20261201)
+    ap.add_argument("--split", choices=("train", "dev"), default="train")
     args = ap.parse_args()
     rows, shu_units = [], 0
     for book in ("KR1d0003", "KR1d0053"):
         for path in sorted((paths.DATA / "corpus" / book).glob("*.txt")):
+            if (path.stem in paths.DEV_DOCS) != (args.split == "dev"):
+                continue
             doc = align_document(read_document(path))
             by_seq = {u.seq: u for u in doc.units}
             for unit in doc.units:
@@ -41,9 +45,8 @@ def main() -> None:
     to_zhu = sum(t.marker == "注" for _, _, _, t in rows)
     print(f"疏 units {shu_units}; quotations {len(rows)} (of the 經 {len(rows) - to_zhu}, of the 注 {to_zhu}); "
           f"疏 units with one or more: {len({(d, u.seq) for d, u, _, _ in rows})}")
-    train = [r for r in rows if r[0] not in paths.DEV_DOCS]
     random.seed(args.seed)
-    for i, (doc_id, unit, g, target) in enumerate(random.sample(train, args.sample), 1):
+    for i, (doc_id, unit, g, target) in enumerate(random.sample(rows, args.sample), 1):
         ctx = unit.text[max(0, g.note_start - 8) : g.note_start] + "【" + g.text + "】" + unit.text[g.note_end : g.note_end + 8]
         tctx = target.text[max(0, g.lemma_start - 8) : g.lemma_start] + "【" + g.lemma + "】" + target.text[g.lemma_end : g.lemma_end + 8]
         print(f"{i:2d} {doc_id}#{unit.seq} → {'經' if target.kind == 'base' else target.marker}#{target.seq} | 疏 …{ctx}… | {tctx}")

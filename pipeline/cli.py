@@ -249,6 +249,31 @@ def eval_readings(gold, as_json, no_variants, details):
                    f"  head precision {r['head_precision']:.4f}  ({r['readings']} readings)")
 
 
+@eval_group.command("quotations")
+@click.option("--gold", "gold", required=True, multiple=True, type=click.Path(dir_okay=False),
+              help="Quotations JSONL (data/quotes/*.quotes.jsonl); repeat for several books.")
+@click.option("--split", default=None, help='Score only records whose "split" is this (e.g. dev).')
+@click.option("--reader", type=click.Choice(["default", "tagger", "rules", "v1"]), default="default", show_default=True,
+              help="default: the align stage's reader; tagger / rules: the two readers compared in docs/quotations.md; "
+                   "v1: the first 疏 reader.")
+@click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
+@reports_input_errors
+def eval_quotations(gold, split, reader, as_json):
+    """Score the 疏's lemma quotations: exact-span P, R, F1 and anchor accuracy, by book (data/quotes/README.md)."""
+    from pipeline.align.subcommentary import reader_named
+    from pipeline.evaluate.quotations import evaluate
+
+    result = evaluate(list(gold), reader_named(reader), split=split, reader_name=reader)
+    if as_json:
+        click.echo(json.dumps(result, ensure_ascii=False))
+        return
+    click.echo(f"{result['records']} records, {result['chars']} chars, reader {reader}")
+    for name, r in [("all", result)] + sorted(result["by_book"].items()):
+        click.echo(f"{name:9s} P {r['precision']:.4f} R {r['recall']:.4f} F1 {r['f1']:.4f} "
+                   f"anchor {r['anchor_accuracy']:.4f}  (right {r['right']}, other {r['other']}, "
+                   f"predicted {r['predicted']}, gold {r['gold']})")
+
+
 @main.command("glosses-report")
 @click.option("--corpus", default="data/corpus/KR1d0030", show_default=True, type=click.Path(file_okay=False), help="Folder of mandoku juan files.")
 @click.option("--sample", default=50, show_default=True, help="Unanchored glosses to sample.")
@@ -447,6 +472,16 @@ def train_gloss_heads_cmd():
 
     info = train()
     click.echo(json.dumps({k: v for k, v in info.items() if k != "weights"}, ensure_ascii=False))
+
+
+@train_group.command("quotations")
+@click.option("--out", "out_path", default=None, type=click.Path(dir_okay=False), help="Model file (default models/quotations/model.crfsuite).")
+@click.option("--max-iterations", type=int, default=None, help="Override the L-BFGS iterations (150).")
+def train_quotations_cmd(out_path, max_iterations):
+    """Rebuild the 疏 quotation tagger from the train split of data/quotes (deterministic)."""
+    from pipeline.train.quotations import MODEL_PATH, train
+
+    train(Path(out_path) if out_path else MODEL_PATH, max_iterations=max_iterations, log=lambda m: click.echo(m, err=True))
 
 
 @train_group.command("variants")

@@ -19,6 +19,7 @@ GLOSS_HEADS_MODEL = MODELS / "gloss_heads" / "weights.json"
 VARIANTS_TABLE = MODELS / "variants" / "fold.tsv"
 SPEAKERS_TABLE = MODELS / "speakers" / "speakers.tsv"  # who an attribution names (鄭氏 → 鄭玄), with provenance
 READING_VARIANTS = MODELS / "variants" / "readings.tsv"  # 音義 head → the form the text prints (hand-reviewed)
+QUOTATIONS_MODEL = MODELS / "quotations" / "model.crfsuite"  # the 疏 quotation tagger
 
 DATA = REPO / "data"
 CORPUS = DATA / "corpus" / "KR1d0030"  # the embedded 儀禮集釋, what `zhushu run` reads by default
@@ -34,6 +35,7 @@ PUNCTUATED = (TLS / "KR1a0001", DATA / "chant" / "KR1h0004")  # 周易 (TLS), �
 # 儀禮 鄭注 (docs/ingest.md: 353 經 found inside 注, 309 of them word for word in the 集釋's 經)
 BASE_TEXT_OF = {"KR1d0003": TLS / "KR1d0001", "KR1d0053": TLS / "KR1d0052", "KR1d0028": DATA / "corpus" / "KR1d0026"}
 ZHOULI_TLS = EXTRA_DIR / "KR1d0001.punct.jsonl"  # the TLS 周禮 經 (序官 and 職: office titles for the lexicon)
+QUOTES = {b: DATA / "quotes" / f"{b}.quotes.jsonl" for b in ("KR1d0003", "KR1d0053")}  # the 疏's quotations
 ZHOULI_PUNCT = DATA / "punct" / "KR1d0003.punct.jsonl"  # 周禮注疏 records (經 forms of the offices; tagger ablation)
 
 GOLD = REPO / "annotations" / "gold"

@@ -132,16 +132,18 @@ def test_bad_input_leaves_the_good_dataset_untouched(good, tmp_path, case):
 def test_a_failed_write_leaves_the_good_dataset_untouched(good, monkeypatch, failure):
     """A full disk or a read-only file system (simulated: the tests run as root, whom
     permissions do not stop), on the third file of the new dataset."""
-    out, before = good
-    real, calls = atomic.write_bytes, []
+    from pipeline.export import Sink
 
-    def failing(path, data):
-        calls.append(path)
+    out, before = good
+    real, calls = Sink.open, []
+
+    def failing(self, rel):  # every file of the dataset is opened here (Sink.write included)
+        calls.append(rel)
         if len(calls) == 3:
             raise OSError(failure, "simulated")
-        real(path, data)
+        return real(self, rel)
 
-    monkeypatch.setattr(atomic, "write_bytes", failing)
+    monkeypatch.setattr(Sink, "open", failing)
     result = CliRunner().invoke(main, ["run", str(GOOD), "--out", str(out), "--no-progress", "--formats", FORMATS])
     assert result.exit_code == 2 and f"{out}: cannot write the output" in result.output, result.output
     assert tree(out) == before

@@ -18,7 +18,7 @@ from pipeline.cli import main
 ROOT = Path(__file__).resolve().parent.parent
 DVC = yaml.safe_load((ROOT / "dvc.yaml").read_text(encoding="utf-8"))
 PARAMS = yaml.safe_load((ROOT / "params.yaml").read_text(encoding="utf-8"))
-TRAIN_STAGES = ["train_segmenter", "train_segmenter_hybrid", "train_segmenter_v2", "train_tagger"]
+TRAIN_STAGES = ["train_segmenter", "train_segmenter_hybrid", "train_segmenter_v2", "train_tagger", "train_quotations"]
 STAGES = ["ingest", "segment", "tag", "align", "parse", "export", "evaluate"]
 
 
@@ -55,7 +55,8 @@ def test_stages_in_order_and_chained():
 def test_training_stages_rebuild_the_models_the_pipeline_uses():
     outs = {name: [out_path(o) for o in DVC["stages"][name]["outs"]] for name in TRAIN_STAGES}
     assert outs == {"train_segmenter": [param("segment.v1_model")], "train_segmenter_hybrid": [param("segment.hybrid_model")],
-                    "train_segmenter_v2": [param("segment.model")], "train_tagger": [param("tag.model")]}
+                    "train_segmenter_v2": [param("segment.model")], "train_tagger": [param("tag.model")],
+                    "train_quotations": [param("align.quotations_model")]}
     hybrid_deps = [interpolate(d) for d in DVC["stages"]["train_segmenter_hybrid"]["deps"]]
     assert param("segment.v1_model") in hybrid_deps  # the hybrid refers to the BiLSTM it was tuned with
     segment_deps = [interpolate(d) for d in DVC["stages"]["segment"]["deps"]]
@@ -116,6 +117,7 @@ ENTRIES = {
     "train_segmenter": ["pipeline.train.segment"],
     "train_segmenter_hybrid": ["pipeline.train.segment", "pipeline.evaluate.segment"],
     "train_tagger": ["pipeline.train.tag"],
+    "train_quotations": ["pipeline.train.quotations", "pipeline.evaluate.quotations"],
     "ingest": ["pipeline.ingest"],
     "segment": ["pipeline.segment"],
     "tag": ["pipeline.tag"],

@@ -184,3 +184,28 @@ def test_html_shows_the_zhushu_commentaries_apart_with_readings_on_hover(out):
     assert folded and all(len(d.text_content()) > 120 for d in folded)  # the long 疏 are folded
     heads = page.xpath("//span[@class='reading']/@title")
     assert len(heads) > 20 and all(t.startswith("音義: ") for t in heads)
+
+
+def test_shu_quotations_in_every_format(out):
+    """The 疏's quotations (the fixture's first 疏, train juan 1 of 禮記註疏: 「毋不敬者人君行禮…」
+    quotes the 經 毋不敬) are glosses of type explanation on the 疏 unit in every format."""
+    units = {u["unit"]: u for u in _rows(out, "units", "jsonl")}
+    rows = [g for g in _rows(out, "glosses", "jsonl")
+            if g["doc"] == "KR1d0053_001" and units[g["unit"]]["marker"] == "疏"]
+    quote = next((g for g in rows if g["text"] == "毋不敬"), None)
+    assert quote is not None, sorted(g["text"] for g in rows)[:20]
+    assert quote["type"] == "explanation" and quote["lemma"] == "毋不敬" and quote["lemma_start"] is not None
+    assert units[quote["base_unit"]]["kind"] == "base" and units[quote["base_unit"]]["text"].startswith("曲禮曰毋不敬")
+    assert {"note_start", "note_end", "lemma_pb", "lemma_line", "confidence"} <= set(quote)
+    gid = quote["id"]
+    parquet = {g["id"]: g for g in _rows(out, "glosses", "parquet")}
+    assert parquet[gid]["lemma"] == "毋不敬" and parquet[gid]["type"] == "explanation"
+    conllu = (out / "conllu" / "KR1d0053_001.conllu").read_text(encoding="utf-8")
+    assert f"ZhGloss={gid}" in conllu and "ZhGlossType=explanation" in conllu and gid in conllu.split("ZhLemmaOf=", 1)[1]
+    tei = (out / "tei" / "KR1d0053_001.xml").read_text(encoding="utf-8")
+    tid = gid.replace("#", ".u")  # the TEI xml:id of the gloss
+    assert f'<link type="explanation" target="#{tid}.s #{tid}.e #{tid}.ls #{tid}.le" n="毋不敬"/>' in tei
+    page = etree.fromstring((out / "html" / "KR1d0053_001.html").read_bytes(), etree.HTMLParser())
+    seq, index = gid.split("#", 1)[1].split(".g")
+    spans = page.xpath(f"//span[@class='gloss' and @id='g-{seq}-{index}']")  # html's gloss ids
+    assert spans and spans[0].get("data-lemma") == "毋不敬" and spans[0].get("data-type") == "explanation"

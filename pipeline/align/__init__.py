@@ -25,7 +25,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from pipeline import variants
-from pipeline.align import heads
+from pipeline.align import heads, subcommentary
 from pipeline.align.grammar import Candidate, base_pieces, read_note
 from pipeline.align.readings import document_readings
 from pipeline.align.subcommentary import quotations
@@ -250,7 +250,8 @@ def align_block(base: str, note: str, note_marks: dict[int, str] | None = None) 
 
 
 class AlignStage(Stage):
-    """Its models are two small files: the variant table and the gloss-head weights."""
+    """Its models are three small files: the variant table, the gloss-head weights and the 疏
+    quotation tagger."""
 
     name = "align"
     requires = ("units", "marks")
@@ -263,6 +264,10 @@ class AlignStage(Stage):
         if not heads.MODEL_PATH.exists():
             raise FileNotFoundError(f"no gloss-head weights at {heads.MODEL_PATH} (rebuild: `zhushu train gloss-heads`)")
         heads.load_weights()
+        if subcommentary.SHIPPED == "tagger":
+            from pipeline.align import quote_tagger
+
+            quote_tagger.load_tagger()  # raises when models/quotations/model.crfsuite is missing
 
     def __call__(self, doc: Document) -> Document:
         return align_document(doc)

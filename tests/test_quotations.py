@@ -1,0 +1,120 @@
+"""The 疏's lemma quotations: `zhushu eval quotations` (scored as data/quotes/README.md says) and
+the readers (pipeline/align/subcommentary.py). Records come from the TRAIN split of data/quotes
+(juan 1 and 5 of 禮記註疏, juan 1 of 周禮注疏); the dev figures are in docs/quotations.md."""
+
+from __future__ import annotations
+
+import json
+from types import SimpleNamespace
+
+import pytest
+from click.testing import CliRunner
+
+from pipeline import paths
+from pipeline.align.quote_passage import QuotePassage, preferred_kind
+from pipeline.align.subcommentary import READERS, SHIPPED, quotations, reader_named
+from pipeline.cli import main
+from pipeline.evaluate.quotations import judge, read_gold, reader_inputs, score
+from pipeline.variants import fold
+
+
+def _train(book: str, ids: set[str]) -> dict[str, dict]:
+    return {r["id"]: r for r in read_gold(paths.QUOTES[book], split="train") if r["id"] in ids}
+
+
+def _pred(s, e, seq=0, a=0, b=0):
+    return SimpleNamespace(shu_start=s, shu_end=e, seq=seq, start=a, end=b)
+
+
+REC = {"id": "KR1d0053_001#1", "book": "KR1d0053", "text": "甲乙丙丁戊己庚辛壬癸",
+       "passage": [{"marker": "經", "text": "乙丙"}, {"marker": "注", "text": "丁戊"}],
+       "quotes": [{"start": 1, "end": 3, "range": False, "target": 0, "target_start": 0, "target_end": 2},
+                  {"start": 3, "end": 5, "range": False, "target": 1, "target_start": 0, "target_end": 2}],
+       "other": [{"start": 5, "end": 7}], "uncertain": [{"start": 8, "end": 10}]}
+
+
+def test_scoring_follows_the_readme():
+    preds = [_pred(1, 3, 0, 0, 2),  # right, anchored right
+             _pred(3, 5, 0, 0, 2),  # right span, wrong target: right for P/R, not for anchors
+             _pred(5, 7),  # an `other` span: not counted wrong
+             _pred(7, 9),  # overlaps `uncertain`: left out
+             _pred(0, 2)]  # wrong
+    verdicts = [v for _p, v in judge(REC, preds)]
+    assert verdicts == ["right", "anchor", "other", "left_out", "wrong"]
+    r = score([REC], [preds])
+    assert (r["right"], r["other"], r["predicted"], r["left_out"], r["gold"]) == (2, 1, 4, 1, 2)
+    assert r["precision"] == 0.75 and r["recall"] == 1.0 and r["f1"] == 0.8571 and r["anchor_accuracy"] == 0.5
+    assert r["by_book"]["KR1d0053"]["precision"] == 0.75 and set(r["by_book"]) == {"KR1d0053"}
+
+
+def test_reader_inputs_split_the_passage_by_marker_keeping_indexes():
+    shu, passage, notes = reader_inputs(REC)
+    assert shu == REC["text"] and passage == [(0, "乙丙")] and notes == [(1, "丁戊")]
+
+
+def test_eval_command_json(tmp_path):
+    recs = [json.loads(line) for line in paths.QUOTES["KR1d0053"].read_text(encoding="utf-8").splitlines()[:40]]
+    recs = [r for r in recs if r["split"] == "train"][:12]
+    gold = tmp_path / "q.jsonl"
+    gold.write_text("".join(json.dumps(r, ensure_ascii=False) + "\n" for r in recs), encoding="utf-8")
+    res = CliRunner().invoke(main, ["eval", "quotations", "--gold", str(gold), "--split", "train", "--json"])
+    assert res.exit_code == 0, res.output
+    out = json.loads(res.output)
+    for key in ("precision", "recall", "f1", "anchor_accuracy"):
+        assert 0 < out[key] <= 1, (key, out)
+    assert set(out["by_book"]) == {"KR1d0053"} and out["records"] == len(recs)
+    assert out["gold"] == sum(len(r["quotes"]) for r in recs)
+    # the first reader scores worse on the same records
+    res = CliRunner().invoke(main, ["eval", "quotations", "--gold", str(gold), "--json", "--reader", "v1"])
+    assert json.loads(res.output)["f1"] < out["f1"]
+    res = CliRunner().invoke(main, ["eval", "quotations", "--gold", str(gold), "--split", "dev", "--json"])
+    assert res.exit_code == 2 and "no records" in res.output
+
+
+def test_eval_command_refuses_a_bad_record(tmp_path):
+    gold = tmp_path / "q.jsonl"
+    rec = dict(REC, quotes=[{"start": 8, "end": 40, "target": 0, "target_start": 0, "target_end": 1}])
+    gold.write_text(json.dumps(REC, ensure_ascii=False) + "\n" + json.dumps(rec, ensure_ascii=False) + "\n", encoding="utf-8")
+    res = CliRunner().invoke(main, ["eval", "quotations", "--gold", str(gold), "--json"])
+    assert res.exit_code == 2 and f"zhushu: error: {gold}:2: span 8-40 outside the text" in res.output
+    gold.write_text('{"id": "x"}\n', encoding="utf-8")
+    res = CliRunner().invoke(main, ["eval", "quotations", "--gold", str(gold)])
+    assert res.exit_code == 2 and f"{gold}:1: not a quotations record" in res.output
+
+
+def test_match_lengths_and_anchoring():
+    qp = QuotePassage([(0, "昏定而晨省"), (2, "在醜夷不爭")], [(1, "醜衆也")])
+    starting, ending = qp.match_lengths(fold("云昏定而晨省者醜衆也"))["經"]
+    assert starting[:3] == [0, 5, 4] and ending[5] == 5 and ending[6] == 0
+    assert qp.anchor(fold("醜衆也"), 0, 1, "經") == (2, 1, 2)  # 醜 in the 經 when the 經 is preferred
+    assert qp.anchor(fold("醜衆也"), 0, 1, "注") == (1, 0, 1)
+    assert qp.anchor(fold("在醜至不爭"), 0, 5, "經") == (2, 0, 5)  # a range X至Y
+    assert preferred_kind("注正義曰此經云甲者", 7, 0) == "經" and preferred_kind("注正義曰云甲者", 5, 0) == "注"
+
+
+@pytest.mark.parametrize("name", ["rules", "tagger"])
+def test_readers_find_the_quotations_of_a_train_segment(name):
+    rec = _train("KR1d0053", {"KR1d0053_001#134"})["KR1d0053_001#134"]
+    got = READERS[name](*reader_inputs(rec))
+    gold = {(q["start"], q["end"]): (q["target"], q["target_start"], q["target_end"]) for q in rec["quotes"]}
+    found = {(q.shu_start, q.shu_end): (q.seq, q.start, q.end) for q in got}
+    # 昏定而晨省者 and 在醜夷不爭者 (the 經), 云四皓曰陛下之等夷者 (the 注): spans and anchors
+    for span in ((25, 30), (117, 122), (198, 206)):
+        assert found.get(span) == gold[span], (name, span, sorted(found))
+
+
+@pytest.mark.parametrize("name", ["rules", "tagger"])
+def test_a_quotation_holding_zhe_is_not_cut_at_it(name):
+    # train juan 3 of 禮記註疏: 「卜筮者先聖王之所以使民信時日」者 quotes the 經 whole (v1 cut it at 卜筮)
+    rec = _train("KR1d0053", {"KR1d0053_003#147"})["KR1d0053_003#147"]
+    found = {(q.shu_start, q.shu_end): (q.seq, q.start, q.end) for q in READERS[name](*reader_inputs(rec))}
+    assert rec["text"][49:63] == "卜筮者先聖王之所以使民信時日"
+    assert found.get((49, 63)) == (0, 6, 20), sorted(found)
+    assert (49, 51) not in found
+
+
+def test_shipped_reader_is_the_one_the_align_stage_calls():
+    rec = _train("KR1d0053", {"KR1d0053_001#134"})["KR1d0053_001#134"]
+    args = reader_inputs(rec)
+    assert reader_named("default") is READERS[SHIPPED]
+    assert [(q.shu_start, q.shu_end) for q in quotations(*args)] == [(q.shu_start, q.shu_end) for q in READERS[SHIPPED](*args)]
