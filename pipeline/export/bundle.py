@@ -11,6 +11,7 @@ A format (one module each, registered in pipeline/export/__init__.py) supplies t
 
 from __future__ import annotations
 
+import functools
 import os
 from dataclasses import dataclass, field
 from typing import Callable, Iterable
@@ -26,6 +27,14 @@ class DocumentBundle:
     split: str  # "train" | "dev"
     stages: list[str]  # the stages that ran on it (export excluded)
     records: dict[str, list[dict]]  # records.document_records
+
+    @functools.cached_property
+    def arrow_tables(self) -> dict:
+        """The records as arrow tables, one a kind: built once for parquet/ and sqlite/ alike
+        (one object, so a Dask worker pickles it once for both)."""
+        from pipeline.export.parquet import tables
+
+        return tables(self.records)
 
 
 @dataclass(frozen=True)

@@ -65,5 +65,5 @@ def files(per_doc: list[dict]) -> dict[str, bytes]:
     return out
 
 
-FORMAT = Format("parquet", lambda b: tables(b.records), lambda parts, _info: files([p for _s, p in parts]),
+FORMAT = Format("parquet", lambda b: b.arrow_tables, lambda parts, _info: files([p for _s, p in parts]),
                 slow_corpus=True)
