@@ -32,7 +32,7 @@ class DocumentBundle:
     def arrow_tables(self) -> dict:
         """The records as arrow tables, one a kind: built once for parquet/ and sqlite/ alike
         (one object, so a Dask worker pickles it once for both)."""
-        from pipeline.export.parquet import tables
+        from pipeline.export.arrow import tables
 
         return tables(self.records)
 
