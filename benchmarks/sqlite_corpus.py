@@ -5,6 +5,7 @@ of `zhushu serve`, against pandas over the Parquet tables of the same run on the
 
     python benchmarks/sqlite_corpus.py --run --out /tmp/all          # the run (heavy: 2 workers) + the measures
     python benchmarks/sqlite_corpus.py --out /tmp/all                # the measures on an existing run
+    python benchmarks/sqlite_corpus.py --out /tmp/all --rebuild      # the database rebuilt by the current code first
     python benchmarks/sqlite_corpus.py ... --json benchmarks/sqlite_corpus.json
 
 The run is `zhushu run data/corpus/KR1d0030 data/corpus/KR1d0003 data/corpus/KR1d0053 --skip parse
@@ -59,6 +60,43 @@ def run_books(out: Path) -> dict:
             "assemble_write_s": round(getattr(summary, "assemble_seconds", float("nan")), 1)}
 
 
+def rebuild_from_parquet(out: Path) -> dict:
+    """Rebuild sqlite/zhushu.db with the current code from the run's own tables, without
+    rerunning the pipeline: the record tables from parquet/ (the same rows the workers made:
+    checked below), unit_lines from the database being replaced (it needs the documents' page
+    tables), char_counts and the grams recomputed from the units as the workers do."""
+    import pyarrow.compute as pc
+    import pyarrow.parquet as pq
+
+    from pipeline import atomic
+    from pipeline.export.records import RECORD_KINDS
+    from pipeline.export.sqlite import PATH, _char_counts, _grams, build
+
+    db = out / PATH
+    old = sqlite3.connect(f"file:{db}?mode=ro", uri=True)
+    lines: dict[str, list[tuple]] = {}
+    for row in old.execute("SELECT unit, start, pb, line FROM unit_lines ORDER BY rowid"):
+        lines.setdefault(row[0].split("#")[0], []).append(row)
+    old_rows = {k: old.execute(f"SELECT * FROM [{k}] ORDER BY rowid").fetchall() for k in RECORD_KINDS}
+    old.close()
+    tables = {k: pq.read_table(out / "parquet" / f"{k}.parquet") for k in RECORD_KINDS}
+    docs = tables["documents"]["doc"].to_pylist()
+    parts = []
+    for d in docs:
+        mine = {k: t.filter(pc.equal(t["doc"], d)) for k, t in tables.items()}
+        units = mine["units"].to_pylist()
+        parts.append({"tables": mine, "unit_lines": lines.get(d, []), "char_counts": _char_counts(units),
+                      "grams": [_grams(u["text"]) for u in units]})
+    t = time.perf_counter()
+    data = build(parts)
+    seconds = time.perf_counter() - t
+    atomic.write_bytes(db, data)
+    new = sqlite3.connect(f"file:{db}?mode=ro", uri=True)
+    same = all(new.execute(f"SELECT * FROM [{k}] ORDER BY rowid").fetchall() == old_rows[k] for k in RECORD_KINDS)
+    new.close()
+    return {"build_s": round(seconds, 1), "record_tables_unchanged": same}
+
+
 def median_time(fn, repeats: int) -> tuple[float, object]:
     times, result = [], None
     for _ in range(repeats):
@@ -84,7 +122,7 @@ def pandas_kwic(units, q: str, width: int) -> list[tuple]:
 def pandas_collocates(units, q: str, window: int) -> dict[str, tuple[int, int, float, float]]:
     from pipeline.pua import decode_entities, encode_entities
 
-    keep = lambda c: not c.isspace() and not c.isascii()  # noqa: E731  (as char_counts and the SQL)
+    keep = lambda c: not c.isspace() and not c.isascii()  # noqa: E731  (as char_counts and the SQL do)
     texts = units["text"].tolist()
     freq = Counter(encode_entities(c) for t in texts for c in decode_entities(t) if keep(c))
     n = sum(freq.values())
@@ -117,7 +155,7 @@ def measure(out: Path, repeats: int) -> dict:
     result = {"database_bytes": db.stat().st_size, "parquet_bytes": sum(p.stat().st_size for p in (out / "parquet").glob("*.parquet")),
               "rows": {t: conn.execute(f"SELECT count(*) FROM [{t}]").fetchone()[0]
                        for t in ("documents", "units", "sentences", "entities", "glosses", "collation", "tokens", "readings",
-                                 "unit_lines", "char_counts")},
+                                 "unit_lines", "char_counts", "char_totals")},
               "largest_objects_bytes": dict(list(sizes.items())[:12]), "queries": []}
     t = time.perf_counter()
     units = pd.read_parquet(out / "parquet" / "units.parquet", columns=["unit", "text", "kind"])
@@ -149,6 +187,7 @@ def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--out", default="/tmp/all", type=Path)
     ap.add_argument("--run", action="store_true", help="run the pipeline over the three books first (heavy)")
+    ap.add_argument("--rebuild", action="store_true", help="rebuild the database with the current code from the run's parquet tables (see rebuild_from_parquet)")
     ap.add_argument("--repeats", type=int, default=5)
     ap.add_argument("--json", default=None)
     args = ap.parse_args()
@@ -156,6 +195,9 @@ def main() -> int:
     if args.run:
         res["run"] = run_books(args.out)
         print(json.dumps(res["run"], ensure_ascii=False), flush=True)
+    if args.rebuild:
+        res["rebuild"] = rebuild_from_parquet(args.out)
+        print(json.dumps(res["rebuild"]), flush=True)
     res.update(measure(args.out, args.repeats))
     text = json.dumps(res, ensure_ascii=False, indent=1)
     print(text)

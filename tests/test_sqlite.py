@@ -149,10 +149,16 @@ def test_char_counts_count_the_unit_text(conn):
     want: Counter = Counter()
     for doc, kind, marker, text in conn.execute("SELECT doc, kind, marker, text FROM units"):
         for ch in decode_entities(text):
-            if not ch.isspace():
+            if not ch.isspace() and not ch.isascii():
                 want[(doc, kind, marker, encode_entities(ch))] += 1
     got = {(d, k, m, c): n for d, k, m, c, n in conn.execute("SELECT doc, kind, marker, char, n FROM char_counts")}
     assert got == dict(want)
+    totals: Counter = Counter()
+    for (d, k, m, _c), n in want.items():
+        totals[(d, k, m)] += n
+    assert {(d, k, m): n for d, k, m, n in conn.execute("SELECT doc, kind, marker, n FROM char_totals")} == dict(totals)
+    chars = [c for (c,) in conn.execute("SELECT char FROM char_counts ORDER BY rowid")]
+    assert chars == sorted(chars)  # clustered by character
 
 
 def kwic_by_scan(conn, q: str, width: int, kind: str = "") -> list[tuple]:
@@ -224,7 +230,8 @@ def test_stats_cli_frequency_and_collocates(out, conn):
                              ["stats", "frequency", str(out), "--kind", "base", "--format", "json", "--limit", "5"])
     assert res.exit_code == 0, res.output
     got = json.loads(res.output)
-    base = Counter(c for (t,) in conn.execute("SELECT text FROM units WHERE kind = 'base'") for c in t if not c.isspace())
+    base = Counter(encode_entities(c) for (t,) in conn.execute("SELECT text FROM units WHERE kind = 'base'")
+                   for c in decode_entities(t) if not c.isspace() and not c.isascii())
     assert [(r["item"], r["n"]) for r in got] == sorted(base.items(), key=lambda kv: (-kv[1], kv[0]))[:5]
     res = CliRunner().invoke(__import__("pipeline.cli", fromlist=["main"]).main,
                              ["stats", "collocates", str(out), "揖", "--by", "word", "--window", "3"])

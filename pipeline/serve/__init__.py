@@ -32,6 +32,7 @@ TABLE_DESCRIPTIONS = {
     "readings": "音義 readings (反切, 音X, 如字), anchored on the head in the 經 / 注",
     "unit_lines": "where the printed page and line change inside a unit's text",
     "char_counts": "characters per document, unit kind and marker: frequencies and collocation counts",
+    "char_totals": "characters per document, unit kind and marker, all together (the N of the collocation measures)",
 }
 
 
