@@ -1,7 +1,8 @@
 """A concordance from a dataset's database (the `kwic` canned query of `zhushu serve`) as
 Markdown, every hit checked against the source file: the printed line the database gives
 (`<pb:…>` page, line n after it) must hold the hit — the hit's text begins on that line (read
-on into the next line for a hit that wraps; collation notes `(…)` and layout marks skipped).
+on into the next line for a hit that wraps; collation notes `(…)` and layout marks skipped in
+the 集釋, the brackets and column marks `(…/…)` of the 注疏's small print dropped).
 
     python scripts/concordance.py /tmp/all 司射 揖 --width 10 > docs/concordance.md
 
@@ -20,6 +21,9 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 NOISE = re.compile(r"\([^)]*\)|[¶\s　]|<[^>]*>")  # collation notes, line ends, layout, markup
+# the 注疏 prints its commentary in parentheses, two columns a line split by "/", read in order:
+# there only the brackets and the column mark go
+NOISE_ZHUSHU = re.compile(r"[()/¶\s　]|<[^>]*>")
 
 
 def page_lines(path: Path) -> dict[str, list[str]]:
@@ -40,12 +44,14 @@ def page_lines(path: Path) -> dict[str, list[str]]:
     return pages
 
 
-def on_line(pages: dict[str, list[str]], pb: str, line: int, hit: str, right: str) -> bool:
+def on_line(pages: dict[str, list[str]], pb: str, line: int, hit: str, right: str, noise=NOISE) -> bool:
     lines = pages.get(pb, [])
     if not 1 <= line <= len(lines):
         return False
-    here = NOISE.sub("", lines[line - 1])
-    after = "".join(NOISE.sub("", x) for x in lines[line:line + 2])
+    here = noise.sub("", lines[line - 1])
+    pbs = list(pages)
+    following = lines[line:] + (pages[pbs[pbs.index(pb) + 1]] if pbs.index(pb) + 1 < len(pbs) else [])
+    after = "".join(noise.sub("", x) for x in following[:2])  # a hit may wrap onto the next page
     text = here + after
     want = hit + right[:2]
     return any(text.startswith(want, i) or (text.startswith(hit, i) and i + len(hit) > len(here))
@@ -63,6 +69,7 @@ def main() -> int:
     args = ap.parse_args()
     conn = sqlite3.connect(f"file:{open_database(args.out)}?mode=ro", uri=True)
     paths = dict(conn.execute("SELECT doc, path FROM documents"))
+    layouts = dict(conn.execute("SELECT doc, layout FROM documents"))
     cache: dict[str, dict] = {}
     print(f"# Concordances: {', '.join(args.strings)}\n")
     print(f"Made by `python scripts/concordance.py {args.out} {' '.join(args.strings)} --width {args.width}` from the "
@@ -80,7 +87,8 @@ def main() -> int:
             doc = r[col["unit"]].split("#")[0]
             if doc not in cache:
                 cache[doc] = page_lines(ROOT / paths[doc])
-            ok = on_line(cache[doc], r[col["pb"]], r[col["line"]], r[col["hit"]], r[col["right"]])
+            ok = on_line(cache[doc], r[col["pb"]], r[col["line"]], r[col["hit"]], r[col["right"]],
+                         NOISE_ZHUSHU if layouts[doc] == "wyg-zhushu" else NOISE)
             bad += not ok
             where = f"{r[col['pb']].split('_', 2)[-1]}:{r[col['line']]}"
             kind = r[col["kind"]] + (f" {r[col['marker']]}" if r[col["marker"]] else "")
