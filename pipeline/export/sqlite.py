@@ -109,7 +109,7 @@ def _sort_key(row: tuple) -> tuple:
 
 
 def _char_counts(units: list[dict]) -> list[tuple]:
-    """(char, *group, n) rows of one document, and its (*group, n) totals."""
+    """(char, *group, n) rows of one document, sorted (build sorts the whole corpus again)."""
     from pipeline.pua import decode_entities, encode_entities
 
     counts: Counter = Counter()
