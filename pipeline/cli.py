@@ -372,7 +372,7 @@ def train_tagger_cmd(out_dir, max_iterations, lex_dropout, seed, keep_lexicon):
 @click.option("--skip", "skip", default="", help="Stages not to run, comma-separated (the dataset card says they were skipped).")
 @click.option("--state", "state_in", default=None, type=click.Path(file_okay=False), help="Read saved documents (<doc>.json) from here instead of ingesting.")
 @click.option("--save-state", "state_out", default=None, type=click.Path(file_okay=False), help="Save the annotated documents (<doc>.json) here.")
-@click.option("--formats", default="all", show_default=True, help="Export formats, comma-separated (jsonl, parquet, conllu, spacy, iob, tei, html, card), or all.")
+@click.option("--formats", default="all", show_default=True, help="Export formats, comma-separated (jsonl, parquet, sqlite, conllu, spacy, iob, tei, html, card), or all.")
 @click.option("--dev", "dev_docs", default=None, help="Documents of the dev split, comma-separated (default: juan 10 of the 集釋, juan 10, 20, … of the 注疏).")
 @click.option("--summary-json", default=None, type=click.Path(dir_okay=False), help="Also write the run summary (timings, counts) as JSON here.")
 @click.option("--segment-model", default=None, type=click.Path(file_okay=False), help=f"Segmenter folder (default {_repo_path(paths.SEGMENTER_MODEL)}).")
@@ -438,6 +438,104 @@ def run_cmd(inputs, out_dir, workers, scheduler, steps, skip, state_in, state_ou
             sys.exit(1)
         click.echo("zhushu: nothing was written (the earlier output, if any, is unchanged); --keep-going writes the documents that succeeded", err=True)
         sys.exit(2)
+
+
+def _database(out: str) -> Path:
+    """The sqlite/zhushu.db of an output folder (or the file itself); a clear error when absent."""
+    from pipeline.export.sqlite import PATH, open_database
+
+    db = open_database(out)
+    if not db.is_file():
+        raise InputError(str(db), None, f"no database here: run `zhushu run --out {out}` first "
+                                        f"(its formats must include sqlite: {PATH})")
+    return db
+
+
+@main.command("serve")
+@click.argument("out", default="out", type=click.Path())
+@click.option("--port", type=int, default=8001, show_default=True, help="Port on 127.0.0.1.")
+@reports_input_errors
+def serve_cmd(out, port):
+    """Serve OUT's database (OUT/sqlite/zhushu.db, or the .db file) with Datasette on 127.0.0.1:
+    tables, full-text search and canned queries (KWIC, a word's commentary, readings,
+    frequency, collocation)."""
+    from pipeline.serve import serve
+
+    db = _database(out)
+    click.echo(f"zhushu: serving {db} at http://127.0.0.1:{port}/zhushu (Ctrl-C stops)", err=True)
+    serve(db, port=port)
+
+
+@main.group(name="stats")
+def stats_group() -> None:
+    """Frequencies and collocations from a dataset's database (the canned queries of `zhushu serve`)."""
+
+
+def _stats_options(fn):
+    from pipeline.serve.queries import HAS_SOURCE
+
+    for opt in reversed([
+        click.option("--book", default="", help="A title (儀禮集釋) or Kanripo id (KR1d0030); default all."),
+        click.option("--kind", default="", help="Unit kind: base, commentary, title, header."),
+        click.option("--marker", default="", help="Commentary marker: 鄭注, 釋曰, 注, 疏, 音義 …"),
+        *([click.option("--source", default="", help="Who speaks (units.source).")] if HAS_SOURCE else []),
+        click.option("--by", "by", type=click.Choice(["char", "word"]), default="char", show_default=True,
+                     help="Characters (every run) or words (the parse stage's tokens)."),
+        click.option("--format", "fmt", type=click.Choice(["csv", "json"]), default="csv", show_default=True),
+    ]):
+        fn = opt(fn)
+    return fn
+
+
+def _print_table(columns: list[str], rows: list[tuple], fmt: str) -> None:
+    if fmt == "json":
+        click.echo(json.dumps([dict(zip(columns, r)) for r in rows], ensure_ascii=False, indent=1))
+        return
+    import csv
+    import io
+
+    buf = io.StringIO()
+    writer = csv.writer(buf, lineterminator="\n")
+    writer.writerow(columns)
+    writer.writerows(rows)
+    click.echo(buf.getvalue(), nl=False)
+
+
+def _stats_query(out: str, name: str, **params) -> tuple[list[str], list[tuple]]:
+    import sqlite3
+
+    from pipeline.serve.queries import run_query
+
+    db = _database(out)
+    conn = sqlite3.connect(f"file:{db}?mode=ro", uri=True)
+    try:
+        return run_query(conn, name, **{k: str(v) for k, v in params.items() if v is not None})
+    finally:
+        conn.close()
+
+
+@stats_group.command("frequency")
+@click.argument("out", default="out", type=click.Path())
+@_stats_options
+@click.option("--limit", type=int, default=100, show_default=True, help="The most frequent N.")
+@reports_input_errors
+def stats_frequency(out, by, fmt, limit, **filters):
+    """The most frequent characters (or words) of OUT's database: item, n, per million."""
+    _print_table(*_stats_query(out, "frequency", by=by, limit=limit, **filters), fmt)
+
+
+@stats_group.command("collocates")
+@click.argument("out", type=click.Path())
+@click.argument("node")
+@_stats_options
+@click.option("--window", type=int, default=5, show_default=True, help="Characters (words) left and right of the node.")
+@click.option("--min-count", type=int, default=1, show_default=True, help="Leave out collocates seen fewer times.")
+@reports_input_errors
+def stats_collocates(out, node, by, fmt, window, min_count, **filters):
+    """Collocates of NODE in OUT's database, ranked by log-likelihood: observed, frequency,
+    expected, MI, log-likelihood."""
+    name = "collocates" if by == "char" else "collocates_words"
+    _print_table(*_stats_query(out, name, q=node, window=window, min_count=min_count, **filters), fmt)
 
 
 @main.command("bench")

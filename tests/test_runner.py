@@ -44,7 +44,8 @@ def test_serial_run_writes_every_format_and_reports_stages(serial):
     assert summary.ok and summary.documents == 2
     files = tree(out)
     for name in ("README.md", "jsonl/units.jsonl", "parquet/glosses.parquet", "conllu/KR1d0030_010.conllu",
-                 "spacy/dev.spacy", "iob/train.iob", "tei/KR1d0030_001.xml", "html/index.html"):
+                 "spacy/dev.spacy", "iob/train.iob", "tei/KR1d0030_001.xml", "html/index.html",
+                 "sqlite/zhushu.db"):
         assert name in files, name
     # every stage ran (the shipped models load), and the datasets carry what they provide
     assert summary.stages == {s: "ran" for s in ("ingest", "segment", "tag", "align", "parse", "export")}

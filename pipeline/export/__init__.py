@@ -9,7 +9,7 @@ the contract), imported and listed below. `card` comes last: it lists the files 
 
 from __future__ import annotations
 
-from pipeline.export import card, conllu, html, iob, jsonl, parquet, spacy_docbin, tei
+from pipeline.export import card, conllu, html, iob, jsonl, parquet, spacy_docbin, sqlite, tei
 from pipeline.export.bundle import (
     CorpusInfo,
     DocumentBundle,
@@ -25,7 +25,7 @@ from pipeline.export.bundle import (
 )
 
 FORMATS: dict[str, Format] = {
-    m.FORMAT.name: m.FORMAT for m in (jsonl, parquet, conllu, spacy_docbin, iob, tei, html, card)
+    m.FORMAT.name: m.FORMAT for m in (jsonl, parquet, sqlite, conllu, spacy_docbin, iob, tei, html, card)
 }
 
 __all__ = ["FORMATS", "CorpusInfo", "DocumentBundle", "DocumentExport", "Format", "Parts", "Sink", "Spill", "assemble", "bundle",

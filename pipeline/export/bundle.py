@@ -16,6 +16,7 @@ when every part and every assembled file was held until the end.
 
 from __future__ import annotations
 
+import functools
 import os
 import pickle
 from dataclasses import dataclass, field
@@ -33,6 +34,14 @@ class DocumentBundle:
     split: str  # "train" | "dev"
     stages: list[str]  # the stages that ran on it (export excluded)
     records: dict[str, list[dict]]  # records.document_records
+
+    @functools.cached_property
+    def arrow_tables(self) -> dict:
+        """The records as arrow tables, one a kind: built once for parquet/ and sqlite/ alike
+        (one object, so a Dask worker pickles it once for both)."""
+        from pipeline.export.arrow import tables
+
+        return tables(self.records)
 
 
 @dataclass(frozen=True)

@@ -138,6 +138,7 @@ def render(stats: list[dict], stages: dict[str, str], files: list[str], failed: 
         "iob/": "train.iob / dev.iob: `character<TAB>BIO tag`, a blank line between sentences, -DOCSTART- per document",
         "tei/": "one TEI P5 file per document (valid against TEI P5 tei_all and against schemas/tei_zhushu.rng, a documented TEI subset)",
         "html/": "a page per juan and index.html with counts and plots",
+        "sqlite/": "zhushu.db: every table above in one SQLite database (keys, indexes, FTS5 trigram search, a character/pair index, page lines, character counts); `zhushu serve` shows it in Datasette with concordance, frequency and collocation queries",
     }
     present = sorted({f.split("/", 1)[0] + "/" for f in files if "/" in f})
     for folder in present:

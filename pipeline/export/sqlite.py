@@ -1,0 +1,237 @@
+"""sqlite/zhushu.db: every record table of the dataset in one SQLite database, for Datasette
+(`zhushu serve`) and for anyone with `sqlite3`.
+
+The record tables are those of jsonl/ and parquet/, built from records.SCHEMAS (a column added
+there is a column here), with primary keys, foreign keys to `documents` and `units`, and
+indexes on what people filter by. Beside them:
+
+- `units_fts`, `sentences_fts`: FTS5 `trigram` indexes of `units.text` / `sentences.text`
+  (external content, the rows' rowids): any string of three or more characters;
+- `units_grams`: a contentless FTS5 index of every character and character pair of each unit
+  (`ascii` tokenizer: every non-ASCII character is a token character; detail=none): the one- and
+  two-character strings the trigram index cannot find (`MATCH '"揖"'`, `MATCH '"司射"'`);
+- `unit_lines`: where the printed page/line changes inside a unit's text (a hit's page and line);
+- `char_counts`: characters per document × unit kind × marker (× source), and `char_totals`
+  their sums: frequencies and the expected counts of collocation measures without reading the text.
+
+Byte-identical from run to run: the rows are inserted in document-id order, then record order;
+fixed page size, no journal, ANALYZE and VACUUM at the end, and SQLite writes no timestamps.
+"""
+
+from __future__ import annotations
+
+import os
+import sqlite3
+import tempfile
+from collections import Counter
+from pathlib import Path
+from typing import Iterable
+
+from pipeline.export.bundle import CorpusInfo, DocumentBundle, Format, Parts, Sink
+from pipeline.export.records import RECORD_KINDS, SCHEMAS
+
+PATH = "sqlite/zhushu.db"
+PAGE_SIZE = 4096
+
+_TYPES = {"string": str, "int64": int, "float64": float, "bool": int, "json": str}
+
+# each table's primary key (every one is unique by construction of the records)
+PRIMARY_KEYS: dict[str, tuple[str, ...]] = {
+    "documents": ("doc",),
+    "units": ("unit",),
+    "sentences": ("unit", "index"),
+    "entities": ("unit", "start", "end", "label"),
+    "glosses": ("id",),
+    "collation": ("id",),
+    "tokens": ("sentence", "word"),
+    "readings": ("id",),
+}
+# column -> (table, column) it refers to, wherever a table has that column
+REFERENCES = {"doc": ("documents", "doc"), "unit": ("units", "unit"), "base_unit": ("units", "unit"),
+              "target_unit": ("units", "unit")}
+# what people filter by (issue 23), plus the token's form; tokens.head is a word number, not a head word
+INDEXED = ("doc", "unit", "base_unit", "target_unit", "juan", "kind", "marker", "source", "label", "lemma", "head", "form")
+NOT_INDEXED = {("tokens", "head"), ("units", "unit"), ("documents", "doc")}  # a word number; the primary keys
+
+# the tables beside the records: name -> (columns, primary key, description of each column)
+UNIT_GROUP = ("doc", "kind", "marker") + (("source",) if any(c[0] == "source" for c in SCHEMAS["units"]) else ())
+EXTRA_TABLES: dict[str, tuple[list[tuple[str, type, str]], tuple[str, ...]]] = {
+    "unit_lines": ([
+        ("unit", str, "unit id"),
+        ("start", int, "offset in units.text from which the text stands on this page and line"),
+        ("pb", str, "page id"),
+        ("line", int, "printed line on the page"),
+    ], ("unit", "start")),
+    # rows sorted by character, the key led by it: a character's rows are neighbours on disk
+    # (the collocation query reads those of ~500 collocates: 0.45 s through an index on char
+    # into rows in document order, measured on the three books)
+    "char_counts": ([
+        ("char", str, "a character (a Kanripo character as &KRnnnn;); layout spaces and ASCII left out"),
+        *[(c, str, f"the units' {c}") for c in UNIT_GROUP],
+        ("n", int, "its occurrences in the unit texts of this group"),
+    ], ("char",) + UNIT_GROUP),
+    "char_totals": ([
+        *[(c, str, f"the units' {c}") for c in UNIT_GROUP],
+        ("n", int, "characters in the unit texts of this group (as counted in char_counts)"),
+    ], UNIT_GROUP),
+}
+
+
+def _grams(text: str) -> str:
+    """The `units_grams` document of a unit text: every character and every pair of
+    neighbouring characters once, sorted (detail=none keeps no positions, so once is enough);
+    a Kanripo character counts as one character (its private-use code point), layout spaces
+    break a pair."""
+    from pipeline.pua import decode_entities
+
+    chars = decode_entities(text)
+    grams = {c for c in chars if not c.isspace() and not c.isascii()}
+    grams.update(a + b for a, b in zip(chars, chars[1:]) if a in grams and b in grams)
+    return " ".join(sorted(grams))
+
+
+def _lines(b: DocumentBundle) -> list[tuple]:
+    from pipeline.export.common import UnitProvenance, offset_map, unit_id
+
+    out = []
+    for unit in b.doc.units:
+        om = offset_map(unit.text)
+        prov = UnitProvenance(b.doc, unit)
+        prev = None
+        for i, here in enumerate(prov.table):
+            if here != prev and here != (None, None):
+                out.append((unit_id(b.doc, unit), om[min(i, len(om) - 1)], *here))
+            prev = here
+    return out
+
+
+def _sort_key(row: tuple) -> tuple:
+    return tuple("" if x is None else x for x in row)
+
+
+def _char_counts(units: list[dict]) -> list[tuple]:
+    """(char, *group, n) rows of one document, sorted (build sorts the whole corpus again)."""
+    from pipeline.pua import decode_entities, encode_entities
+
+    counts: Counter = Counter()
+    for u in units:
+        key = tuple(u.get(c) for c in UNIT_GROUP)
+        for ch in decode_entities(u["text"]):
+            if not ch.isspace() and not ch.isascii():  # layout spaces; markup residue ([, @, ] of 109 composed characters)
+                counts[(encode_entities(ch),) + key] += 1
+    return sorted((k + (n,) for k, n in counts.items()), key=_sort_key)
+
+
+def document_part(b: DocumentBundle) -> dict:
+    """One document's rows (built where the document was processed): the record tables as
+    arrow tables (shared with parquet/), the unit_lines and char_counts rows, the grams."""
+    return {
+        "tables": b.arrow_tables,
+        "unit_lines": _lines(b),
+        "char_counts": _char_counts(b.records.get("units", [])),  # char_totals: from these, in write_database
+        "grams": [_grams(u["text"]) for u in b.records.get("units", [])],
+    }
+
+
+def _rows(table) -> list[tuple]:
+    return list(zip(*(col.to_pylist() for col in table.columns))) if table.num_rows else []
+
+
+def create_schema(db) -> None:
+    """The tables, from records.SCHEMAS and EXTRA_TABLES (sqlite-utils writes the DDL)."""
+    for kind in RECORD_KINDS:
+        cols = SCHEMAS[kind]
+        names = {c[0] for c in cols}
+        fks = [(c, *REFERENCES[c]) for c in REFERENCES if c in names and REFERENCES[c] != (kind, c)]
+        db[kind].create({name: _TYPES[typ] for name, typ, _ in cols}, pk=PRIMARY_KEYS[kind], foreign_keys=fks)
+    for name, (cols, pk) in EXTRA_TABLES.items():
+        fks = [(c, *REFERENCES[c]) for c, _t, _d in cols if c in ("doc", "unit")]
+        db[name].create({c: t for c, t, _ in cols}, pk=pk, foreign_keys=fks)
+
+
+def create_indexes(db) -> None:
+    for kind in RECORD_KINDS:  # (unit_lines and char_counts are read through their keys)
+        names = [c.name for c in db[kind].columns]
+        pk = PRIMARY_KEYS[kind]
+        for col in INDEXED:
+            # a column that leads the primary key is indexed by it already
+            if col in names and (kind, col) not in NOT_INDEXED and pk[0] != col:
+                db[kind].create_index([col], index_name=f"idx_{kind}_{col}")
+
+
+def _insert(conn, table: str, names: list[str], rows) -> None:
+    """Rows into a table, by sqlite3's executemany: sqlite-utils' insert_all checks every value
+    for JSON (jsonify_if_needed: 26 s of a 75 s profile of the three books' build)."""
+    from sqlite_utils.db import quote_identifier
+
+    cols = ", ".join(quote_identifier(n) for n in names)
+    conn.executemany(f"INSERT INTO {quote_identifier(table)} ({cols}) VALUES ({', '.join('?' * len(names))})", rows)
+
+
+def write_database(path: str | os.PathLike, parts: Iterable[dict]) -> None:
+    """The database at `path` from the documents' parts in document-id order, read one at a
+    time (the parts come back from the runner's spill: the book is never held whole)."""
+    import sqlite_utils
+
+    conn = sqlite3.connect(path, isolation_level=None)
+    try:
+        # fixed page size; no journal and no syncs: a file that fails is thrown away whole
+        conn.execute(f"PRAGMA page_size = {PAGE_SIZE}")
+        conn.execute("PRAGMA journal_mode = OFF")
+        conn.execute("PRAGMA synchronous = OFF")
+        db = sqlite_utils.Database(conn)
+        create_schema(db)
+        # contentless (content=''): the index alone, the text is units.text
+        conn.execute("CREATE VIRTUAL TABLE units_grams USING fts5"
+                     "(grams, content='', tokenize='ascii', detail='none')")
+        # char_counts are sorted by character over the whole corpus: SQLite sorts them, from a
+        # temporary table (outside the database file), rather than a list of the book's rows
+        group = ", ".join(f'"{c}"' for c in UNIT_GROUP)
+        conn.execute(f'CREATE TEMP TABLE counts_in ("char", {group}, "n")')
+        names = {kind: [c[0] for c in SCHEMAS[kind]] for kind in RECORD_KINDS}
+        line_cols = [c[0] for c in EXTRA_TABLES["unit_lines"][0]]
+        units_so_far = 0  # units are rowid tables: the k-th unit inserted is rowid k
+        conn.execute("BEGIN")
+        for part in parts:
+            for kind in RECORD_KINDS:
+                _insert(conn, kind, names[kind], _rows(part["tables"][kind]))
+            _insert(conn, "unit_lines", line_cols, part["unit_lines"])
+            _insert(conn, "counts_in", ["char", *UNIT_GROUP, "n"], part["char_counts"])
+            grams = part["grams"]
+            _insert(conn, "units_grams", ["rowid", "grams"],
+                    zip(range(units_so_far + 1, units_so_far + len(grams) + 1), grams))
+            units_so_far += len(grams)
+        conn.execute(f'INSERT INTO char_counts SELECT "char", {group}, "n" FROM counts_in ORDER BY "char", {group}')
+        conn.execute(f'INSERT INTO char_totals SELECT {group}, SUM("n") FROM char_counts GROUP BY {group} ORDER BY {group}')
+        conn.execute("COMMIT")
+        conn.execute("DROP TABLE counts_in")
+        create_indexes(db)
+        db["units"].enable_fts(["text"], tokenize="trigram")
+        db["sentences"].enable_fts(["text"], tokenize="trigram")
+        for fts in ("units_fts", "sentences_fts", "units_grams"):
+            conn.execute(f"INSERT INTO {fts} ({fts}) VALUES ('optimize')")  # one b-tree an index
+        conn.execute("ANALYZE")
+        conn.execute("VACUUM")
+    finally:
+        conn.close()
+
+
+def build(parts: list[dict]) -> bytes:
+    """The database's bytes (write_database into a temporary file): for the benchmark's rebuild."""
+    with tempfile.TemporaryDirectory(prefix="zhushu-sqlite-") as tmp:
+        path = Path(tmp) / "zhushu.db"
+        write_database(path, parts)
+        return path.read_bytes()
+
+
+def stream(parts: Parts, _info: CorpusInfo, sink: Sink) -> None:
+    write_database(sink.path(PATH), (p for _split, p in parts if p is not None))
+
+
+def open_database(out: str | os.PathLike) -> Path:
+    """The database of an output folder (or the file itself)."""
+    out = Path(out)
+    return out if out.is_file() else out / PATH
+
+
+FORMAT = Format("sqlite", document_part, stream=stream, slow_corpus=True)
