@@ -60,8 +60,9 @@ def main() -> None:
     ap.add_argument("--label", default="")
     ap.add_argument("--code", action="append", default=None,
                     help="checkout(s) whose code runs (default: this one)")
-    args, extra = ap.parse_known_args()
-    extra = [a for a in extra if a != "--"]
+    argv = sys.argv[1:]
+    cut = argv.index("--") if "--" in argv else len(argv)
+    args, extra = ap.parse_args(argv[:cut]), argv[cut + 1:]  # after --: the run's own options
     codes = [Path(c).resolve() for c in (args.code or [Path(__file__).resolve().parent.parent])]
     for code in codes:
         res = peak_of_run(code, args.inputs, extra)
