@@ -1,6 +1,6 @@
 """The export stage: the datasets, one module per format, registered here in output order.
 
-    from pipeline.export import FORMATS, bundle, assemble, write
+    from pipeline.export import FORMATS, bundle, assemble
     part = bundle(doc, "train", ["ingest", "segment"], [FORMATS["jsonl"]])
 
 To add a format: a module with a `FORMAT = Format(name, document, corpus)` (see bundle.py for
@@ -21,7 +21,6 @@ from pipeline.export.bundle import (
     assemble,
     bundle,
     export_to,
-    write,
 )
 
 FORMATS: dict[str, Format] = {
@@ -29,4 +28,4 @@ FORMATS: dict[str, Format] = {
 }
 
 __all__ = ["FORMATS", "CorpusInfo", "DocumentBundle", "DocumentExport", "Format", "Parts", "Sink", "Spill", "assemble", "bundle",
-           "export_to", "write"]
+           "export_to"]

@@ -2,7 +2,6 @@
 
     bundle(doc, split, stages, formats)          -> DocumentExport   where the document was processed
     export_to(sink, exports, formats, stages)    the corpus files, streamed into the output's staging folder
-    write(out, files)                            a folder of given files, replaced as a whole
 
 A format (one module each, registered in pipeline/export/__init__.py) supplies the two ends:
 `document(DocumentBundle) -> part` (small and picklable: it may travel from a Dask worker) and a
@@ -221,43 +220,8 @@ def stream_files(parts: Parts, _info: CorpusInfo, sink: Sink) -> None:
             sink.write(rel, data)
 
 
-def merge_files(parts: list[tuple[str, object]], _info: CorpusInfo | None = None) -> dict[str, bytes]:
-    """The corpus end of a format whose documents each give their own files ({path: bytes})."""
-    out: dict[str, bytes] = {}
-    for _split, part in parts:
-        out.update(part or {})
-    return out
-
-
-def by_split(parts: list[tuple[str, object]]) -> dict[str, list]:
-    """Parts grouped by split, train and dev always present (empty files are still written)."""
-    out: dict[str, list] = {"train": [], "dev": []}
-    for split, part in parts:
-        out.setdefault(split, []).append(part)
-    return out
-
-
-# written into every folder zhushu replaces: the next run may replace a folder holding it
-# (runner.check_output_folder), and refuses any other non-empty folder unless --force
+# written into every folder zhushu replaces (the runner, beside the dataset and the saved states):
+# the next run may replace a folder holding it (runner.check_output_folder), and refuses any
+# other non-empty folder unless --force
 OUTPUT_MARKER = ".zhushu-output"
 OUTPUT_MARKER_TEXT = b"Written by zhushu: the next `zhushu run` with this folder as --out or --save-state replaces it as a whole.\n"
-
-
-def write(out: str | os.PathLike, files: dict[str, bytes]) -> None:
-    """Replace the folder `out` as a whole by one holding exactly `files` and the marker
-    OUTPUT_MARKER; if anything fails (a read-only folder, a full disk) `out` is left as it was
-    and OutputError names it."""
-    from concurrent.futures import ThreadPoolExecutor
-
-    from pipeline import atomic
-    from pipeline.errors import OutputError
-
-    try:
-        # two writers: copying a gigabyte into the page cache releases the GIL (the pool is
-        # joined before the folder is swapped in or removed)
-        with atomic.replaced_dir(out) as stage, ThreadPoolExecutor(max_workers=2) as pool:
-            files = {**files, OUTPUT_MARKER: OUTPUT_MARKER_TEXT}
-            for done in [pool.submit(atomic.write_bytes, stage / rel, data) for rel, data in files.items()]:
-                done.result()
-    except OSError as err:
-        raise OutputError(str(out), None, f"cannot write the output: {err.strerror or err}") from None

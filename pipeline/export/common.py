@@ -13,7 +13,7 @@ from typing import Callable, Iterable, Iterator
 
 import orjson
 
-from pipeline.model import ENTITY_LABELS, Document, Unit  # noqa: F401 (ENTITY_LABELS: the exporters' import)
+from pipeline.model import Document, Unit
 from pipeline.pua import encode_entities, entity_number, has_kanripo, is_kanripo_char
 
 

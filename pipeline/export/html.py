@@ -15,14 +15,13 @@ from html import escape
 
 from pipeline.export.bundle import CorpusInfo, Format, Parts, Sink, stream_files
 from pipeline.export.common import (
-    ENTITY_LABELS,
     Markup,
     doc_title,
     non_overlapping_entities,
     render,
 )
 from pipeline.export.records import speakers
-from pipeline.model import GLOSS_TYPES, Document
+from pipeline.model import ENTITY_LABELS, GLOSS_TYPES, Document
 from pipeline.pua import encode_entities, is_kanripo_char, kanripo_form
 
 COLOURS = {

@@ -3,7 +3,6 @@ no pandas metadata and fixed writer options, so the bytes depend on the data onl
 
 from __future__ import annotations
 
-import io
 
 from pipeline.export.arrow import table
 from pipeline.export.bundle import CorpusInfo, Format, Parts, Sink
@@ -15,14 +14,6 @@ from pipeline.export.records import RECORD_KINDS
 ROW_GROUP = 1 << 17
 WRITER_OPTIONS = dict(compression="zstd", compression_level=3, use_dictionary=True, write_statistics=True,
                       store_schema=False)
-
-
-def to_bytes(tbl) -> bytes:
-    import pyarrow.parquet as pq
-
-    buf = io.BytesIO()
-    pq.write_table(tbl, buf, row_group_size=ROW_GROUP, **WRITER_OPTIONS)
-    return buf.getvalue()
 
 
 class _TableWriter:

@@ -37,7 +37,7 @@ from pipeline.export.common import (
     render,
 )
 from pipeline.model import EDITION, Document, Unit
-from pipeline.pua import entity_char, entity_number, glyph_id, is_composed, is_kanripo_char, kanripo_form
+from pipeline.pua import glyph_id, is_composed, is_kanripo_char, kanripo_form
 
 TEI_NS = "http://www.tei-c.org/ns/1.0"
 MARKER_SUBTYPE = {"鄭注": "zheng", "釋曰": "shiyue", "鄭目録云": "zheng-mulu", "鄭目錄云": "zheng-mulu",

@@ -20,7 +20,7 @@ from pipeline.ingest.speakers import Speakers, author_of, split_attributions
 from pipeline.ingest.wyg import parse_wyg
 from pipeline.ingest.wyg_print import parse_print
 from pipeline.ingest.wyg_zhushu import misprinted_markers, parse_zhushu
-from pipeline.model import MARKERS, PUNCTUATION_MARKS, Document
+from pipeline.model import PUNCTUATION_MARKS, Document
 
 # wyg: the 集釋's dialect (鄭注 / 釋曰 blocks, every small note collation); wyg-print: the WYG
 # print grammar itself (indentation, 夾注, attributions); wyg-zhushu: 經 注 音義 疏 inline;

@@ -96,16 +96,9 @@ def person(printed: str, book: str | None) -> str | None:
 def attribute_markers(units: list[Unit], book: str | None) -> None:
     """Fill source / source_name of the commentary and report units from their markers (the
     集釋's 鄭注 / 釋曰 / 鄭目録云, the 注疏's 注 / 音義 / 疏 / 考證); a source a reader already set
-    (an attribution it read in the text) is kept, and named from this table if it has no name."""
+    (an attribution it read in the text, named through `person` by speakers.py) is kept."""
     for unit in units:
-        if unit.kind not in ("commentary", "report"):
-            continue
-        if unit.source is not None:
-            # a speaker the reader named (wyg-print's attributions): the person from this table
-            # where the reader's own table has none (鄭目録 = 鄭玄's 目録 in any book)
-            unit.source = normalise(unit.source)
-            if unit.source_name is None:
-                unit.source_name = person(unit.source, book)
+        if unit.kind not in ("commentary", "report") or unit.source is not None:
             continue
         source = MARKER_SOURCE.get(unit.marker or "")
         if source is None:

@@ -24,6 +24,7 @@ import re
 
 from pipeline import paths
 from pipeline.ingest.source import SourceLine
+from pipeline.ingest.sources import normalise, person
 from pipeline.model import CollationNote, Unit
 
 _C = r"[^\W\d_○]"  # one character of a name
@@ -85,7 +86,8 @@ class Speakers:
         if who == "愚" or who in self.own:
             return self.author
         table = speaker_table()
-        return table.get((self.book, who)) or table.get(("*", who))
+        # then the names that mean one person in every 禮 book (鄭氏, 鄭目録: sources.py)
+        return table.get((self.book, who)) or table.get(("*", who)) or person(who, self.book)
 
     def line_head(self, line: SourceLine, after_full: bool = False) -> str | None:
         """The formula a printed line opens with (it opens a commentary block), if any.
@@ -147,7 +149,7 @@ def split_attributions(units: list[Unit], notes: list[CollationNote], source: st
             text_from = at + length
             piece = Unit(seq=len(out), kind="commentary", marker=unit.text[at:text_from] or None,
                          text=unit.text[text_from:stop], start=start, end=end,
-                         offsets=unit.offsets[text_from:stop], source=who,
+                         offsets=unit.offsets[text_from:stop], source=normalise(who) if who else None,
                          source_name=speakers.name(who) if who else None)
             pieces.append((len(out), text_from, stop))
             out.append(piece)

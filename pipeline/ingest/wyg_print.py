@@ -24,7 +24,6 @@ from __future__ import annotations
 import re
 from collections import Counter, defaultdict
 
-from pipeline.ingest.source import INDENT_CHARS as BLANKS
 from pipeline.ingest.source import SourceLine, Token
 from pipeline.ingest.units import UnitBuilder
 from pipeline.model import CollationNote, Unit

@@ -188,7 +188,8 @@ def run(
         summary = RunSummary(mode="input check", failed=sorted(broken))
         summary.wall_seconds = time.perf_counter() - t_start
         return summary
-    items = [item for item in items if item not in dict(broken)]
+    refused = {path for path, _err in broken}
+    items = [item for item in items if item not in refused]
     model_paths = tuple(sorted((k, str(v)) for k, v in (models or {}).items() if v))
     cluster_started = None
     if workers and workers > 0 and not scheduler:
