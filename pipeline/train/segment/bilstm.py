@@ -19,19 +19,35 @@ from pipeline.segment.data import LABELS
 
 
 def build_vocab(records: list[dict], min_char: int = 1, min_bigram: int = 2, use_bigrams: bool = True,
-                use_trigrams: bool = False, min_trigram: int = 2, fold: str | None = None) -> Vocab:
-    cc, bc, tc = Counter(), Counter(), Counter()
+                use_trigrams: bool = False, min_trigram: int = 2, fold: str | None = None,
+                outside: list[dict] | None = None, outside_min_char: int = 5, outside_min_bigram: int = 50) -> Vocab:
+    """Characters and bigrams of `records` (our own text) at min_char / min_bigram, plus those of
+    the `outside` prose at their own, higher thresholds: its 19.4 M characters hold 1.09 M bigrams
+    seen twice, which would make the bigram table 7x today's (a 150 MB model, and Adam's dense
+    update of it the main cost of a training step)."""
     folder = Vocab([], [], fold=fold).fold
-    for r in records:
-        t = folder(r["text"]) if folder is not None else r["text"]
-        cc.update(t)
-        if use_bigrams:
-            bc.update(a + b for a, b in zip(t, t[1:] + BOS_EOS))
-        if use_trigrams:
-            p = BOS_EOS + t + BOS_EOS + BOS_EOS
-            tc.update(p[i:i + 3] for i in range(len(t) + 1))
-    chars = sorted(c for c, n in cc.items() if n >= min_char)
-    bigrams = sorted(b for b, n in bc.items() if n >= min_bigram) if use_bigrams else []
+
+    def count(recs):
+        cc, bc, tc = Counter(), Counter(), Counter()
+        for r in recs:
+            t = folder(r["text"]) if folder is not None else r["text"]
+            cc.update(t)
+            if use_bigrams:
+                bc.update(a + b for a, b in zip(t, t[1:] + BOS_EOS))
+            if use_trigrams:
+                p = BOS_EOS + t + BOS_EOS + BOS_EOS
+                tc.update(p[i:i + 3] for i in range(len(t) + 1))
+        return cc, bc, tc
+
+    cc, bc, tc = count(records)
+    chars = {c for c, n in cc.items() if n >= min_char}
+    bigram_set = {b for b, n in bc.items() if n >= min_bigram} if use_bigrams else set()
+    if outside:
+        occ, obc, _ = count(outside)
+        chars |= {c for c, n in occ.items() if n >= outside_min_char}
+        bigram_set |= {b for b, n in obc.items() if n >= outside_min_bigram} if use_bigrams else set()
+    chars = sorted(chars)
+    bigrams = sorted(bigram_set)
     trigrams = sorted(b for b, n in tc.items() if n >= min_trigram) if use_trigrams and use_bigrams else []
     return Vocab(chars, bigrams, trigrams, fold)
 
@@ -117,7 +133,7 @@ def train(train_recs: list[dict], tune_recs: list[dict], extra_recs: list[dict] 
           zhushu_recs: list[dict] | None = None, zhushu_weight: float = 1.0, zhushu_frac: float = 1.0,
           pretrain_epochs: int = 0, pretrain_zhushu_frac: float = 1.0, tune_zhushu: list[dict] | None = None,
           outside_recs: list[dict] | None = None, outside_weight: float = 1.0, outside_frac: float = 0.05,
-          fold: str | None = None, checkpoint: str | Path | None = None,
+          outside_min_bigram: int = 50, fold: str | None = None, checkpoint: str | Path | None = None,
           quantize: bool = True, log=print, time_limit: float | None = None) -> NeuralSegmenter:
     """Train a tagger. Deterministic for a given seed (one thread, fixed shuffles).
 
@@ -148,8 +164,10 @@ def train(train_recs: list[dict], tune_recs: list[dict], extra_recs: list[dict] 
     extra_recs = extra_recs or []
     zhushu_recs = zhushu_recs or []
     outside_recs = outside_recs or []
-    vocab = build_vocab(train_recs + extra_recs + zhushu_recs + outside_recs, use_bigrams=use_bigrams,
-                        use_trigrams=use_trigrams, fold=fold)
+    vocab = build_vocab(train_recs + extra_recs + zhushu_recs, use_bigrams=use_bigrams,
+                        use_trigrams=use_trigrams, fold=fold, outside=outside_recs,
+                        outside_min_bigram=outside_min_bigram)
+    log(f"vocabulary: {len(vocab.chars)} characters, {len(vocab.bigrams)} bigrams")
     if vocab.trigrams:
         arch["ngram_slots"] = 3
     model = Tagger(len(vocab.chars) + 2, vocab.n_ngrams, **arch)
@@ -166,7 +184,7 @@ def train(train_recs: list[dict], tune_recs: list[dict], extra_recs: list[dict] 
         config.update(zhushu_weight=zhushu_weight, zhushu_frac=zhushu_frac, pretrain_epochs=pretrain_epochs,
                       pretrain_zhushu_frac=pretrain_zhushu_frac)
     if outside_recs:
-        config.update(outside_weight=outside_weight, outside_frac=outside_frac)
+        config.update(outside_weight=outside_weight, outside_frac=outside_frac, outside_min_bigram=outside_min_bigram)
     if fold:
         config["fold"] = fold
     config["arch"].pop("n_labels")
