@@ -204,8 +204,6 @@ def test_a_sentence_x_y_zhe_is_a_nominal_definition():
     got = spans("寺人掌王之内人及女宫之戒令相道其出入之事而糾之", "内人女御也女宫刑女之在宫中者糾猶割察也",
                 {2: "，", 5: "。", 14: "，", 19: "。"})
     assert ("definition", "女宫", 8, 10) in got and ("equivalence", "糾", 21, 22) in got
-    # a head of one character is not enough (the edition marks it in 71 of 98 such sentences)
-    assert spans("寺人掌王之内人及女宫之戒令", "女刑女之在宫中者", {8: "。"}) == []
 
 
 def test_y_wei_zhi_x_closing_a_later_clause():
@@ -223,3 +221,9 @@ def test_y_yue_x_with_a_mark_after_yue():
     # KR1d0053_006#129: 「火熟曰：堲，燒土冶…」
     got = spans("夏后氏堲周", "火熟曰堲燒土冶以周於棺也", {3: "：", 4: "，", 7: "，", 12: "。"})
     assert ("reference", "堲", 3, 4) in got
+
+
+def test_a_one_character_head_of_an_x_y_zhe_sentence_goes_to_the_head_classifier():
+    # KR1d0030_028#11 (集釋, train), the segmenter's marks: 「史家臣主筮事者。」 — 史，家臣主筮事者
+    base = "筮于庿門之外主人朝服西面于門東史朝服左執筮右抽上韇兼與筮執之東面受命于主人"
+    assert spans(base, "史家臣主筮事者", {7: "。"}) == [("definition", "史", 15, 16)]

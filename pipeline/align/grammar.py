@@ -400,11 +400,17 @@ def _read_zhe(st: Statement, x: str, k: int) -> None:
         # 「女宫刑女之在宫中者。」 (KR1d0003_007#201, train): a sentence 「X Y者」 opening with a word
         # of the passage is 「X，Y者」, a nominal definition. In the train split's edition marks of
         # the three books such a sentence with X of 2+ characters has the mark after X 137 times
-        # out of 163 (X of one character: 71 of 98, not used)
+        # out of 163 (X of one character: 71 of 98, left to the head classifier)
         kx = longest_base_prefix(x, st.in_base)
         if kx >= 2 and len(x) - kx >= 2 and not is_formula_next(x[kx:]):
             st.add("definition", x[:kx], s, 0.6, exact_only=True, optional=True)
             return
+        if kx == 1 and len(x) >= 3 and not is_formula_next(x[1:]):
+            # one character (「史家臣主筮事者」, KR1d0030_028#11, train): the head classifier decides
+            p = head_probability(x[:1], x[1:] + "者", st.base_count(x[:1]), st.first_sentence)
+            if p is not None and p >= HEAD_THRESHOLD:
+                st.add("definition", x[:1], s, round(0.7 * p, 3), exact_only=True, optional=True)
+                return
     if (not nxt and not st.in_base(x)) or text.startswith("凡", st.s0) or "曰" in x or x.endswith("云"):
         return
     if nxt.startswith("謂"):
