@@ -27,7 +27,7 @@ def main(argv=None) -> int:
     args = ap.parse_args(argv)
 
     from pipeline.align import align_block
-    from pipeline.evaluate.glosses import note_marks, read_gold, score
+    from pipeline.evaluate.glosses import ZHUSHU_BOOKS, note_marks, read_gold, score
 
     records = read_gold(args.gold)
     edition: dict[tuple[str, str], dict[int, str]] = {}  # (juan, note text) -> marks
@@ -45,7 +45,9 @@ def main(argv=None) -> int:
     sub = [i for i, h in enumerate(has) if h]
 
     def run(idx, marks):
-        return score([records[i] for i in idx], [align_block(records[i]["base"], records[i]["note"], marks[i]) for i in idx])["lemma"]
+        return score([records[i] for i in idx], [align_block(records[i]["base"], records[i]["note"], marks[i],
+                                                                      zhushu=records[i]["id"].split("_")[0] in ZHUSHU_BOOKS)
+                                                          for i in idx])["lemma"]
 
     every = list(range(len(records)))
     print(json.dumps({"records": len(records), "with_edition_marks": len(sub),

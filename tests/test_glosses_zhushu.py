@@ -227,3 +227,20 @@ def test_a_one_character_head_of_an_x_y_zhe_sentence_goes_to_the_head_classifier
     # KR1d0030_028#11 (集釋, train), the segmenter's marks: 「史家臣主筮事者。」 — 史，家臣主筮事者
     base = "筮于庿門之外主人朝服西面于門東史朝服左執筮右抽上韇兼與筮執之東面受命于主人"
     assert spans(base, "史家臣主筮事者", {7: "。"}) == [("definition", "史", 15, 16)]
+
+
+def test_the_zhushu_notes_have_head_weights_of_their_own():
+    # KR1d0003_018#152 (train), the segmenter's marks: 「…繪也。羔小羊，取其羣而不失其類」 — 羔，小羊: the
+    # 集釋-trained weights reject the unmarked head, the 注疏 weights (heads.py) read it
+    base = "孤執皮帛卿執羔大夫執鴈士執雉庶人執鶩工商執雞"
+    note = ("皮帛者束帛而表以皮爲之飾皮虎豹皮帛如今璧色繪也羔小羊取其羣而不失其類鴈取其候時而行雉取其守介而死不失其節"
+            "鶩取其不飛遷雞取其守時而動")
+    marks = {3: "，", 11: "。", 17: "，", 21: "，", 23: "。", 26: "，", 34: "，", 41: "，", 48: "，", 52: "。", 59: "，", 65: "。"}
+    assert ("definition", "羔", 6, 7) not in spans(base, note, marks)
+    assert ("definition", "羔", 6, 7) in [(g.type, g.lemma, g.lemma_start, g.lemma_end)
+                                          for g in align_block(base, note, marks, zhushu=True)]
+    # KR1d0003_024#157: 「陳龜於饌處也」 says where, it does not gloss 陳龜 (the 集釋 weights read it)
+    note = "陳龜於饌處也士喪禮曰卜人先奠龜於西塾上南首是也"
+    marks = {6: "。", 10: "：", 19: "，", 23: "。"}
+    assert [g.lemma for g in align_block("凡旅陳龜", note, marks) if g.lemma_start is not None] == ["陳龜"]
+    assert [g.lemma for g in align_block("凡旅陳龜", note, marks, zhushu=True) if g.lemma_start is not None] == []

@@ -243,6 +243,7 @@ class Statement:
     sentence_start: bool
     first_sentence: bool
     out: list[Candidate]
+    zhushu: bool = False  # a 注 of a 注疏: the head classifier's 注疏 weights (heads.py)
 
     @property
     def seg(self) -> str:
@@ -407,7 +408,7 @@ def _read_zhe(st: Statement, x: str, k: int) -> None:
             return
         if kx == 1 and len(x) >= 3 and not is_formula_next(x[1:]):
             # one character (「史家臣主筮事者」, KR1d0030_028#11, train): the head classifier decides
-            p = head_probability(x[:1], x[1:] + "者", st.base_count(x[:1]), st.first_sentence)
+            p = head_probability(x[:1], x[1:] + "者", st.base_count(x[:1]), st.first_sentence, st.zhushu)
             if p is not None and p >= HEAD_THRESHOLD:
                 st.add("definition", x[:1], s, round(0.7 * p, 3), exact_only=True, optional=True)
                 return
@@ -519,7 +520,7 @@ def read_unmarked_head(st: Statement) -> bool:
     # 108 with 則 in the next three characters (counts: docs/glosses.md).
     if rest[0] in "之而乃" or "則" in rest[:3] or (len(x) == 1 and x in NEGATIONS and len(rest) >= 3):
         return True
-    p = head_probability(x, rest, st.base_count(x), st.first_sentence)
+    p = head_probability(x, rest, st.base_count(x), st.first_sentence, st.zhushu)
     if p is None:  # no classifier installed: only the short 「XY也」
         if not st.inner and seg.endswith("也") and len(seg) <= 8 and len(seg) - k >= 2:
             st.add("definition", x, s, 0.4, exact_only=True)
@@ -544,21 +545,22 @@ READERS: tuple[Callable[[Statement], bool], ...] = (
 
 
 def read_statement(text: str, s: int, e: int, clause_ends: list[int], in_base, out: list[Candidate],
-                   sentence_start: bool, base_count=lambda x: 1, first_sentence: bool = False) -> None:
+                   sentence_start: bool, base_count=lambda x: 1, first_sentence: bool = False,
+                   zhushu: bool = False) -> None:
     """Read one statement text[s:e] (a sentence, or a clause that opens a formula) into `out`."""
     head = _strip_lead(text, s, e, clause_ends)
     if head >= e:
         return
     inner = [k for k in clause_ends if head < k < e]  # clause boundaries inside the statement
     st = Statement(text, s, head, e, clause_ends, inner, inner[0] if inner else e, in_base, base_count,
-                   sentence_start, first_sentence, out)
+                   sentence_start, first_sentence, out, zhushu)
     for reader in READERS:
         if reader(st):
             return
 
 
-def read_note(note: str, marks: dict[int, str], in_base, base_count=lambda x: 1) -> list[Candidate]:
-    """All gloss candidates of a note, in note order."""
+def read_note(note: str, marks: dict[int, str], in_base, base_count=lambda x: 1, zhushu: bool = False) -> list[Candidate]:
+    """All gloss candidates of a note, in note order. `zhushu`: the note is a 注 of a 注疏."""
     marks = {int(k): v for k, v in marks.items()}
     cuts = soft_marks(note, marks)
     # A sentence that is nothing but a stretch of the passage cannot stand alone: the final
@@ -640,7 +642,7 @@ def read_note(note: str, marks: dict[int, str], in_base, base_count=lambda x: 1)
             ce = sent[starts[j + 1]][0] if j + 1 < len(starts) else e
             before = len(out)
             read_statement(note, cs, ce, clause_ends, in_base, out, sentence_start=(i == 0 or i in hidden),
-                           base_count=base_count, first_sentence=(n_sent == 0))
+                           base_count=base_count, first_sentence=(n_sent == 0), zhushu=zhushu)
             if i:
                 # inside a sentence only a lemma of the passage makes a gloss (variants excepted)
                 for c in out[before:]:
