@@ -74,7 +74,7 @@ def main(argv=None) -> int:
             marks = seg.predict([note], ["注"], books=[args.book])[0]
         else:
             marks = seg.predict([note], ["note"])[0]
-        gl = align_block(base, note, marks)
+        gl = align_block(base, note, marks, zhushu=zhushu)
         punct = "".join(ch + marks.get(k + 1, "") for k, ch in enumerate(note))
         print(f"[{n}] {rid}\n  base: {base}\n  note: {punct}")
         for g in gl:

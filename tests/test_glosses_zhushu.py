@@ -175,3 +175,72 @@ def test_a_name_closing_a_later_clause():
     # KR1d0003_042#64 (train), the segmenter's marks: 「…以爲閷囷圜倉，穿地曰窌」 (Y曰X in a run-on)
     got = spans("囷窌倉城逆墻六分", "逆猶郤也築此四者六分其高郤一分以爲閷囷圜倉穿地曰窌", {4: "。", 8: "，", 21: "，", 25: "。"})
     assert ("equivalence", "逆", 4, 5) in got and ("reference", "窌", 1, 2) in got
+
+
+def test_a_word_of_the_passage_before_wei_or_you_opens_a_statement():
+    # KR1d0003_002#40 (train), the segmenter's marks: 「正月，周之正月，吉謂朔日，…」 — X謂Y in a later clause
+    base = "正月之吉始和布治于邦國都鄙乃縣治象之法于象魏使萬民觀治象挾日而斂之"
+    got = spans(base, "正月周之正月吉謂朔日大宰以正月朔日布王治之事於天下", {2: "，", 6: "，", 10: "，", 25: "。"})
+    assert ("reference", "吉", 3, 4) in got
+    # KR1d0003_031#258: 「…奉槃授巾與登謂爲王登牲體於俎」 — run on after the closing particle 與
+    got = spans("大祭祀相盥而登", "相盥者謂奉槃授巾與登謂爲王登牲體於俎特牲饋食禮主人降盥出舉入乃七載",
+                {3: "，", 23: "，", 27: "，", 30: "，", 33: "。"})
+    assert ("reference", "登", 6, 7) in got
+    # KR1d0003_029#42: 「言不字小而侵侮之眚，猶人眚瘦也」 — X，猶Y at the end of a run-on clause
+    got = spans("馮弱犯寡則眚之", "馮猶乗陵也言不字小而侵侮之眚猶人眚瘦也", {1: "，", 5: "。", 14: "，", 19: "。"})
+    assert ("equivalence", "眚", 5, 6) in got
+    # not after 之 with a mark before 謂 (KR1d0053_024#20: 「上帝，周所郊祀之帝，謂蒼帝靈威仰也」), and
+    # not the note's own 所謂 (KR1d0053_063#24: 「比年小聘，所謂歲相問也」)
+    got = spans("故魯人將有事於上帝必先有事於頖宮", "上帝周所郊祀之帝謂蒼帝靈威仰也", {2: "，", 8: "，", 15: "。"})
+    assert [g[1] for g in got] == ["上帝"]
+    base = ("故天子制諸侯比年小聘三年大聘相厲以禮使者聘而誤主君弗親饗食也所以愧厲之也諸侯相厲以禮則外不相侵内不相陵"
+            "此天子之所以養諸侯兵不用而諸侯自爲正之具也")
+    assert spans(base, "比年小聘所謂歲相問也三年大聘所謂殷相聘也", {4: "，", 10: "。", 14: "，", 20: "。"}) == [
+        ("definition", "比年小聘", 6, 10), ("definition", "三年大聘", 10, 14)]
+
+
+def test_a_sentence_x_y_zhe_is_a_nominal_definition():
+    # KR1d0003_007#201 (train), the segmenter's marks: 「女宫刑女之在宫中者，糾猶割察也」 (女宫，刑女…者)
+    got = spans("寺人掌王之内人及女宫之戒令相道其出入之事而糾之", "内人女御也女宫刑女之在宫中者糾猶割察也",
+                {2: "，", 5: "。", 14: "，", 19: "。"})
+    assert ("definition", "女宫", 8, 10) in got and ("equivalence", "糾", 21, 22) in got
+
+
+def test_y_wei_zhi_x_closing_a_later_clause():
+    # KR1d0030_022#31 (集釋, train), the segmenter's marks: 「…從入為安神位，室中西南隅謂之奥，…」
+    got = spans("乃奠燭升自阼階祝執巾席從設于奥東面", "執燭者先升堂照室自是不復奠于尸祝執巾與執席者從入為安神位室中西南隅謂之奥執燭南面巾委于席右",
+                {3: "，", 8: "，", 15: "。", 22: "，", 28: "，", 36: "，", 40: "，", 45: "。"})
+    assert ("reference", "奥", 14, 15) in got
+
+
+def test_y_yue_x_with_a_mark_after_yue():
+    # KR1d0030_028#142 (集釋, train), the segmenter's marks: 「羊曰：柔毛，豕曰剛鬛」 — no citation
+    base = "主人西面祝在左主人再拜稽首祝祝曰孝孫某敢用柔毛剛鬛嘉薦普淖用薦歳事于皇祖伯某以某妃配某氏尚饗"
+    got = spans(base, "羊曰柔毛豕曰剛鬛嘉薦菹醢也", {2: "：", 4: "，", 8: "，", 10: "，", 13: "。"})
+    assert ("reference", "柔毛", 21, 23) in got and ("reference", "剛鬛", 23, 25) in got
+    # KR1d0053_006#129: 「火熟曰：堲，燒土冶…」
+    got = spans("夏后氏堲周", "火熟曰堲燒土冶以周於棺也", {3: "：", 4: "，", 7: "，", 12: "。"})
+    assert ("reference", "堲", 3, 4) in got
+
+
+def test_a_one_character_head_of_an_x_y_zhe_sentence_goes_to_the_head_classifier():
+    # KR1d0030_028#11 (集釋, train), the segmenter's marks: 「史家臣主筮事者。」 — 史，家臣主筮事者
+    base = "筮于庿門之外主人朝服西面于門東史朝服左執筮右抽上韇兼與筮執之東面受命于主人"
+    assert spans(base, "史家臣主筮事者", {7: "。"}) == [("definition", "史", 15, 16)]
+
+
+def test_the_zhushu_notes_have_head_weights_of_their_own():
+    # KR1d0003_018#152 (train), the segmenter's marks: 「…繪也。羔小羊，取其羣而不失其類」 — 羔，小羊: the
+    # 集釋-trained weights reject the unmarked head, the 注疏 weights (heads.py) read it
+    base = "孤執皮帛卿執羔大夫執鴈士執雉庶人執鶩工商執雞"
+    note = ("皮帛者束帛而表以皮爲之飾皮虎豹皮帛如今璧色繪也羔小羊取其羣而不失其類鴈取其候時而行雉取其守介而死不失其節"
+            "鶩取其不飛遷雞取其守時而動")
+    marks = {3: "，", 11: "。", 17: "，", 21: "，", 23: "。", 26: "，", 34: "，", 41: "，", 48: "，", 52: "。", 59: "，", 65: "。"}
+    assert ("definition", "羔", 6, 7) not in spans(base, note, marks)
+    assert ("definition", "羔", 6, 7) in [(g.type, g.lemma, g.lemma_start, g.lemma_end)
+                                          for g in align_block(base, note, marks, zhushu=True)]
+    # KR1d0003_024#157: 「陳龜於饌處也」 says where, it does not gloss 陳龜 (the 集釋 weights read it)
+    note = "陳龜於饌處也士喪禮曰卜人先奠龜於西塾上南首是也"
+    marks = {6: "。", 10: "：", 19: "，", 23: "。"}
+    assert [g.lemma for g in align_block("凡旅陳龜", note, marks) if g.lemma_start is not None] == ["陳龜"]
+    assert [g.lemma for g in align_block("凡旅陳龜", note, marks, zhushu=True) if g.lemma_start is not None] == []

@@ -188,8 +188,9 @@ def anchor_quote(base: str, fb: str, quote: str, prev) -> tuple[_Anchor, str | N
     return _Anchor(reason=f"quoted wording 「{quote}」 shares under half its characters with any stretch of the passage"), None
 
 
-def align_block(base: str, note: str, note_marks: dict[int, str] | None = None) -> list[Gloss]:
-    """The glosses of one commentary block (note) on its base passage."""
+def align_block(base: str, note: str, note_marks: dict[int, str] | None = None, zhushu: bool = False) -> list[Gloss]:
+    """The glosses of one commentary block (note) on its base passage. `zhushu`: the note is a 注
+    of a 注疏 (marker 注), read with the head classifier's 注疏 weights."""
     base = base or ""
     fb = fold(base)
     cache: dict[str, bool] = {}
@@ -200,7 +201,7 @@ def align_block(base: str, note: str, note_marks: dict[int, str] | None = None) 
             r = cache[s] = bool(s) and fold(s) in fb
         return r
 
-    cands: list[Candidate] = read_note(note, note_marks or {}, in_base, lambda x: fb.count(fold(x)))
+    cands: list[Candidate] = read_note(note, note_marks or {}, in_base, lambda x: fb.count(fold(x)), zhushu)
     glosses: list[Gloss] = []
     prev: tuple[int, int] | None = None
     for c in cands:
@@ -279,6 +280,7 @@ class AlignStage(Stage):
 SUBCOMMENTARY = "疏"
 READING_NOTES = "音義"
 NOT_GLOSSED = frozenset((READING_NOTES, "考證", "小注"))
+ZHUSHU_NOTE = "注"  # the 注 of a 注疏 (the 集釋's are 鄭注): read with the 注疏 head weights
 
 
 def align_document(doc: Document) -> Document:
@@ -298,7 +300,7 @@ def align_document(doc: Document) -> Document:
             passage_start = unit.seq + 1
             continue
         base = doc.base_before(unit)
-        glosses = align_block(base.text if base else "", unit.text, unit.marks)
+        glosses = align_block(base.text if base else "", unit.text, unit.marks, zhushu=unit.marker == ZHUSHU_NOTE)
         for g in glosses:
             g.base_seq = base.seq if base else None
             if g.lemma_start is None and g.lemma and base is not None:

@@ -243,6 +243,7 @@ class Statement:
     sentence_start: bool
     first_sentence: bool
     out: list[Candidate]
+    zhushu: bool = False  # a 注 of a 注疏: the head classifier's 注疏 weights (heads.py)
 
     @property
     def seg(self) -> str:
@@ -290,6 +291,12 @@ def skip_citation(st: Statement) -> bool:
     name, after = m.group(1), m.end()
     if any(st.s < b < after for b in st.inner):
         return False
+    if after == st.first_end and name and len(name) <= 4 and name[-1] not in _CITED_BY and not st.in_base(name):
+        # 「羊曰：柔毛」, 「火熟曰：堲」 (KR1d0030_028#142, KR1d0053_006#129, train): a mark the
+        # segmenter put after 曰 as before a quote; a short word of the passage after it is Y曰X
+        x = st.text[after : next((b for b in st.inner if b > after), st.e)]
+        if 1 <= len(x) <= 3 and st.in_base(x):
+            st.add("reference", x, after, 0.7)
     if not name or after == st.first_end:
         return True  # 「又曰…」, 「射義曰：」 (曰 closing its clause): a citation
     return name[-1] in _CITED_BY and after - st.s <= 7 and st.first_end - after > 3
@@ -390,6 +397,21 @@ def _read_zhe(st: Statement, x: str, k: int) -> None:
     nxt = text[after:e]
     # 「…者。」 closing the statement is a noun phrase (unless X is a word of the passage);
     # 凡X者 states a rule for all X; 「祭統曰餕者」 quotes a book: none of them a head
+    if not nxt and not st.in_base(x) and st.sentence_start and not st.inner and not text.startswith("凡", st.s0):
+        # 「女宫刑女之在宫中者。」 (KR1d0003_007#201, train): a sentence 「X Y者」 opening with a word
+        # of the passage is 「X，Y者」, a nominal definition. In the train split's edition marks of
+        # the three books such a sentence with X of 2+ characters has the mark after X 137 times
+        # out of 163 (X of one character: 71 of 98, left to the head classifier)
+        kx = longest_base_prefix(x, st.in_base)
+        if kx >= 2 and len(x) - kx >= 2 and not is_formula_next(x[kx:]):
+            st.add("definition", x[:kx], s, 0.6, exact_only=True, optional=True)
+            return
+        if kx == 1 and len(x) >= 3 and not is_formula_next(x[1:]):
+            # one character (「史家臣主筮事者」, KR1d0030_028#11, train): the head classifier decides
+            p = head_probability(x[:1], x[1:] + "者", st.base_count(x[:1]), st.first_sentence, st.zhushu)
+            if p is not None and p >= HEAD_THRESHOLD:
+                st.add("definition", x[:1], s, round(0.7 * p, 3), exact_only=True, optional=True)
+                return
     if (not nxt and not st.in_base(x)) or text.startswith("凡", st.s0) or "曰" in x or x.endswith("云"):
         return
     if nxt.startswith("謂"):
@@ -498,7 +520,7 @@ def read_unmarked_head(st: Statement) -> bool:
     # 108 with 則 in the next three characters (counts: docs/glosses.md).
     if rest[0] in "之而乃" or "則" in rest[:3] or (len(x) == 1 and x in NEGATIONS and len(rest) >= 3):
         return True
-    p = head_probability(x, rest, st.base_count(x), st.first_sentence)
+    p = head_probability(x, rest, st.base_count(x), st.first_sentence, st.zhushu)
     if p is None:  # no classifier installed: only the short 「XY也」
         if not st.inner and seg.endswith("也") and len(seg) <= 8 and len(seg) - k >= 2:
             st.add("definition", x, s, 0.4, exact_only=True)
@@ -523,21 +545,22 @@ READERS: tuple[Callable[[Statement], bool], ...] = (
 
 
 def read_statement(text: str, s: int, e: int, clause_ends: list[int], in_base, out: list[Candidate],
-                   sentence_start: bool, base_count=lambda x: 1, first_sentence: bool = False) -> None:
+                   sentence_start: bool, base_count=lambda x: 1, first_sentence: bool = False,
+                   zhushu: bool = False) -> None:
     """Read one statement text[s:e] (a sentence, or a clause that opens a formula) into `out`."""
     head = _strip_lead(text, s, e, clause_ends)
     if head >= e:
         return
     inner = [k for k in clause_ends if head < k < e]  # clause boundaries inside the statement
     st = Statement(text, s, head, e, clause_ends, inner, inner[0] if inner else e, in_base, base_count,
-                   sentence_start, first_sentence, out)
+                   sentence_start, first_sentence, out, zhushu)
     for reader in READERS:
         if reader(st):
             return
 
 
-def read_note(note: str, marks: dict[int, str], in_base, base_count=lambda x: 1) -> list[Candidate]:
-    """All gloss candidates of a note, in note order."""
+def read_note(note: str, marks: dict[int, str], in_base, base_count=lambda x: 1, zhushu: bool = False) -> list[Candidate]:
+    """All gloss candidates of a note, in note order. `zhushu`: the note is a 注 of a 注疏."""
     marks = {int(k): v for k, v in marks.items()}
     cuts = soft_marks(note, marks)
     # A sentence that is nothing but a stretch of the passage cannot stand alone: the final
@@ -552,6 +575,20 @@ def read_note(note: str, marks: dict[int, str], in_base, base_count=lambda x: 1)
         k = m.start()
         j = next((j for j in range(max(0, k - 4), k) if in_base(note[j:k])), None)
         if j and j not in cuts and (j - 1) not in cuts and not in_base(note[j - 1 : k]):
+            cuts[j] = "。"
+    # 「吉謂朔日」 in a later clause, 「…授巾與登謂爲王…」 run on after a closing particle
+    # (KR1d0003_002#40, KR1d0003_031#258, train): a word of the passage right before 謂 / 猶 opens
+    # a statement. A clause start becomes a sentence start; inside a clause the cut needs the
+    # particle before X and 謂 right after it (「…之帝，謂蒼帝…」 is no head), or 猶
+    for m in _WEI_YOU.finditer(note):
+        k = m.start()
+        j = next((j for j in range(max(1, k - 3), k) if in_base(note[j:k])), None)
+        if j is None or in_base(note[j - 1 : k]) or any(j < c < k for c in cuts) or note[j:k] in _NOT_HEADS \
+                or note[j:k].endswith("所"):
+            continue
+        if j in cuts and cuts[j] not in FINAL:
+            cuts[j] = "。"
+        elif j not in cuts and (j - 1) not in cuts and note[j - 1] in "之與矣焉耳者" and (k not in cuts or m.group() == "猶"):
             cuts[j] = "。"
     out: list[Candidate] = []
     clause_ends = sorted(cuts)
@@ -595,6 +632,8 @@ def read_note(note: str, marks: dict[int, str], in_base, base_count=lambda x: 1)
                 or (len(body) <= 4 and _STRONG_NEXT.match(nxt) and not body.endswith("也"))
                 # 「…囷圜倉，穿地曰窌」: a short name closing a later clause (Y曰X, X a word of the passage)
                 or ((m := _NAME_AT_END.match(body)) and in_base(m.group(2)) and not in_base(m.group(1)))
+                # 「…，室中西南隅謂之奥」 (KR1d0030_022#31, train): likewise Y謂之X
+                or ((m := _CALLED_AT_END.match(body)) and in_base(m.group(2)) and not in_base(m.group(1)))
             ):
                 starts.append(i)
         bare = None  # a statement that is only a word of the passage, waiting for the next one's gloss
@@ -603,7 +642,7 @@ def read_note(note: str, marks: dict[int, str], in_base, base_count=lambda x: 1)
             ce = sent[starts[j + 1]][0] if j + 1 < len(starts) else e
             before = len(out)
             read_statement(note, cs, ce, clause_ends, in_base, out, sentence_start=(i == 0 or i in hidden),
-                           base_count=base_count, first_sentence=(n_sent == 0))
+                           base_count=base_count, first_sentence=(n_sent == 0), zhushu=zhushu)
             if i:
                 # inside a sentence only a lemma of the passage makes a gloss (variants excepted)
                 for c in out[before:]:
@@ -621,6 +660,9 @@ def read_note(note: str, marks: dict[int, str], in_base, base_count=lambda x: 1)
 
 
 _NAME_AT_END = re.compile(r"(.{1,6}?)曰(.{1,3})$")
+_CALLED_AT_END = re.compile(r"(.{1,12}?)謂之(.{1,4}?)[也者]?$")
+_WEI_YOU = re.compile(r"謂(?!之)|猶")
+_NOT_HEADS = frozenset("所此是皆亦又可之")  # the note's own words before 謂: 所謂, 此謂, 是謂 …
 _STRONG_AT = re.compile(r"讀[為爲如曰若]|當[為爲作]")  # not 之言: 「取衆民之言」 is "the people's words"
 _STRONG = re.compile(r"^(?:(?P<x>.{1,4}?)(?:讀[為爲如曰若]|當[為爲作]|之言)|(?P<y>.{1,2})猶)")
 _STRONG_NEXT = re.compile(r"^(?:讀[為爲如曰若]|當[為爲作]|猶|謂(?!之))")

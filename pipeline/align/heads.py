@@ -64,17 +64,22 @@ def features(x: str, rest: str, base_count: int, first_sentence: bool) -> list[s
     return f
 
 
-@functools.lru_cache(maxsize=1)
-def load_weights(path: str | None = None) -> dict[str, float]:
+@functools.lru_cache(maxsize=4)
+def load_weights(path: str | None = None, zhushu: bool = False) -> dict[str, float]:
+    """The weights for the 集釋's notes, or with `zhushu` for the 注 of a 注疏 (a model of its own:
+    the 注疏's modern editions print short glosses without the mark after X, 「倅副也」, and the
+    segmenter learned their habit; pipeline/train/gloss_heads.py). {} when no model is installed."""
     p = Path(path) if path else MODEL_PATH
     if not p.exists():
         return {}
-    return json.loads(p.read_text(encoding="utf-8"))["weights"]
+    model = json.loads(p.read_text(encoding="utf-8"))
+    return model.get("weights_zhushu", model["weights"]) if zhushu else model["weights"]
 
 
-def head_probability(x: str, rest: str, base_count: int, first_sentence: bool) -> float | None:
-    """P(a mark right after the head x); None when no model is installed."""
-    w = load_weights()
+def head_probability(x: str, rest: str, base_count: int, first_sentence: bool, zhushu: bool = False) -> float | None:
+    """P(a mark right after the head x); None when no model is installed. `zhushu`: the note is a
+    注 of a 注疏."""
+    w = load_weights(zhushu=zhushu)
     if not w:
         return None
     z = sum(w.get(f, 0.0) for f in features(x, rest, base_count, first_sentence))

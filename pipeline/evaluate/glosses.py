@@ -140,7 +140,8 @@ def evaluate(gold_path: str | Path, segmenter="auto", details: bool = False) -> 
     t0 = time.perf_counter()
     marks, used = note_marks([r["note"] for r in records], segmenter, [r["id"] for r in records])
     t1 = time.perf_counter()
-    system = [align_block(r["base"], r["note"], m) for r, m in zip(records, marks)]
+    system = [align_block(r["base"], r["note"], m, zhushu=r["id"].split("_")[0] in ZHUSHU_BOOKS)
+              for r, m in zip(records, marks)]
     t2 = time.perf_counter()
     result = score(records, system)
     result["segmenter"] = used
