@@ -10,7 +10,9 @@ A 疏 explains its passage phrase by phrase, each time quoting the phrase and ad
 seq), `notes` the 注 units of the same stretch. Three readers, scored against data/quotes by
 `zhushu eval quotations --reader …` (docs/quotations.md):
 
-- `tagger_quotations` (shipped): a CRF over the 疏's characters (quote_tagger.py), trained on
+- `span_quotations` (shipped): every stretch of the 疏 that could quote the passage, scored by
+  a logistic regression over span features (quote_spans.py), trained on the train split;
+- `tagger_quotations`: a CRF over the 疏's characters (quote_tagger.py), trained on
   the train split; dev F1 0.698, anchor accuracy 0.982;
 - `rule_quotations`: the stretch of the passage before 者, never cut at an inner 者, short
   stretches only after a left edge; ranges; the words heading a 疏 after 釋曰 (dev F1 0.643);
@@ -158,9 +160,16 @@ def tagger_quotations(shu: str, passage: list[tuple[int, str]], notes: list[tupl
     return tagged_quotations(shu, passage, notes)
 
 
-READERS = {"v1": quotations_v1, "rules": rule_quotations, "tagger": tagger_quotations}
-# the align stage's reader: the one that measures better on dev (docs/quotations.md)
-SHIPPED = "tagger"
+def span_quotations(shu: str, passage: list[tuple[int, str]], notes: list[tuple[int, str]]) -> list[Quote]:
+    """The anchored quotations of one 疏 unit as the span reader reads them (quote_spans.py)."""
+    from pipeline.align.quote_spans import span_quotations as read
+
+    return read(shu, passage, notes)
+
+
+READERS = {"v1": quotations_v1, "rules": rule_quotations, "tagger": tagger_quotations, "spans": span_quotations}
+# the align stage's reader: the one that measures better on the tune juan (docs/quotations.md)
+SHIPPED = "spans"
 
 
 def reader_named(name: str):
