@@ -21,6 +21,7 @@ the model is models/quotations/spans.json (feature weights). Run time uses no le
 from __future__ import annotations
 
 import functools
+import itertools
 import json
 import math
 from pathlib import Path
@@ -51,8 +52,8 @@ def candidates(fshu: str, qp: QuotePassage) -> tuple[list[tuple[int, int]], list
     starting / ending at each character."""
     ml = qp.match_lengths(fshu)
     n = len(fshu)
-    starting = [max(ml[k][0][i] for k in KINDS) for i in range(n)]
-    ending = [max(ml[k][1][i] for k in KINDS) for i in range(n)]
+    (s1, e1), (s2, e2) = (ml[k] for k in KINDS)
+    starting, ending = list(map(max, s1, s2)), list(map(max, e1, e2))
     out = []
     for s in range(n):
         left_edge = s == 0 or fshu[s - 1] in LEFT_EDGES
@@ -103,11 +104,12 @@ def scored_candidates(shu: str, qp: QuotePassage, weights: dict[str, float], bia
     note = note_part(shu)
     spans, starting, ending = candidates(f, qp)
     out = []
+    get = weights.get
     for s, e in spans:
         feats, hit = span_features(shu, f, qp, note, starting, ending, s, e)
         if hit is None:
             continue
-        z = bias + sum(weights.get(x, 0.0) for x in feats)
+        z = bias + sum(map(get, feats, itertools.repeat(0.0, len(feats))))
         out.append((1.0 / (1.0 + math.exp(-z)), s, e, hit))
     return out
 
