@@ -63,9 +63,7 @@ def train(out: Path = MODEL_PATH, max_iterations: int | None = None, log=print, 
     import pycrfsuite
 
     t0 = time.perf_counter()
-    records = []
-    for book in sorted(paths.QUOTES):
-        records += [r for r in read_gold(paths.QUOTES[book], split="train") if r["id"].split("#")[0] not in hold_out]
+    records = train_records(hold_out)
     trainer = pycrfsuite.Trainer(verbose=verbose)
     n_seq = n_chars = 0
     for feats, tags in sequences(records):
