@@ -3,7 +3,7 @@
     python benchmarks/quotation_cost.py [JUAN_FILE ...]      # default: juan 1 and 2 of both 注疏 books
 
 Each juan is ingested once; then the align stage runs on a fresh copy of it with each reader
-(v1 = the first reader, the baseline; rules; tagger), alternating, best of three. Prints one JSON
+(v1 = the first reader, the baseline; rules; tagger = the CRF; spans = the span reader, shipped), alternating, best of three. Prints one JSON
 object: seconds per juan, 疏 characters, ratios to v1.
 """
 
@@ -19,15 +19,17 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from pipeline import paths  # noqa: E402
 from pipeline.align import align_document, subcommentary  # noqa: E402
+from pipeline.align.quote_spans import load_model  # noqa: E402
 from pipeline.align.quote_tagger import load_tagger  # noqa: E402
 from pipeline.ingest import read_document  # noqa: E402
 
-READERS = ("v1", "rules", "tagger")
+READERS = ("v1", "rules", "tagger", "spans")
 
 
 def main(files: list[str]) -> None:
     files = files or [str(paths.DATA / "corpus" / b / f"{b}_{n:03d}.txt") for b in ("KR1d0003", "KR1d0053") for n in (1, 2)]
     load_tagger()
+    load_model()
     docs = [read_document(f) for f in files]
     shu_chars = sum(len(u.text) for d in docs for u in d.units if u.marker == "疏")
     align = {r: float("inf") for r in READERS}

@@ -253,8 +253,8 @@ def eval_readings(gold, as_json, no_variants, details):
 @click.option("--gold", "gold", required=True, multiple=True, type=click.Path(dir_okay=False),
               help="Quotations JSONL (data/quotes/*.quotes.jsonl); repeat for several books.")
 @click.option("--split", default=None, help='Score only records whose "split" is this (e.g. dev).')
-@click.option("--reader", type=click.Choice(["default", "tagger", "rules", "v1"]), default="default", show_default=True,
-              help="default: the align stage's reader; tagger / rules: the two readers compared in docs/quotations.md; "
+@click.option("--reader", type=click.Choice(["default", "spans", "tagger", "rules", "v1"]), default="default", show_default=True,
+              help="default: the align stage's reader (spans); spans / tagger / rules: the readers compared in docs/quotations.md; "
                    "v1: the first 疏 reader.")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
 @reports_input_errors
@@ -573,13 +573,20 @@ def train_gloss_heads_cmd():
 
 
 @train_group.command("quotations")
-@click.option("--out", "out_path", default=None, type=click.Path(dir_okay=False), help="Model file (default models/quotations/model.crfsuite).")
-@click.option("--max-iterations", type=int, default=None, help="Override the L-BFGS iterations (150).")
-def train_quotations_cmd(out_path, max_iterations):
-    """Rebuild the 疏 quotation tagger from the train split of data/quotes (deterministic)."""
-    from pipeline.train.quotations import MODEL_PATH, train
+@click.option("--reader", type=click.Choice(["spans", "tagger"]), default="spans", show_default=True,
+              help="spans: the shipped span reader (models/quotations/spans.json); tagger: the CRF compared in docs "
+                   "(models/quotations/model.crfsuite).")
+@click.option("--out", "out_path", default=None, type=click.Path(dir_okay=False), help="Model file (default: the reader's).")
+@click.option("--max-iterations", type=int, default=None, help="Override the CRF's L-BFGS iterations (50).")
+def train_quotations_cmd(reader, out_path, max_iterations):
+    """Rebuild a 疏 quotation reader from the train split of data/quotes (deterministic)."""
+    from pipeline.train.quotations import MODEL_PATH, SPANS_PATH, train, train_spans
 
-    train(Path(out_path) if out_path else MODEL_PATH, max_iterations=max_iterations, log=lambda m: click.echo(m, err=True))
+    log = lambda m: click.echo(m, err=True)  # noqa: E731
+    if reader == "spans":
+        train_spans(Path(out_path) if out_path else SPANS_PATH, log=log)
+    else:
+        train(Path(out_path) if out_path else MODEL_PATH, max_iterations=max_iterations, log=log)
 
 
 @train_group.command("variants")

@@ -19,7 +19,8 @@ GLOSS_HEADS_MODEL = MODELS / "gloss_heads" / "weights.json"
 VARIANTS_TABLE = MODELS / "variants" / "fold.tsv"
 SPEAKERS_TABLE = MODELS / "speakers" / "speakers.tsv"  # who an attribution names (鄭氏 → 鄭玄), with provenance
 READING_VARIANTS = MODELS / "variants" / "readings.tsv"  # 音義 head → the form the text prints (hand-reviewed)
-QUOTATIONS_MODEL = MODELS / "quotations" / "model.crfsuite"  # the 疏 quotation tagger
+QUOTATIONS_MODEL = MODELS / "quotations" / "model.crfsuite"  # the 疏 quotation tagger (CRF, compared in docs)
+QUOTATION_SPANS_MODEL = MODELS / "quotations" / "spans.json"  # the 疏 quotation span reader (shipped)
 
 DATA = REPO / "data"
 CORPUS = DATA / "corpus" / "KR1d0030"  # the embedded 儀禮集釋, what `zhushu run` reads by default

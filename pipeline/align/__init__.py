@@ -269,6 +269,10 @@ class AlignStage(Stage):
             from pipeline.align import quote_tagger
 
             quote_tagger.load_tagger()  # raises when models/quotations/model.crfsuite is missing
+        elif subcommentary.SHIPPED == "spans":
+            from pipeline.align import quote_spans
+
+            quote_spans.load_model()  # raises when models/quotations/spans.json is missing
 
     def __call__(self, doc: Document) -> Document:
         return align_document(doc)
