@@ -25,7 +25,7 @@ import time
 from collections import Counter
 from pathlib import Path
 
-from pipeline import paths
+from pipeline import atomic, paths
 from pipeline.align.quote_passage import QuotePassage, note_part
 from pipeline.align.quote_spans import MODEL_PATH as SPANS_PATH
 from pipeline.align.quote_spans import candidates, span_features
@@ -83,9 +83,15 @@ def train(out: Path = MODEL_PATH, max_iterations: int | None = None, log=print, 
     tmp.replace(out)
     info = {"hold_out": sorted(hold_out), "records": len(records), "sequences": n_seq, "characters": n_chars, "params": params,
             "train_seconds": round(time.perf_counter() - t0), "bytes": out.stat().st_size}
-    (out.parent / "meta.json").write_text(json.dumps({k: v for k, v in info.items() if k != "train_seconds"},
-                                                     ensure_ascii=False, indent=1, sort_keys=True) + "\n",
-                                          encoding="utf-8")
+    return _write_meta(out.parent / "meta.json", info, log)
+
+
+def _write_meta(path: Path, info: dict, log) -> dict:
+    """A model's meta file: its training facts but the seconds (the file stays byte-identical
+    from run to run); the whole `info` is logged and returned."""
+
+    atomic.write_text(path, json.dumps({k: v for k, v in info.items() if k != "train_seconds"},
+                                       ensure_ascii=False, indent=1, sort_keys=True) + "\n")
     log(json.dumps(info, ensure_ascii=False))
     return info
 
@@ -148,17 +154,9 @@ def train_spans(out: Path = SPANS_PATH, log=print, hold_out: frozenset[str] = fr
     names = vec.get_feature_names_out()
     weights = {str(k): round(float(w), 5) for k, w in zip(names, model.coef_[0]) if round(float(w), 5)}
     out = Path(out)
-    out.parent.mkdir(parents=True, exist_ok=True)
     body = {"bias": round(float(model.intercept_[0]), 5), "threshold": params["threshold"], "weights": weights}
-    tmp = out.with_suffix(".tmp")
-    tmp.write_text(json.dumps(body, ensure_ascii=False, sort_keys=True, indent=0) + "\n", encoding="utf-8")
-    tmp.chmod(0o644)
-    tmp.replace(out)
+    atomic.write_text(out, json.dumps(body, ensure_ascii=False, sort_keys=True, indent=0) + "\n")
     info = {"hold_out": sorted(hold_out), "records": len(records), "candidates": len(ys), "gold": int(sum(ys)),
             "params": params, "features": len(weights), "iterations": int(model.n_iter_[0]),
             "train_seconds": round(time.perf_counter() - t0), "bytes": out.stat().st_size}
-    (out.parent / "spans.meta.json").write_text(json.dumps({k: v for k, v in info.items() if k != "train_seconds"},
-                                                           ensure_ascii=False, indent=1, sort_keys=True) + "\n",
-                                                encoding="utf-8")
-    log(json.dumps(info, ensure_ascii=False))
-    return info
+    return _write_meta(out.parent / "spans.meta.json", info, log)
