@@ -1,11 +1,15 @@
 """Build models/speakers/speakers.tsv: who a printed attribution names (`藍田吕氏` → 吕大臨).
 
-Two sources, each row with its provenance:
+Three sources, each row with its provenance (one table for the whole ingest stage: the markers
+of the 集釋 and 注疏 layouts are named through it by sources.py, the attributions of the
+gathered commentaries by speakers.py):
 - the 名氏 list of 禮記集說 (../shared/corpus/KR1d0057/KR1d0057_000.txt, section 名氏), where
   衛湜 lists the commentators he gathers as the print names them: `藍田吕　氏(大臨/)字與叔`
   = place 藍田, surname 吕, given name 大臨 in small print. A form named by two entries
   (`東萊吕氏`: 本中 and 祖謙; `河南程氏`: 顥 and 頤) is left without a name.
-- HAND below: forms the texts make clear elsewhere (the 提要 of 儀禮述註 says it takes 鄭注
+- HAND below: each book's own commentators as its header line names them (疏 is 賈公彦's in the
+  周禮 and 儀禮 注疏, 孔穎達's in the 禮記), the names that mean one person in every 禮 book
+  (category KR1d), and forms the texts make clear elsewhere (the 提要 of 儀禮述註 says it takes 鄭注
   and 賈疏; 朱子 is 朱熹 …), each with the line that says so.
 
     python scripts/speakers_table.py ../shared/corpus/KR1d0057/KR1d0057_000.txt > models/speakers/speakers.tsv
@@ -23,7 +27,28 @@ ENTRY_RE = re.compile(r"^[\u3000]*(?P<head>[^(]{1,5}?)氏\((?P<given>[^/)]+)/\)"
 COMPOUND = ("司馬", "淳于", "皇甫", "慕容", "歐陽", "長孫", "上官", "令狐", "諸葛", "宇文")
 
 HAND = [
-    # book, form, name, provenance
+    # book ("*": any book; a Kanripo category such as KR1d: every book of it; else a book ID),
+    # form, name, provenance
+    # --- the 禮 classics (KR1d): printed names that mean one person in every book of them
+    ("KR1d", "鄭注", "鄭玄", "the 集釋 prints 鄭玄's 注 as 鄭注 (KR1d0030_001.txt:11); the 注疏 headers: 漢鄭氏注 (KR1d0003_001.txt:10)"),
+    ("KR1d", "鄭目録", "鄭玄", "the 集釋 quotes 鄭玄's 三禮目録 as 鄭目録云 (KR1d0030_001.txt:11)"),
+    ("KR1d", "鄭康成", "鄭玄", "儀禮釋宮's 提要: 鄭康成註 (KR1d0031_000.txt:12)"),
+    ("KR1d", "考證", "考證諸臣", "the Qing editors of each 注疏 juan's 考證, entries signed (臣照/)按 and the like (KR1d0003_001.txt:500): no one author"),
+    # --- the books' own commentators, as each book's header line names them
+    ("KR1d0003", "注", "鄭玄", "周禮注疏: 漢鄭氏注　唐陸德明音義　賈公彥疏 (KR1d0003_001.txt:10)"),
+    ("KR1d0003", "音義", "陸德明", "周禮注疏: 漢鄭氏注　唐陸德明音義　賈公彥疏 (KR1d0003_001.txt:10)"),
+    ("KR1d0003", "疏", "賈公彦", "周禮注疏: 漢鄭氏注　唐陸德明音義　賈公彥疏 (KR1d0003_001.txt:10); 彥 and 彦 are one name"),
+    ("KR1d0028", "注", "鄭玄", "儀禮注疏: 漢鄭氏注　唐陸徳明音義　賈公彦疏 (KR1d0028_001.txt:10)"),
+    ("KR1d0028", "音義", "陸德明", "儀禮注疏: 漢鄭氏注　唐陸徳明音義　賈公彦疏 (KR1d0028_001.txt:10)"),
+    ("KR1d0028", "疏", "賈公彦", "儀禮注疏: 漢鄭氏注　唐陸徳明音義　賈公彦疏 (KR1d0028_001.txt:10)"),
+    ("KR1d0053", "注", "鄭玄", "禮記註疏: 漢鄭氏注　唐陸德明音義　孔穎達疏 (KR1d0053_001.txt:10)"),
+    ("KR1d0053", "音義", "陸德明", "禮記註疏: 漢鄭氏注　唐陸德明音義　孔穎達疏 (KR1d0053_001.txt:10)"),
+    ("KR1d0053", "疏", "孔穎達", "禮記註疏: 漢鄭氏注　唐陸德明音義　孔穎達疏 (KR1d0053_001.txt:10)"),
+    ("KR1d0030", "釋曰", "李如圭", "儀禮集釋卷一　　　　宋　李如圭　撰 (KR1d0030_001.txt:9): 釋曰 opens the author's own explanation"),
+    ("KR1d0057", "愚", "衛湜", "禮記集説卷一　　　　　　宋　衛湜　撰 (KR1d0057_001.txt:9)"),
+    ("KR1d0040", "愚", "李光坡", "儀禮述註: 安溪　李光坡　撰 (KR1d0040_001.txt:10)"),
+    ("KR1d0063", "愚", "黄道周", "表記集傳: 明　黄道周　撰 (KR1d0063_001.txt:10)"),
+    # --- names the texts make clear elsewhere
     ("*", "鄭氏", "鄭玄", "KR1d0057_000.txt 名氏: 後漢鄭氏(𤣥)字康成 … 遂為之註 (the 註 of the 禮記)"),
     ("*", "孔氏", "孔穎達", "KR1d0057_000.txt 名氏: 唐孔氏(頴達)字仲達 … 為正義"),
     ("*", "朱子", "朱熹", "朱子 is the usual name of 朱熹 (KR1d0057_000.txt 名氏: 新安朱氏(熹) 字元晦)"),

@@ -5,17 +5,22 @@ with graphic variants of one name made one (鄭目錄 → 鄭目録, so that cou
 split a commentator in two); `Unit.source_name` is the person, only where the print makes it
 clear. A printed name means different people in different books (疏 is 賈公彦's in the 周禮 and
 儀禮 注疏, 孔穎達's in the 禮記; 釋曰 and 愚 are the book's own author), so the person is looked
-up in the book's own table (by its Kanripo ID, `#+PROPERTY: ID`), then in the table of names
-that mean one person in every book of the 禮 classics (Kanripo KR1d); a book in neither, or a
-file without an ID, gets no source_name: never a guess.
+up in models/speakers/speakers.tsv (built by scripts/speakers_table.py) under the book's own
+Kanripo ID (`#+PROPERTY: ID`), then its category (KR1d: names that mean one person in every
+book of the 禮 classics), then "*"; a book in none, or a file without an ID, gets no
+source_name: never a guess.
 
-Every entry says where the print states it (file and line of the data/ or ../shared/ corpus).
+Every row says where the print states it (file and line of the data/ or ../shared/ corpus).
 Readers call `person(printed, book)`; `attribute_markers` fills the fields from the markers of
 the 集釋 and 注疏 layouts.
 """
 
 from __future__ import annotations
 
+import csv
+import functools
+
+from pipeline import paths
 from pipeline.model import Unit
 
 # graphic variants of one printed name (錄 / 録: both spellings open the 集釋's 目録 quotations,
@@ -36,61 +41,35 @@ MARKER_SOURCE = {
     "考證": "考證",
 }
 
-# the Qing editors of the 考證 at the end of each 注疏 juan: the entries are signed `(臣照/)按`
-# and the like (KR1d0003_001.txt:500), no one author
-QING_EDITORS = "考證諸臣"
-
-# printed name → person, in every book of the 禮 classics (Kanripo KR1d)
-CATEGORY_PERSONS: dict[str, dict[str, str]] = {
-    "KR1d": {
-        # 鄭玄 (康成): the 注疏 juan headers name him 漢鄭氏 (`漢鄭氏注`, KR1d0003_001.txt:10,
-        # KR1d0053_001.txt:10, KR1d0028_001.txt:10); the 集釋 prints his 注 as 鄭注 and quotes
-        # his 三禮目録 as 鄭目録云 (KR1d0030_001.txt:11); 儀禮釋宮's 提要 `鄭康成註` (KR1d0031_000.txt:12)
-        "鄭注": "鄭玄",
-        "鄭目録": "鄭玄",
-        "鄭氏": "鄭玄",
-        "鄭康成": "鄭玄",
-        "考證": QING_EDITORS,
-    },
-}
-
-# printed name → person, in one book (by Kanripo ID)
-BOOK_PERSONS: dict[str, dict[str, str]] = {
-    # 周禮注疏: `漢鄭氏注　唐陸德明音義　賈公彥疏` (KR1d0003_001.txt:10); 彥 and 彦 are one name
-    "KR1d0003": {"注": "鄭玄", "音義": "陸德明", "疏": "賈公彦"},
-    # 儀禮注疏: `漢鄭氏注　唐陸徳明音義　賈公彦疏` (../shared/corpus/KR1d0028/KR1d0028_001.txt:10)
-    "KR1d0028": {"注": "鄭玄", "音義": "陸德明", "疏": "賈公彦"},
-    # 禮記註疏: `漢鄭氏注　唐陸德明音義　孔穎達疏` (KR1d0053_001.txt:10)
-    "KR1d0053": {"注": "鄭玄", "音義": "陸德明", "疏": "孔穎達"},
-    # 儀禮集釋: `儀禮集釋卷一　　　　宋　李如圭　撰` (KR1d0030_001.txt:9); 釋曰 opens the author's
-    # own explanation
-    "KR1d0030": {"釋曰": "李如圭"},
-    # 禮記集說: `禮記集説卷一　　　　　　宋　衛湜　撰` (../shared/corpus/KR1d0057/KR1d0057_001.txt:9);
-    # its 孔氏 is 孔穎達 (the 禮記正義 it quotes), 藍田吕氏 吕大臨 (his 禮記解)
-    "KR1d0057": {"孔氏": "孔穎達", "藍田吕氏": "吕大臨", "愚": "衛湜"},
-    # 儀禮述註: `安溪　李光坡　撰` (../shared/corpus/KR1d0040/KR1d0040_001.txt:10); 註曰 quotes 鄭注
-    # (KR1d0040_001.txt:163 `註曰缺讀如有頍者弁之頍…` is 鄭玄's note on 士冠禮)
-    "KR1d0040": {"註": "鄭玄", "愚": "李光坡"},
-    # 表記集傳: `明　黄道周　撰` (../shared/corpus/KR1d0063/KR1d0063_001.txt:10)
-    "KR1d0063": {"愚": "黄道周"},
-}
-
 
 def normalise(printed: str) -> str:
     """The source of a printed name: graphic variants made one."""
     return VARIANTS.get(printed, printed)
 
 
+@functools.lru_cache(maxsize=1)
+def speaker_table() -> dict[tuple[str, str], str]:
+    """(book ID, category such as KR1d, or "*"; form as printed) -> name, from
+    models/speakers/speakers.tsv."""
+    table: dict[tuple[str, str], str] = {}
+    with open(paths.SPEAKERS_TABLE, encoding="utf-8", newline="") as fh:
+        for row in csv.DictReader((ln for ln in fh if not ln.startswith("#")), delimiter="\t"):
+            table[(row["book"], row["form"])] = row["name"]
+    return table
+
+
 def person(printed: str, book: str | None) -> str | None:
     """The person a printed name means in a book (Kanripo ID such as KR1d0030), or None when
-    neither the book's table nor its category's says."""
+    neither the book's rows, its category's (KR1d) nor the rows for any book say."""
     source = normalise(printed)
     if not book:
         return None
     book = book.strip()
-    if source in BOOK_PERSONS.get(book, {}):
-        return BOOK_PERSONS[book][source]
-    return CATEGORY_PERSONS.get(book[:4], {}).get(source)
+    table = speaker_table()
+    for key in (book, book[:4], "*"):
+        if (key, source) in table:
+            return table[(key, source)]
+    return None
 
 
 def attribute_markers(units: list[Unit], book: str | None) -> None:

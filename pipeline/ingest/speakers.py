@@ -18,13 +18,11 @@ quotation inside the comment and does not split either.
 
 from __future__ import annotations
 
-import csv
 import functools
 import re
 
-from pipeline import paths
 from pipeline.ingest.source import SourceLine
-from pipeline.ingest.sources import normalise, person
+from pipeline.ingest.sources import normalise, person, speaker_table
 from pipeline.model import CollationNote, Unit
 
 _C = r"[^\W\d_○]"  # one character of a name
@@ -37,16 +35,6 @@ FIXED = ("鄭目錄", "鄭目録", "孔疏", "賈疏", "講義", "註", "注", "
 _GENERIC = rf"(?P<who>{_C}{{0,4}}氏)(?P<given>{_C}{{0,3}}?)|(?P<who2>{_C}{{1,3}}先生)"
 SPLIT_AFTER = "○"  # 儀禮述註 runs its quotations on in one block: `…廟神○疏曰…`
 _AUTHOR_RE = re.compile(r"([^\u3000 ]{2,4})[\u3000 ]+撰$")
-
-
-@functools.lru_cache(maxsize=1)
-def speaker_table() -> dict[tuple[str, str], str]:
-    """(book id or "*", form as printed) -> name, from models/speakers/speakers.tsv."""
-    table: dict[tuple[str, str], str] = {}
-    with open(paths.SPEAKERS_TABLE, encoding="utf-8", newline="") as fh:
-        for row in csv.DictReader((ln for ln in fh if not ln.startswith("#")), delimiter="\t"):
-            table[(row["book"], row["form"])] = row["name"]
-    return table
 
 
 @functools.lru_cache(maxsize=16)
@@ -85,9 +73,7 @@ class Speakers:
     def name(self, who: str) -> str | None:
         if who == "愚" or who in self.own:
             return self.author
-        table = speaker_table()
-        # then the names that mean one person in every 禮 book (鄭氏, 鄭目録: sources.py)
-        return table.get((self.book, who)) or table.get(("*", who)) or person(who, self.book)
+        return person(who, self.book)
 
     def line_head(self, line: SourceLine, after_full: bool = False) -> str | None:
         """The formula a printed line opens with (it opens a commentary block), if any.
