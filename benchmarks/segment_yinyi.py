@@ -5,6 +5,7 @@ juan set, and its speed cost as a ratio against the plain segmenter on the same 
     PYTHONPATH=. python benchmarks/segment_yinyi.py                 # train juan and the tune juan 7 (~1 min)
     PYTHONPATH=. python benchmarks/segment_yinyi.py --sets dev      # the dev juan (10, 20, …): score ONCE
     PYTHONPATH=. python benchmarks/segment_yinyi.py --speed         # + chars/s, plain vs grammar (best of 3)
+    PYTHONPATH=. python benchmarks/segment_yinyi.py --ablate        # + seg F1 with each rule left out
 
 Sets: train = the train split less juan 0 (prefaces) and the tune juan 7, tune = juan 7 (held out
 of the v2 segmenter's training), dev = the split "dev". `clean` rows keep records aligned >= 0.99
@@ -21,6 +22,7 @@ from pipeline import paths
 from pipeline.evaluate.segment import score
 from pipeline.segment import load_segmenter
 from pipeline.segment.data import book_of, record_kind
+from pipeline.segment.yinyi import RULES, punctuate
 
 BOOKS = ("KR1d0003", "KR1d0053")
 TUNE = 7  # pipeline.train.segment.TUNE_JUAN_ZHUSHU: juan 7 of each book
@@ -59,6 +61,7 @@ def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--sets", default="train,tune")
     ap.add_argument("--speed", action="store_true")
+    ap.add_argument("--ablate", action="store_true")
     args = ap.parse_args()
     sets = args.sets.split(",")
     seg = load_segmenter()
@@ -72,6 +75,22 @@ def main() -> None:
                 plain, gram = score(rs, predict(seg, rs, False)), score(rs, predict(seg, rs, True))
                 name = s + (" clean" if clean else "")
                 print(f"| {book} | {name} | {len(rs)} | {plain['chars']} | {f1s(plain)} | {f1s(gram)} |", flush=True)
+    if args.ablate:
+        print("\nseg F1 (sentence F1) with one rule left out, plain → all rules → without the rule:")
+        for book in BOOKS:
+            recs = records(book)
+            for s in sets:
+                for clean in (False, True):
+                    rs = [r for r in recs if r["set"] == s and (not clean or r.get("aligned", 1.0) >= 0.99)]
+                    plain = predict(seg, rs, False)
+                    cols = []
+                    for left_out in (None,) + RULES:
+                        rules = tuple(x for x in RULES if x != left_out)
+                        res = score(rs, [punctuate(r["text"], p, book, rules) for r, p in zip(rs, plain)])
+                        cols.append(f"{left_out or 'all'} {res['seg']['f1']:.4f} ({res['sentence']['f1']:.4f})")
+                    base = score(rs, plain)
+                    print(f"{book} {s}{' clean' if clean else ''}: plain {base['seg']['f1']:.4f} ({base['sentence']['f1']:.4f}); "
+                          + "; ".join(cols), flush=True)
     if args.speed:
         for what, marker in (("音義 notes", "音義"), ("whole juan", None)):
             rs = [r for b in BOOKS for r in records(b, marker) if r["set"] == "tune"]

@@ -31,6 +31,10 @@ HEAD_MARK = {
 }
 DEFAULT_HEAD_MARK = {"fanqie": True, "word": True}
 NEXT_ENTRY, ALTERNATIVE, SCOPE = "。", "，", "，"
+# The rules by name (each has a test on a train-juan note; benchmarks/segment_yinyi.py --ablate
+# measures each): head_fanqie / head_book (the head's comma before 反切 and word readings / by
+# the book's rule before 音X and 如字), authority, alternative, next_entry, scope.
+RULES = ("head_fanqie", "head_book", "authority", "alternative", "next_entry", "scope")
 
 
 def _head_kind(text: str, reading: Reading) -> str:
@@ -42,40 +46,44 @@ def _head_kind(text: str, reading: Reading) -> str:
     return sound.kind
 
 
-def grammar_marks(text: str, book: str | None = None) -> dict[int, str | None]:
+def grammar_marks(text: str, book: str | None = None, rules: tuple[str, ...] | None = None) -> dict[int, str | None]:
     """{k: mark} the grammar decides for an 音義 note (None: no mark after the k-th character);
-    positions it says nothing about are absent."""
+    positions it says nothing about are absent. `rules`: the rules applied (default RULES)."""
+    on = set(RULES if rules is None else rules)
     out: dict[int, str | None] = {}
     readings = parse_note(text)
     head_mark = HEAD_MARK.get(book or "", DEFAULT_HEAD_MARK)
     for j, r in enumerate(readings):
         first = r.sounds[0]
         if r.head_end == first.start and not first.authority and r.head_end > 0:
-            comma = head_mark.get(_head_kind(text, r))
-            if comma is not None:
+            kind = _head_kind(text, r)
+            comma = head_mark.get(kind)
+            if comma is not None and ("head_fanqie" if kind in ("fanqie", "word") else "head_book") in on:
                 out[r.head_end] = "，" if comma else None
         next_head = readings[j + 1].head_start if j + 1 < len(readings) else None
         for i, s in enumerate(r.sounds):
-            if s.authority:
+            if s.authority and "authority" in on:
                 out[s.start] = None  # 徐音二, 劉普庚反: the name runs into its reading
             alt = r.sounds[i + 1] if i + 1 < len(r.sounds) else None
             if alt is not None:
-                if alt.start - sum(map(len, alt.authority)) == s.end:
+                if alt.start - sum(map(len, alt.authority)) == s.end and "alternative" in on:
                     out[s.end] = ALTERNATIVE
             elif next_head == s.end:
-                out[s.end] = NEXT_ENTRY
-            elif r.scope and text.startswith(r.scope, s.end):
+                if "next_entry" in on:
+                    out[s.end] = NEXT_ENTRY
+            elif r.scope and text.startswith(r.scope, s.end) and "scope" in on:
                 out[s.end] = SCOPE
                 if next_head == s.end + len(r.scope):
                     out[next_head] = NEXT_ENTRY
     return out
 
 
-def punctuate(text: str, marks: dict[int, str], book: str | None = None) -> dict[int, str]:
+def punctuate(text: str, marks: dict[int, str], book: str | None = None,
+              rules: tuple[str, ...] | None = None) -> dict[int, str]:
     """The model's marks for an 音義 note with the grammar's decisions laid over them (positions
     1 .. n-1; the unit end keeps the model's mark)."""
     out = dict(marks)
-    for k, mark in grammar_marks(text, book).items():
+    for k, mark in grammar_marks(text, book, rules).items():
         if not 0 < k < len(text):
             continue
         if mark is None:
