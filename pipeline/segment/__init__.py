@@ -18,6 +18,10 @@ seed-varied BiLSTMs averaged, more accurate, a third of the speed), "hybrid" (hy
 BiLSTM and a Stanza tokenizer voting, the most accurate, about a third of the speed, needs
 `stanza`) or "crf" (crf.py, the baseline). Training lives in pipeline/train/segment/.
 Output is deterministic: inference runs in eval mode, one thread by default.
+
+音義 notes (kind 音義) get the reading grammar's marks over the model's (yinyi.py: the entry
+boundaries of pipeline/readings.py, per-book head rules), whatever the backend; a pure function of
+the note and its book, so batch-invariant. `Segmenter.yinyi_grammar = False` gives the model alone.
 """
 
 from __future__ import annotations
