@@ -14,7 +14,10 @@ are near-unanimous, where the BiLSTM is not (train juan, records aligned >= 0.99
                                           `瘍，音羊` (96 %), 禮記註疏 `誣音無` (98 % no mark)
 
 Everywhere else (glosses, variant remarks, quotations, the items of a scope list) the model's
-marks stand. The rules are a pure function of the unit's text and book: batch-invariant.
+marks stand. The rules are a pure function of the unit's text and book: batch-invariant. The note
+is parsed without the 經 / 注 it glosses (`eval segment` scores each record alone), so a
+one-character head that is also an authority's name (何, 王 …) right after a scope is read as the
+authority, and 下 as "the next occurrence" (docs/segmentation.md, hand check items 11 and 23).
 """
 
 from __future__ import annotations
