@@ -20,7 +20,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from pipeline.ingest import read_document
-from pipeline.align.readings import document_readings
+from pipeline.readings import document_readings
 
 CORPUS = ROOT.parent / "shared" / "corpus"
 BOOKS = {"KR1d0003": "KR1d0001", "KR1d0053": "KR1d0052"}

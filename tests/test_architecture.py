@@ -13,7 +13,7 @@ import pytest
 from pipeline import paths
 
 PACKAGE = paths.REPO / "pipeline"
-CORE = {"model", "errors", "atomic", "pua", "paths", "stage", "jsonlines", "variants"}
+CORE = {"model", "errors", "atomic", "pua", "paths", "stage", "jsonlines", "variants", "readings"}
 STAGES = {"ingest", "segment", "tag", "align", "parse", "export"}
 
 

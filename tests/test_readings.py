@@ -7,7 +7,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from pipeline.ingest import read_document
-from pipeline.align.readings import document_readings, parse_note
+from pipeline.readings import document_readings, parse_note
 
 FIXTURES = Path(__file__).resolve().parent / "fixtures" / "zhushu"
 

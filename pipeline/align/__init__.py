@@ -27,7 +27,7 @@ from pathlib import Path
 from pipeline import variants
 from pipeline.align import heads, subcommentary
 from pipeline.align.grammar import Candidate, base_pieces, read_note
-from pipeline.align.readings import document_readings
+from pipeline.readings import document_readings
 from pipeline.align.subcommentary import quotations
 from pipeline.model import Document, Gloss
 from pipeline.stage import Stage

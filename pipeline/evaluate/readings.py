@@ -1,4 +1,4 @@
-"""`zhushu eval readings`: score the 音義 reading parser (pipeline/align/readings.py) against gold.
+"""`zhushu eval readings`: score the 音義 reading parser (pipeline/readings.py) against gold.
 
 A gold record is one 音義 note with the 經 / 注 / title texts it glosses, as ingest gave them
 (`targets`, each with its unit seq), and its readings checked by hand (format:
@@ -87,7 +87,7 @@ def reading_record(note: str, r: Reading, seqs: list[int] | None = None) -> dict
 
 def system_readings(rec: dict, fold=None, alternates=None) -> list[dict]:
     """The parser's readings of a gold record's note, in the gold shape."""
-    from pipeline.align.readings import parse_note
+    from pipeline.readings import parse_note
 
     seqs = [t["seq"] for t in rec["targets"]]
     readings = parse_note(rec["note"], [t["text"] for t in rec["targets"]], fold, alternates)

@@ -18,6 +18,10 @@ seed-varied BiLSTMs averaged, more accurate, a third of the speed), "hybrid" (hy
 BiLSTM and a Stanza tokenizer voting, the most accurate, about a third of the speed, needs
 `stanza`) or "crf" (crf.py, the baseline). Training lives in pipeline/train/segment/.
 Output is deterministic: inference runs in eval mode, one thread by default.
+
+音義 notes (kind 音義) get the reading grammar's marks over the model's (yinyi.py: the entry
+boundaries of pipeline/readings.py, per-book head rules), whatever the backend; a pure function of
+the note and its book, so batch-invariant. `Segmenter.yinyi_grammar = False` gives the model alone.
 """
 
 from __future__ import annotations
@@ -67,12 +71,14 @@ class Segmenter:
     the CRF learned that position); scoring ignores it.
     """
 
-    def __init__(self, backend, path: Path, kind: str, threads: int | None = 1):
+    def __init__(self, backend, path: Path, kind: str, threads: int | None = 1, yinyi_grammar: bool = True):
         self.backend = backend
         self.path = path
         self.type = kind
         self.name = f"{kind}:{path.name}"
         self.threads = threads
+        # 音義 notes: the reading grammar's marks laid over the model's (segment/yinyi.py)
+        self.yinyi_grammar = yinyi_grammar
 
     def predict(self, texts: list[str], kinds: list[str], books: list[str] | None = None) -> list[dict[int, str]]:
         """`kinds`: base / note, or the 注疏 kinds 注 / 疏 / 音義 / 小注 (models without them read
@@ -83,9 +89,15 @@ class Segmenter:
         kinds = [_norm_kind(k) for k in kinds]
         with _torch_threads(self.threads if self.type in TORCH_BACKENDS else None):
             if self.type == "bilstm":
-                return self.backend.predict(list(texts), kinds, books=books)
-            kinds = ["base" if k == "base" else "note" for k in kinds]
-            return self.backend.predict(list(texts), kinds)
+                preds = self.backend.predict(list(texts), kinds, books=books)
+            else:
+                preds = self.backend.predict(list(texts), ["base" if k == "base" else "note" for k in kinds])
+        if self.yinyi_grammar and "音義" in kinds:
+            from pipeline.segment.yinyi import punctuate
+
+            bs = books or [None] * len(texts)
+            preds = [punctuate(t, p, b) if k == "音義" else p for t, p, k, b in zip(texts, preds, kinds, bs)]
+        return preds
 
 
 def _bilstm(folder: Path, cfg: dict):

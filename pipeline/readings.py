@@ -13,7 +13,10 @@ The text is cut at the formulas; what stands between two is read from both ends 
 from the start, authorities from the end), and the head is chosen by where it anchors:
 in the 經 and 注 just before the note, in text order.
 
-Pure: strings in, dataclasses (pipeline.model.Reading) out.
+Pure: strings in, dataclasses (pipeline.model.Reading) out. Shared by two stages, so it stands
+outside both packages: align reads the readings and anchors them, segment punctuates 音義 notes
+at the entry boundaries the grammar finds (pipeline/segment/yinyi.py); neither stage imports the
+other's run-time package.
 """
 
 from __future__ import annotations
