@@ -1,10 +1,12 @@
 """The span reader of the 疏's quotations: score every stretch of the 疏 that could quote the passage.
 
-A lemma quotation is a stretch of the 疏 that stands verbatim (variant-folded) in the 經 or 注 it
-follows. The candidates are those stretches whose left end cannot go further left in the passage
-or follows a left edge (云 / 也 / 言 / 曰 …, the start), and whose right end cannot go further
-right or comes before a right edge (者 / 也 / 謂 …): on the train split they hold 93 % of the
-gold quotations, 27 candidates per quotation (the rest: ranges, variants, alignment slips).
+A lemma quotation is a stretch of the 疏 that stands verbatim (variant-folded, with the model's
+variant pairs learned from train quotations: 法/灋 …) in the 經 or 注 it follows. The candidates
+are those stretches whose left end cannot go further left in the passage or follows a left edge
+(云 / 也 / 言 / 曰 …, the start), and whose right end cannot go further right or comes before a
+right edge (者 / 也 / 謂 …), and the ranges 「X至Y」 (range_candidates): on the tune juan they hold
+94.2 % of the gold quotations (92.8 % without the ranges and the pairs), 26 candidates per
+quotation (docs/quotations.md: a left end anywhere before 者 reaches 96.9 % and scores no better).
 Each candidate is scored by a logistic regression over span features — its length, the 疏
 characters around it, how far the passage match reaches beyond each end, where its anchored
 occurrence sits in the passage unit (at its start / end, the passage character after it: 者 / 也 …),
@@ -47,14 +49,6 @@ def _beyond(n: int) -> str:
     return str(n) if n < 3 else ("3-5" if n < 6 else "6+")
 
 
-# a stretch of 2+ characters right before 者 may start anywhere in its passage match: the 疏 quotes
-# consecutive phrases back to back (七曰刑賞以馭其威【八曰田役以馭其衆】者) or after words of its own
-# that happen to stand in the passage too (小祥之尸【視濯】者); train split less the tune juan: 409
-# gold quotations no candidate without it; tune juan: candidates hold 95.5 % of the gold ones, not
-# 92.8 %, for 12 % more candidates (at 1+ characters: the same 95.5 %, 15 % more)
-ZHE_FREE_LEFT = 2
-
-
 def candidates(fshu: str, qp: QuotePassage) -> tuple[list[tuple[int, int]], list[int], list[int]]:
     """The candidate spans of a folded 疏, and the longest passage stretch (of either kind)
     starting / ending at each character."""
@@ -67,8 +61,7 @@ def candidates(fshu: str, qp: QuotePassage) -> tuple[list[tuple[int, int]], list
         left_edge = s == 0 or fshu[s - 1] in LEFT_EDGES
         for length in range(1, starting[s] + 1):
             e = s + length
-            free = length >= ZHE_FREE_LEFT and e < n and fshu[e] == "者"
-            if (left_edge or free or ending[e - 1] == length) and (length == starting[s] or e == n or fshu[e] in RIGHT_EDGES):
+            if (left_edge or ending[e - 1] == length) and (length == starting[s] or e == n or fshu[e] in RIGHT_EDGES):
                 out.append((s, e))
     return out, starting, ending
 
