@@ -112,9 +112,9 @@ def train_records(hold_out: frozenset[str] = frozenset()) -> list[dict]:
 
 
 # a pair of characters is a variant pair for the span reader when 2+ train quotations differ from
-# their target by it alone (train split less the tune juan: 法/灋 17, 䘮/丧 11, 明/眀 11, 㑹/会 2;
-# 養/飬 once, not kept): the quotations the data's own alignment carried over through a pair
-# pipeline/variants.py lacks
+# their target by it alone (the train split: 法/灋 25, 明/眀 13, 䘮/丧 11, 㑹/会 5, 養/飬 3; less the
+# tune juan: 4 pairs, 養/飬 once): the quotations the data's own alignment carried over through a
+# pair pipeline/variants.py lacks; on the tune juan F1 0.720 -> 0.728 with them (docs/quotations.md)
 VARIANT_MIN_COUNT = 2
 
 
