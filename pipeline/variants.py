@@ -57,6 +57,28 @@ def fold(text: str) -> str:
     return text.translate(load_table())
 
 
+@functools.lru_cache(maxsize=8)
+def folder(pairs: tuple[tuple[str, str], ...] = ()):
+    """`fold`, then each extra pair's two (folded) characters to one key: a reader's own wider view
+    (the 疏 quotation reader's pairs learned from its train split, models/quotations/spans.json).
+    Still one character to one character, so offsets are kept."""
+    if not pairs:
+        return fold
+    parent: dict[str, str] = {}
+
+    def root(c: str) -> str:
+        while parent.get(c, c) != c:
+            c = parent[c]
+        return c
+
+    for a, b in pairs:
+        ra, rb = root(fold(a)), root(fold(b))
+        if ra != rb:
+            parent[max(ra, rb)] = min(ra, rb)
+    extra = {ord(c): root(c) for c in parent}
+    return lambda text: fold(text).translate(extra)
+
+
 def same(a: str, b: str) -> bool:
     return fold(a) == fold(b)
 

@@ -148,3 +148,44 @@ def test_span_reader_finds_bare_quotations_of_train_segments():
     rec = recs["KR1d0053_003#42"]
     found = {(q.shu_start, q.shu_end): (q.seq, q.start, q.end) for q in READERS["spans"](*reader_inputs(rec))}
     assert rec["text"][191:201] == "故云二者相推其然明矣" and found.get((193, 201)) == (1, 101, 109)  # holds 者, not cut at it
+
+
+def _train_rec(rid: str) -> dict:
+    return _train(rid.split("_")[0], {rid})[rid]
+
+
+def test_range_candidates_and_their_anchor():
+    from pipeline.align.quote_spans import all_candidates, span_quotations
+
+    # train juan 25 of 禮記註疏: the 疏 heads a section 「郊血至臭也」者, one quotation from 郊血 to 臭也
+    rec = _train_rec("KR1d0053_025#12")
+    shu, passage, notes = reader_inputs(rec)
+    gold = next(q for q in rec["quotes"] if q["start"] == 4179)
+    assert shu[4179:4185] == "郊血至臭也者" and gold["range"] and (gold["target"], gold["target_end"]) == (4, 21)
+    spans, _s, _e = all_candidates(fold(shu), QuotePassage(passage, notes))
+    assert (4179, 4184, 4181) in spans
+    found = {(q.shu_start, q.shu_end): q for q in span_quotations(shu, passage, notes)}
+    q = found.get((4179, 4184))
+    assert q is not None and (q.seq, q.start, q.end, q.form) == (4, 0, 21, "至"), sorted(found)
+
+
+def test_variant_pairs_learned_from_train_quotations():
+    from pipeline.align.quote_spans import candidates, load_model
+    from pipeline.train.quotations import variant_pairs
+    from pipeline.variants import folder
+
+    # train juan 2 and 3 of 周禮注疏: the 疏 prints 法 where the 經 prints 灋 (六曰官法以正邦治者), a
+    # pair pipeline/variants.py does not fold
+    recs = [r for r in read_gold(paths.QUOTES["KR1d0003"], split="train") if r["id"].split("#")[0] in ("KR1d0003_002", "KR1d0003_003")]
+    pairs = {(a, b): (n, ids) for a, b, n, ids in variant_pairs(recs)}
+    assert pairs[("法", "灋")][0] >= 2 and all(i.startswith("KR1d0003_00") for i in pairs[("法", "灋")][1])
+    assert not any(n < 2 for n, _ids in pairs.values())
+    rec = next(r for r in recs if r["id"] == "KR1d0003_002#7")
+    shu, passage, notes = reader_inputs(rec)
+    assert shu[256:264] == "六曰官法以正邦治" and passage[0][1][46:54] == "六曰官灋以正邦治"
+    wide = folder((("法", "灋"),))
+    assert len(wide(shu)) == len(shu) and wide("法") == wide("灋") and fold("法") != fold("灋")
+    assert (256, 264) in candidates(wide(shu), QuotePassage(passage, notes, wide))[0]
+    assert (256, 264) not in candidates(fold(shu), QuotePassage(passage, notes))[0]
+    # the shipped model carries the pairs it was trained with, each with its count and evidence
+    assert ("法", "灋") in load_model().variant_pairs

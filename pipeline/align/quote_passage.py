@@ -64,7 +64,8 @@ def _occurrences(hay: str, needle: str) -> list[int]:
 
 
 class QuotePassage:
-    def __init__(self, passage: list[tuple[int, str]], notes: list[tuple[int, str]]):
+    def __init__(self, passage: list[tuple[int, str]], notes: list[tuple[int, str]], fold=fold):
+        """`fold`: the variant view the reader matches in (pipeline.variants.fold or a `folder`)."""
         units = [(seq, "經", t) for seq, t in passage] + [(seq, "注", t) for seq, t in notes]
         units.sort(key=lambda u: u[0])
         self.units = [(seq, kind, text, fold(text)) for seq, kind, text in units]

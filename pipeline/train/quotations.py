@@ -28,10 +28,10 @@ from pathlib import Path
 from pipeline import atomic, paths
 from pipeline.align.quote_passage import QuotePassage, note_part
 from pipeline.align.quote_spans import MODEL_PATH as SPANS_PATH
-from pipeline.align.quote_spans import candidates, span_features
+from pipeline.align.quote_spans import all_candidates, span_features
 from pipeline.align.quote_tagger import MODEL_PATH, char_features, to_bio
 from pipeline.evaluate.quotations import read_gold, reader_inputs
-from pipeline.variants import fold
+from pipeline.variants import fold, folder
 
 # c2 1.0 over 0.01: F1 0.679 vs 0.673 on the tune juan (train juan 1-3 of each book, held out);
 # minfreq 3 and c1 0.2 keep the model at 6 MB (8 MB with c1 0.05, every feature)
@@ -111,22 +111,50 @@ def train_records(hold_out: frozenset[str] = frozenset()) -> list[dict]:
     return records
 
 
-def span_examples(records: list[dict]):
-    """(features, is a gold quotation) of every candidate span, uncertain stretches left out."""
+# a pair of characters is a variant pair for the span reader when 2+ train quotations differ from
+# their target by it alone (the train split: 法/灋 25, 明/眀 13, 䘮/丧 11, 㑹/会 5, 養/飬 3; less the
+# tune juan: 4 pairs, 養/飬 once): the quotations the data's own alignment carried over through a
+# pair pipeline/variants.py lacks; on the tune juan F1 0.720 -> 0.728 with them (docs/quotations.md)
+VARIANT_MIN_COUNT = 2
+
+
+def variant_pairs(records: list[dict], min_count: int = VARIANT_MIN_COUNT) -> list[list]:
+    """[a, b, count, the first 3 record ids] of each character pair by which 1-2 characters of a
+    gold quotation (not a range) differ from its target in the passage (both folded), seen
+    `min_count` times or more; sorted."""
+    seen: Counter = Counter()
+    where: dict[tuple[str, str], list[str]] = {}
+    for rec in records:
+        for q in rec["quotes"]:
+            quoted = fold(rec["text"][q["start"] : q["end"]])
+            target = fold(rec["passage"][q["target"]]["text"][q["target_start"] : q["target_end"]])
+            if q.get("range") or len(quoted) != len(target):
+                continue
+            diff = [tuple(sorted(p)) for p in zip(quoted, target) if p[0] != p[1]]
+            if 1 <= len(diff) <= 2:  # more is no variant but another text
+                for pair in diff:
+                    seen[pair] += 1
+                    where.setdefault(pair, []).append(rec["id"])
+    return [[a, b, n, where[(a, b)][:3]] for (a, b), n in sorted(seen.items()) if n >= min_count]
+
+
+def span_examples(records: list[dict], fold=fold):
+    """(features, is a gold quotation) of every candidate span, uncertain stretches left out;
+    `fold` the variant view of the reader."""
     for rec in records:
         shu, passage, notes = reader_inputs(rec)
         if not shu:
             continue
         f = fold(shu)
-        qp = QuotePassage(passage, notes)
+        qp = QuotePassage(passage, notes, fold)
         note = note_part(shu)
-        spans, starting, ending = candidates(f, qp)
+        spans, starting, ending = all_candidates(f, qp)
         gold = {(q["start"], q["end"]) for q in rec["quotes"]}
         unsure = [(u["start"], u["end"]) for u in rec["uncertain"]]
-        for s, e in spans:
+        for s, e, mid in spans:
             if any(a < e and s < b for a, b in unsure):
                 continue
-            feats, _hit = span_features(shu, f, qp, note, starting, ending, s, e)
+            feats, _hit = span_features(shu, f, qp, note, starting, ending, s, e, mid)
             yield feats, (s, e) in gold
 
 
@@ -140,8 +168,9 @@ def train_spans(out: Path = SPANS_PATH, log=print, hold_out: frozenset[str] = fr
     t0 = time.perf_counter()
     params = {**SPAN_PARAMS, **(params or {})}
     records = train_records(hold_out)
+    pairs = variant_pairs(records)
     xs, ys = [], []
-    for feats, label in span_examples(records):
+    for feats, label in span_examples(records, folder(tuple((a, b) for a, b, *_e in pairs))):
         xs.append(feats)
         ys.append(label)
     counts = Counter(x for feats in xs for x in feats)
@@ -154,9 +183,10 @@ def train_spans(out: Path = SPANS_PATH, log=print, hold_out: frozenset[str] = fr
     names = vec.get_feature_names_out()
     weights = {str(k): round(float(w), 5) for k, w in zip(names, model.coef_[0]) if round(float(w), 5)}
     out = Path(out)
-    body = {"bias": round(float(model.intercept_[0]), 5), "threshold": params["threshold"], "weights": weights}
+    body = {"bias": round(float(model.intercept_[0]), 5), "threshold": params["threshold"], "variant_pairs": pairs,
+            "weights": weights}
     atomic.write_text(out, json.dumps(body, ensure_ascii=False, sort_keys=True, indent=0) + "\n")
     info = {"hold_out": sorted(hold_out), "records": len(records), "candidates": len(ys), "gold": int(sum(ys)),
-            "params": params, "features": len(weights), "iterations": int(model.n_iter_[0]),
+            "params": params, "features": len(weights), "variant_pairs": len(pairs), "iterations": int(model.n_iter_[0]),
             "train_seconds": round(time.perf_counter() - t0), "bytes": out.stat().st_size}
     return _write_meta(out.parent / "spans.meta.json", info, log)
