@@ -220,7 +220,9 @@ def run(
     summary = RunSummary(mode=mode, stages=status, out=str(out) if out is not None else None)
     results: list[DocResult] = [DocResult(doc_id=Path(path).stem, path=path, error=err) for path, err in broken]
     spill_dir = _spill_folder(out if out is not None else state_out)
-    spill = Spill(spill_dir)
+    from pipeline.export import FORMATS as REGISTRY
+
+    spill = Spill(spill_dir, [REGISTRY[f] for f in opts.formats] if "export" in steps and out is not None else ())
 
     try:
         with ProgressBar(progress, len(items), mode) as advance:
@@ -247,6 +249,7 @@ def run(
             if closing is not None:  # the Dask workers exit while the outputs are assembled
                 closing.join()
     finally:
+        spill.close()
         shutil.rmtree(spill_dir, ignore_errors=True)
     summary.wall_seconds = time.perf_counter() - t_start
     return summary
