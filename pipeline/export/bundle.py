@@ -10,7 +10,9 @@ CorpusInfo, sink)` writes its files into the sink as it goes; a format with litt
 give `corpus(list[(split, part)], CorpusInfo) -> {path: bytes}` instead. The parts are read back
 from the spill (runner: a document's parts go to disk as it finishes), so the memory of the
 assembly is that of one document, not of the book: all 161 juan of 禮記集說 peaked at 4.66 GB
-when every part and every assembled file was held until the end.
+when every part and every assembled file was held until the end. A format may also take the
+parts as the documents finish (`collect`): the database stages its rows while the workers
+still compute.
 """
 
 from __future__ import annotations
