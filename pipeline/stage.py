@@ -32,10 +32,15 @@ INGEST_PROVIDES = ("units",)  # what reading a file gives every document
 class StageLoadError(Exception):
     """A stage's model could not be loaded (missing folder, corrupt file, missing library)."""
 
-    def __init__(self, stage: str, path: Path | None, cause: BaseException):
+    def __init__(self, stage: str, path: Path | None, cause: BaseException | None, message: str | None = None):
         self.stage, self.path, self.cause = stage, path, cause
         where = f" from {path}" if path else ""
-        super().__init__(f"stage {stage}: cannot load its model{where}: {type(cause).__name__}: {cause}")
+        super().__init__(message or f"stage {stage}: cannot load its model{where}: {type(cause).__name__}: {cause}")
+
+    def __reduce__(self):
+        # raised in a Dask worker that checked the model (runner): the message travels as it was
+        # written, the cause does not (a library's exception need not unpickle)
+        return (StageLoadError, (self.stage, self.path, None, str(self)))
 
 
 class Stage:

@@ -193,3 +193,24 @@ def test_a_skipped_stage_is_not_loaded_and_the_card_says_so(inputs, tmp_path):
     assert "| tag | skipped (--skip) |" in (out / "README.md").read_text(encoding="utf-8")
     assert (out / "jsonl" / "entities.jsonl").read_text(encoding="utf-8") == ""
     assert (out / "jsonl" / "sentences.jsonl").read_text(encoding="utf-8") != ""
+
+
+def test_on_dask_the_workers_load_and_check_the_models_not_the_driver(inputs, tmp_path, monkeypatch):
+    """A Dask run loads no model in the driver (~600 MB it never used); a model the workers
+    cannot load still stops the run before any document, with the serial runner's message."""
+    import pipeline.runner as runner
+
+    def never(*args, **kwargs):
+        raise AssertionError("the driver loaded a model")
+
+    monkeypatch.setattr(runner, "load_stage", never)
+    good = run([str(inputs / "KR1d0030_010.txt")], tmp_path / "good", workers=1, progress=False, formats=["jsonl"])
+    assert good.ok and good.stages["segment"] == "ran"
+    out, missing = tmp_path / "out", tmp_path / "no-such-model"
+    result = CliRunner().invoke(main, ["run", str(inputs), "--out", str(out), "--no-progress", "--workers", "1",
+                                       "--tag-model", str(missing)])
+    assert result.exit_code == 2, result.output
+    # the check's own error, not two documents failed by their workers
+    assert f"zhushu: error: stage tag: cannot load its model from {missing}: " in result.output, result.output
+    assert "worker error" not in result.output and "Traceback" not in result.output
+    assert not out.exists()

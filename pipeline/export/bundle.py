@@ -10,7 +10,9 @@ CorpusInfo, sink)` writes its files into the sink as it goes; a format with litt
 give `corpus(list[(split, part)], CorpusInfo) -> {path: bytes}` instead. The parts are read back
 from the spill (runner: a document's parts go to disk as it finishes), so the memory of the
 assembly is that of one document, not of the book: all 161 juan of 禮記集說 peaked at 4.66 GB
-when every part and every assembled file was held until the end.
+when every part and every assembled file was held until the end. A format may also take the
+parts as the documents finish (`collect`): the database stages its rows while the workers
+still compute.
 """
 
 from __future__ import annotations
@@ -63,6 +65,10 @@ class Format:
     reads_files: bool = False  # its corpus end reads CorpusInfo.files (the dataset card)
     slow_corpus: bool = False  # its corpus end compresses (parquet, DocBin): started first
     stream: Callable[["Parts", CorpusInfo, "Sink"], None] | None = None
+    # takes each document's part as the document finishes, in any order (Spill.keep), and gives
+    # back what `stream` reads in its place: `collect(folder)` -> an object with add(part) and
+    # close() (the sqlite database's rows, staged while the workers still compute)
+    collect: Callable[[Path], object] | None = None
 
 
 class Sink:
@@ -102,20 +108,33 @@ class SpilledPart:
 
 class Spill:
     """A folder of the finished documents' parts, one file a part, so that the driver holds no
-    document once it is done (the folder is the caller's to remove)."""
+    document once it is done (the folder is the caller's to remove, after close()). The parts of
+    a format that collects (Format.collect) go to its collector instead, in this folder too."""
 
-    def __init__(self, folder: str | os.PathLike):
+    def __init__(self, folder: str | os.PathLike, formats: Iterable[Format] = ()):
         self.folder = Path(folder)
         self.count = 0
+        self.collecting = {f.name: f.collect for f in formats if f.collect is not None}
+        self.collectors: dict[str, object] = {}
 
     def keep(self, export: "DocumentExport") -> "DocumentExport":
         self.count += 1
         for name, part in list(export.parts.items()):
+            if name in self.collecting and part is not None:
+                if name not in self.collectors:
+                    self.collectors[name] = self.collecting[name](self.folder)
+                export.parts[name] = self.collectors[name].add(part)
+                continue
             path = self.folder / f"{self.count}.{name}.pickle"
             with open(path, "wb") as fh:
                 pickle.dump(part, fh, protocol=pickle.HIGHEST_PROTOCOL)
             export.parts[name] = SpilledPart(path)
         return export
+
+    def close(self) -> None:
+        for collector in self.collectors.values():
+            collector.close()
+        self.collectors.clear()
 
     def keep_bytes(self, data: bytes) -> "SpilledPart":
         self.count += 1

@@ -23,6 +23,7 @@ from __future__ import annotations
 import os
 import shutil
 import tempfile
+import threading
 import time
 from contextlib import ExitStack
 from pathlib import Path
@@ -36,6 +37,7 @@ from pipeline.runner.document import (
     DocResult,
     Options,
     head_stages,
+    import_exporters,
     load_stage,
     process_head,
     process_item,
@@ -53,9 +55,10 @@ __all__ = ["FORMATS", "STAGE_ORDER", "DocResult", "Options", "RunSummary", "chec
 
 
 def check_stages(steps: Iterable[str], models: tuple[tuple[str, str], ...] = (),
-                 skip: Iterable[str] = ()) -> tuple[tuple[str, ...], dict[str, str]]:
+                 skip: Iterable[str] = (), load: bool = True) -> tuple[tuple[str, ...], dict[str, str]]:
     """The annotation stages that will run, each loaded once here (StageLoadError if it cannot
-    be), and the status of every requested stage."""
+    be) unless not `load` (a Dask run: the workers load and check them, dask.check_workers),
+    and the status of every requested stage."""
     steps, skip = set(steps), set(skip)
     ready, status = [], {}
     for stage in STAGE_ORDER:
@@ -65,7 +68,8 @@ def check_stages(steps: Iterable[str], models: tuple[tuple[str, str], ...] = (),
         if stage not in steps:
             continue
         if stage in ANNOTATORS:
-            load_stage(stage, models)
+            if load:
+                load_stage(stage, models)
             ready.append(stage)
         status[stage] = "ran"
     return tuple(ready), status
@@ -191,20 +195,11 @@ def run(
     refused = {path for path, _err in broken}
     items = [item for item in items if item not in refused]
     model_paths = tuple(sorted((k, str(v)) for k, v in (models or {}).items() if v))
-    cluster_started = None
-    if workers and workers > 0 and not scheduler:
-        # the worker processes start while this one loads the stages to check them
-        from concurrent.futures import ThreadPoolExecutor
-
-        with ThreadPoolExecutor(max_workers=1) as starter:
-            cluster_started = starter.submit(local_cluster, workers)
-            try:
-                annotators, status = check_stages(steps, model_paths, skip)
-            except BaseException:
-                cluster_started.result().close()
-                raise
-    else:
-        annotators, status = check_stages(steps, model_paths, skip)
+    # on Dask the models are loaded, and so checked, in the workers that use them
+    # (dask.check_workers), not in this process: ~600 MB and the CPU of loading them, taken
+    # from the workers as they start on a 2-core machine, for models it never ran
+    on_dask = bool(scheduler) or bool(workers and workers > 0)
+    annotators, status = check_stages(steps, model_paths, skip, load=not on_dask)
     opts = Options(
         steps=steps,
         annotators=annotators,
@@ -227,7 +222,10 @@ def run(
     summary = RunSummary(mode=mode, stages=status, out=str(out) if out is not None else None)
     results: list[DocResult] = [DocResult(doc_id=Path(path).stem, path=path, error=err) for path, err in broken]
     spill_dir = _spill_folder(out if out is not None else state_out)
-    spill = Spill(spill_dir)
+    from pipeline.export import FORMATS as REGISTRY
+
+    importer: threading.Thread | None = None
+    spill = Spill(spill_dir, [REGISTRY[f] for f in opts.formats] if "export" in steps and out is not None else ())
 
     try:
         with ProgressBar(progress, len(items), mode) as advance:
@@ -247,13 +245,21 @@ def run(
             if mode == "serial":
                 run_serial(items, opts, done)
             else:
-                closing = run_dask(items, opts, workers, scheduler, done, cluster_started.result() if cluster_started is not None else None)
+                if "export" in steps:
+                    # this process only assembles: it imports the exporters' libraries while the
+                    # workers compute, not after them (spaCy: ~4 s of the assembly otherwise)
+                    importer = threading.Thread(target=import_exporters, args=(opts.formats,), name="zhushu-import")
+                    importer.start()
+                closing = run_dask(items, opts, workers, scheduler, done)
         try:
             _finish(summary, results, items, steps, opts, out, state_out, keep_going)
         finally:
             if closing is not None:  # the Dask workers exit while the outputs are assembled
                 closing.join()
     finally:
+        if importer is not None:
+            importer.join()
+        spill.close()
         shutil.rmtree(spill_dir, ignore_errors=True)
     summary.wall_seconds = time.perf_counter() - t_start
     return summary

@@ -5,7 +5,7 @@ from __future__ import annotations
 import threading
 from pathlib import Path
 
-from pipeline.runner.document import DocResult, Options, process_item
+from pipeline.runner.document import DocResult, Options, load_stage, process_item
 
 WORKER_ENVIRON = {"OMP_NUM_THREADS": 1, "MKL_NUM_THREADS": 1, "OPENBLAS_NUM_THREADS": 1, "MALLOC_ARENA_MAX": 1}
 # Dask's statistical profiler samples each task's stack every 10 ms (for the dashboard, which a
@@ -51,6 +51,7 @@ def run_dask(items: list[str], opts: Options, workers: int, scheduler: str | Non
         cluster = cluster or local_cluster(workers)
         client = Client(cluster)
     try:
+        check_workers(client, opts)
         # the largest files first, so that the last task to finish is a short one (the
         # outputs are assembled in document-id order whatever order they finish in)
         items = sorted(items, key=_size, reverse=True)
@@ -69,6 +70,20 @@ def run_dask(items: list[str], opts: Options, workers: int, scheduler: str | Non
     closing = threading.Thread(target=_close, args=(client, cluster), name="zhushu-dask-close")
     closing.start()
     return closing
+
+
+def check_workers(client, opts: Options) -> None:
+    """Load the run's stages in every worker before any document is sent: a model that cannot be
+    loaded raises its StageLoadError here, as the serial runner's check does, and the workers'
+    first tasks find their models loaded."""
+    if opts.annotators:
+        client.wait_for_workers(1)
+        client.run(load_stages, opts.annotators, opts.models)
+
+
+def load_stages(annotators: tuple[str, ...], models: tuple[tuple[str, str], ...]) -> None:
+    for name in annotators:
+        load_stage(name, models)
 
 
 def _close(client, cluster) -> None:

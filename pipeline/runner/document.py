@@ -156,14 +156,22 @@ def warm_up(opts: Options) -> None:
     if opts.formats in _WARM:
         return
     if "export" in opts.steps:
-        import pipeline.export  # noqa: F401
-
-        if "parquet" in opts.formats:
-            import pyarrow  # noqa: F401
-
-        if "spacy" in opts.formats:
-            import spacy.tokens  # noqa: F401
-            import spacy.vocab  # noqa: F401
+        import_exporters(opts.formats)
     for name in opts.annotators:
         load_stage(name, opts.models)
     _WARM.add(opts.formats)
+
+
+def import_exporters(formats: tuple[str, ...]) -> None:
+    """The libraries the formats need (spaCy takes ~4 s of CPU to import)."""
+    import pipeline.export  # noqa: F401
+
+    if "parquet" in formats:
+        import pyarrow  # noqa: F401
+        import pyarrow.parquet  # noqa: F401
+
+    if "spacy" in formats:
+        import spacy.tokens  # noqa: F401
+        import spacy.vocab  # noqa: F401
+    if "sqlite" in formats:
+        import sqlite_utils  # noqa: F401
