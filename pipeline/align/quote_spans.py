@@ -138,16 +138,24 @@ def span_features(shu: str, fshu: str, qp: QuotePassage, note: tuple[int, int] |
     return feats, hit
 
 
-def scored_candidates(shu: str, qp: QuotePassage, weights: dict[str, float], bias: float, fold=fold):
-    """(probability, start, end, anchor) of every anchored candidate of one 疏 unit; `fold` the
-    view `qp` was made with."""
+def candidate_features(shu: str, qp: QuotePassage, fold=fold):
+    """(start, end, features, anchor or None) of every candidate of one 疏 unit, in candidate
+    order; `fold` the view `qp` was made with. Run time (scored_candidates) and training
+    (pipeline/train/quotations.span_examples) both read the candidates through this."""
     f = fold(shu)
     note = note_part(shu)
     spans, starting, ending = all_candidates(f, qp)
-    out = []
-    get = weights.get
     for s, e, mid in spans:
         feats, hit = span_features(shu, f, qp, note, starting, ending, s, e, mid)
+        yield s, e, feats, hit
+
+
+def scored_candidates(shu: str, qp: QuotePassage, weights: dict[str, float], bias: float, fold=fold):
+    """(probability, start, end, anchor) of every anchored candidate of one 疏 unit; `fold` the
+    view `qp` was made with."""
+    out = []
+    get = weights.get
+    for s, e, feats, hit in candidate_features(shu, qp, fold):
         if hit is None:
             continue
         z = bias + sum(map(get, feats, itertools.repeat(0.0, len(feats))))

@@ -26,9 +26,9 @@ from collections import Counter
 from pathlib import Path
 
 from pipeline import atomic, paths
-from pipeline.align.quote_passage import QuotePassage, note_part
+from pipeline.align.quote_passage import QuotePassage
 from pipeline.align.quote_spans import MODEL_PATH as SPANS_PATH
-from pipeline.align.quote_spans import all_candidates, span_features
+from pipeline.align.quote_spans import candidate_features
 from pipeline.align.quote_tagger import MODEL_PATH, char_features, to_bio
 from pipeline.evaluate.quotations import read_gold, reader_inputs
 from pipeline.variants import fold, folder
@@ -145,16 +145,12 @@ def span_examples(records: list[dict], fold=fold):
         shu, passage, notes = reader_inputs(rec)
         if not shu:
             continue
-        f = fold(shu)
         qp = QuotePassage(passage, notes, fold)
-        note = note_part(shu)
-        spans, starting, ending = all_candidates(f, qp)
         gold = {(q["start"], q["end"]) for q in rec["quotes"]}
         unsure = [(u["start"], u["end"]) for u in rec["uncertain"]]
-        for s, e, mid in spans:
+        for s, e, feats, _hit in candidate_features(shu, qp, fold):
             if any(a < e and s < b for a, b in unsure):
                 continue
-            feats, _hit = span_features(shu, f, qp, note, starting, ending, s, e, mid)
             yield feats, (s, e) in gold
 
 
