@@ -29,6 +29,7 @@ are tried for anchoring a head, never folded.
 from __future__ import annotations
 
 import functools
+from collections.abc import Iterable
 from pathlib import Path
 
 from pipeline import paths
@@ -57,6 +58,26 @@ def fold(text: str) -> str:
     return text.translate(load_table())
 
 
+def classes(pairs: Iterable[tuple[str, str]]) -> dict[str, str]:
+    """The connected components of the pairs' edges: character -> its class's key (the smallest
+    code point), for every character that is not itself its class's key. The fold table is
+    built by it (pipeline/train/variants.py) and so is `folder`'s wider view."""
+    parent: dict[str, str] = {}
+
+    def find(x: str) -> str:
+        parent.setdefault(x, x)
+        while parent[x] != x:
+            parent[x] = parent[parent[x]]
+            x = parent[x]
+        return x
+
+    for a, b in pairs:
+        ra, rb = find(a), find(b)
+        if ra != rb:
+            parent[max(ra, rb)] = min(ra, rb)
+    return {c: find(c) for c in list(parent) if find(c) != c}
+
+
 @functools.lru_cache(maxsize=8)
 def folder(pairs: tuple[tuple[str, str], ...] = ()):
     """`fold`, then each extra pair's two (folded) characters to one key: a reader's own wider view
@@ -64,18 +85,7 @@ def folder(pairs: tuple[tuple[str, str], ...] = ()):
     Still one character to one character, so offsets are kept."""
     if not pairs:
         return fold
-    parent: dict[str, str] = {}
-
-    def root(c: str) -> str:
-        while parent.get(c, c) != c:
-            c = parent[c]
-        return c
-
-    for a, b in pairs:
-        ra, rb = root(fold(a)), root(fold(b))
-        if ra != rb:
-            parent[max(ra, rb)] = min(ra, rb)
-    extra = {ord(c): root(c) for c in parent}
+    extra = {ord(c): key for c, key in classes((fold(a), fold(b)) for a, b in pairs).items()}
     return lambda text: fold(text).translate(extra)
 
 

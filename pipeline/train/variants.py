@@ -11,7 +11,7 @@ import sys
 import tempfile
 from pathlib import Path
 
-from pipeline.variants import TABLE_PATH, load_table
+from pipeline.variants import TABLE_PATH, classes, load_table
 
 
 OPENCC_FILES = (
@@ -69,24 +69,8 @@ def _dump_ocd2(name: str) -> list[str]:
 
 
 def build_table() -> dict[str, str]:
-    """Union the OpenCC + supplement edges into classes; return char -> key (key = min member)."""
-    parent: dict[str, str] = {}
-
-    def find(x: str) -> str:
-        parent.setdefault(x, x)
-        while parent[x] != x:
-            parent[x] = parent[parent[x]]
-            x = parent[x]
-        return x
-
-    def union(a: str, b: str) -> None:
-        ra, rb = find(a), find(b)
-        if ra != rb:
-            if ra < rb:
-                parent[rb] = ra
-            else:
-                parent[ra] = rb
-
+    """The OpenCC + supplement edges as classes (variants.classes): char -> key (key = min member)."""
+    edges: list[tuple[str, str]] = []
     for name, _how in OPENCC_FILES:
         for line in _dump_ocd2(name):
             if "\t" not in line:
@@ -94,10 +78,9 @@ def build_table() -> dict[str, str]:
             src, tgts = line.split("\t", 1)
             tgt = tgts.split(" ")[0]
             if len(src) == 1 and len(tgt) == 1:
-                union(src, tgt)
-    for var, std, _ev in SUPPLEMENT:
-        union(var, std)
-    return {c: find(c) for c in list(parent) if find(c) != c}
+                edges.append((src, tgt))
+    edges += [(var, std) for var, std, _ev in SUPPLEMENT]
+    return classes(edges)
 
 
 def write_table(path: Path = TABLE_PATH) -> int:
