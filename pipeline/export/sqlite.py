@@ -162,10 +162,8 @@ def create_indexes(db) -> None:
 def _insert(conn, table: str, names: list[str], rows) -> None:
     """Rows into a table, by sqlite3's executemany: sqlite-utils' insert_all checks every value
     for JSON (jsonify_if_needed: 26 s of a 75 s profile of the three books' build)."""
-    from sqlite_utils.db import quote_identifier
-
-    cols = ", ".join(quote_identifier(n) for n in names)
-    conn.executemany(f"INSERT INTO {quote_identifier(table)} ({cols}) VALUES ({', '.join('?' * len(names))})", rows)
+    cols = ", ".join(map(_q, names))
+    conn.executemany(f"INSERT INTO {_q(table)} ({cols}) VALUES ({', '.join('?' * len(names))})", rows)
 
 
 # what a document's part puts in the staging database: table -> its columns
@@ -232,6 +230,7 @@ def staging(folder: str | os.PathLike) -> Staging:
 
 
 def _q(name: str) -> str:
+    """A quoted SQL identifier (sqlite-utils' quoting; imported here, when a database is built)."""
     from sqlite_utils.db import quote_identifier
 
     return quote_identifier(name)
