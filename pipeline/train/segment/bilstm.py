@@ -27,23 +27,23 @@ def build_vocab(records: list[dict], min_char: int = 1, min_bigram: int = 2, use
     update of it the main cost of a training step)."""
     folder = Vocab([], [], fold=fold).fold
 
-    def count(recs):
+    def count(recs, trigrams: bool):
         cc, bc, tc = Counter(), Counter(), Counter()
         for r in recs:
             t = folder(r["text"]) if folder is not None else r["text"]
             cc.update(t)
             if use_bigrams:
                 bc.update(a + b for a, b in zip(t, t[1:] + BOS_EOS))
-            if use_trigrams:
+            if trigrams:
                 p = BOS_EOS + t + BOS_EOS + BOS_EOS
                 tc.update(p[i:i + 3] for i in range(len(t) + 1))
         return cc, bc, tc
 
-    cc, bc, tc = count(records)
+    cc, bc, tc = count(records, use_trigrams)
     chars = {c for c, n in cc.items() if n >= min_char}
     bigram_set = {b for b, n in bc.items() if n >= min_bigram} if use_bigrams else set()
     if outside:
-        occ, obc, _ = count(outside)
+        occ, obc, _ = count(outside, False)  # no trigrams are taken from the outside prose
         chars |= {c for c, n in occ.items() if n >= outside_min_char}
         bigram_set |= {b for b, n in obc.items() if n >= outside_min_bigram} if use_bigrams else set()
     chars = sorted(chars)
