@@ -63,6 +63,17 @@ def _timed(fn) -> float:
     return time.perf_counter() - t0
 
 
+def subsets(sets: list[str]):
+    """(book, set name, records) for each book and set: all its 音義 records, then the clean ones
+    (aligned >= 0.99: the gold kept every mark)."""
+    for book in BOOKS:
+        recs = records(book)
+        for s in sets:
+            for clean in (False, True):
+                rs = [r for r in recs if r["set"] == s and (not clean or r.get("aligned", 1.0) >= 0.99)]
+                yield book, s + (" clean" if clean else ""), rs
+
+
 def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--sets", default="train,tune")
@@ -73,30 +84,21 @@ def main() -> None:
     seg = load_segmenter()
     print("| book | set | records | chars | plain seg / sent / punct | grammar seg / sent / punct |")
     print("|---|---|---|---|---|---|")
-    for book in BOOKS:
-        recs = records(book)
-        for s in sets:
-            for clean in (False, True):
-                rs = [r for r in recs if r["set"] == s and (not clean or r.get("aligned", 1.0) >= 0.99)]
-                plain, gram = score(rs, predict(seg, rs, False)), score(rs, predict(seg, rs, True))
-                name = s + (" clean" if clean else "")
-                print(f"| {book} | {name} | {len(rs)} | {plain['chars']} | {f1s(plain)} | {f1s(gram)} |", flush=True)
+    for book, name, rs in subsets(sets):
+        plain, gram = score(rs, predict(seg, rs, False)), score(rs, predict(seg, rs, True))
+        print(f"| {book} | {name} | {len(rs)} | {plain['chars']} | {f1s(plain)} | {f1s(gram)} |", flush=True)
     if args.ablate:
         print("\nseg F1 (sentence F1) with one rule left out, plain → all rules → without the rule:")
-        for book in BOOKS:
-            recs = records(book)
-            for s in sets:
-                for clean in (False, True):
-                    rs = [r for r in recs if r["set"] == s and (not clean or r.get("aligned", 1.0) >= 0.99)]
-                    plain = predict(seg, rs, False)
-                    cols = []
-                    for left_out in (None,) + RULES:
-                        rules = tuple(x for x in RULES if x != left_out)
-                        res = score(rs, [punctuate(r["text"], p, book, rules) for r, p in zip(rs, plain)])
-                        cols.append(f"{left_out or 'all'} {res['seg']['f1']:.4f} ({res['sentence']['f1']:.4f})")
-                    base = score(rs, plain)
-                    print(f"{book} {s}{' clean' if clean else ''}: plain {base['seg']['f1']:.4f} ({base['sentence']['f1']:.4f}); "
-                          + "; ".join(cols), flush=True)
+        for book, name, rs in subsets(sets):
+            plain = predict(seg, rs, False)
+            cols = []
+            for left_out in (None,) + RULES:
+                rules = tuple(x for x in RULES if x != left_out)
+                res = score(rs, [punctuate(r["text"], p, book, rules) for r, p in zip(rs, plain)])
+                cols.append(f"{left_out or 'all'} {res['seg']['f1']:.4f} ({res['sentence']['f1']:.4f})")
+            base = score(rs, plain)
+            print(f"{book} {name}: plain {base['seg']['f1']:.4f} ({base['sentence']['f1']:.4f}); "
+                  + "; ".join(cols), flush=True)
     if args.speed:
         for what, marker in (("音義 notes", "音義"), ("whole juan", None)):
             rs = [r for b in BOOKS for r in records(b, marker) if r["set"] == "tune"]
