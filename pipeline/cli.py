@@ -131,30 +131,47 @@ def eval_segment(gold, split, model_dir, as_json):
               help="bilstm: the shipped model; ensemble: seed-varied BiLSTMs averaged (more accurate, slower); "
                    "hybrid: the BiLSTM + a Stanza tokenizer (most accurate, about a third of the speed; needs stanza).")
 @click.option("--no-extra", is_flag=True, help="Train without the TLS 禮記/周禮 text in data/extra.")
-@click.option("--recipe", type=click.Choice(["v1", "v2", "v3"]), default="v2", show_default=True,
+@click.option("--recipe", type=click.Choice(["v1", "v2", "v3", "v2d"]), default="v2", show_default=True,
               help="bilstm: v2 = the 集釋, the TLS extra text and the punctuated 注疏 with a kind per marker and a "
                    "book embedding (models/segmenter-v2, the default); v1 = without the 注疏 (models/segmenter); "
-                   "v3 = v2 + the outside punctuated prose, every text folded t2s (--out required).")
+                   "v3 = v2 + the outside punctuated prose, every text folded t2s (--out required); "
+                   "v2d = v2 distilled from a teacher (--teacher, default models/segmenter-ensemble; --out required).")
+@click.option("--teacher", "teacher_dir", default=None, type=click.Path(file_okay=False, exists=True),
+              help="v2d: the teacher's model folder.")
+@click.option("--members", default=None,
+              help="ensemble: comma-separated trained model folders to average (referred to, not copied; "
+                   "only the threshold is tuned) instead of training seed-varied members.")
 @click.option("--outside", "outside_file", default=None, type=click.Path(dir_okay=False, exists=True),
               help="v3: the outside prose (default ../shared/data/outside/classical_prose.punct.jsonl.gz).")
 @click.option("--checkpoint", default=None, type=click.Path(dir_okay=False),
               help="bilstm: a checkpoint file written after every epoch; an existing one is resumed.")
 @click.option("--epochs", type=int, default=None, help="Override the number of epochs (bilstm, ensemble).")
+@click.option("--layers", type=int, default=None,
+              help="bilstm: BiLSTM layers (default 1; models/segmenter-v3 has 2: --recipe v3 --epochs 4 --layers 2).")
 @click.option("--seeds", default=None, help="Comma-separated member seeds (ensemble; default 13,14,15).")
 @click.option("--bilstm-from", default=None, type=click.Path(file_okay=False, exists=True),
               help="hybrid: use this trained BiLSTM folder (referred to, not copied) instead of training one.")
 @reports_input_errors
-def train_segmenter_cmd(out_dir, model_type, no_extra, recipe, epochs, seeds, bilstm_from, outside_file, checkpoint):
+def train_segmenter_cmd(out_dir, model_type, no_extra, recipe, epochs, seeds, bilstm_from, outside_file, checkpoint,
+                        teacher_dir, members, layers):
     """Rebuild the segmenter from data/punct (train split) and data/extra; fixed seeds."""
     from pipeline import paths
-    from pipeline.train.segment import V2_OVERRIDES, V3_OVERRIDES, train_segmenter
+    from pipeline.train.segment import V2_OVERRIDES, V2D_OVERRIDES, V3_OVERRIDES, train_segmenter
 
     if out_dir is None:
-        if model_type != "bilstm" or recipe == "v3":
+        if model_type != "bilstm" or recipe in ("v3", "v2d"):
             raise click.UsageError(f"--type {model_type} --recipe {recipe} needs --out (the default folders hold the shipped BiLSTMs)")
         out_dir = paths.SEGMENTER_MODEL if recipe == "v2" else paths.SEGMENTER_V1
 
-    overrides = dict({"v2": V2_OVERRIDES, "v3": V3_OVERRIDES}.get(recipe, {}))
+    overrides = dict({"v2": V2_OVERRIDES, "v3": V3_OVERRIDES, "v2d": V2D_OVERRIDES}.get(recipe, {}))
+    if teacher_dir:
+        if recipe != "v2d":
+            raise click.UsageError("--teacher goes with --recipe v2d")
+        overrides["teacher"] = teacher_dir
+    if members:
+        if model_type != "ensemble":
+            raise click.UsageError("--members goes with --type ensemble")
+        overrides["members_from"] = [m for m in members.split(",") if m]
     if outside_file:
         if recipe != "v3":
             raise click.UsageError("--outside goes with --recipe v3")
@@ -165,6 +182,8 @@ def train_segmenter_cmd(out_dir, model_type, no_extra, recipe, epochs, seeds, bi
         overrides["checkpoint"] = checkpoint
     if epochs:
         overrides["epochs"] = epochs
+    if layers:
+        overrides["arch"] = {**overrides.get("arch", {}), "layers": layers}
     if seeds:
         overrides["seeds"] = [int(x) for x in seeds.split(",")]
     if bilstm_from:

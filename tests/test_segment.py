@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 from pathlib import Path
 
 import pytest
@@ -539,3 +540,74 @@ def test_outside_prose_enters_the_vocabulary_at_its_own_thresholds():
     assert "鬯" in vocab.chars and "玁" in vocab.chars  # characters at >= 5
     assert set(build_vocab(own).bigrams) <= set(vocab.bigrams)
     assert len(build_vocab(own, outside=outside, outside_min_bigram=2).bigrams) > len(vocab.bigrams)
+
+
+class _TeacherBreakingEverywhere:
+    """A stand-in teacher: every character is followed by 。 with probability 0.9."""
+
+    def probs(self, texts, kinds, books=None):
+        import numpy as np
+
+        from pipeline.segment.data import LABELS
+
+        out = []
+        for t in texts:
+            p = np.full((len(t), len(LABELS)), 0.1 / (len(LABELS) - 1), dtype=np.float32)
+            p[:, LABELS.index("。")] = 0.9
+            out.append(p)
+        return out
+
+
+def test_distillation_trains_the_student_towards_its_teacher(tmp_path):
+    """A student trained only on a teacher's distributions (distil_weight 1) learns the teacher's
+    taste (a break after nearly every character), one trained on the gold marks does not; the
+    distillation loss at weight 0 is the gold cross-entropy. Fixtures: 集釋 juan 1 (train)."""
+    import torch
+
+    from pipeline.train.segment.bilstm import _distil_loss, train
+
+    recs = [dict(r, marks={int(k): v for k, v in r["marks"].items()}) for r in _train_records(60)]
+    arch = {"emb": 16, "bemb": 8, "kemb": 4, "hidden": 16, "layers": 1}
+    old = torch.get_num_threads()
+    torch.set_num_threads(1)
+    try:
+        kw = dict(epochs=4, batch_chars=300, arch=dict(arch), log=lambda m: None, lr=1e-2)  # ~100 steps
+        plain = train([dict(r) for r in recs[:50]], recs[50:], **kw)
+        student = train([dict(r) for r in recs[:50]], recs[50:], teacher=_TeacherBreakingEverywhere(),
+                        teacher_name="everywhere", distil_weight=1.0, **kw)
+    finally:
+        torch.set_num_threads(old)
+    assert student.config["distil"] == {"teacher": "everywhere", "weight": 1.0}
+    texts, kinds = [r["text"] for r in recs[50:]], [r["kind"] for r in recs[50:]]
+
+    def break_rate(seg):
+        ps = seg.probs(texts, kinds)
+        return sum(float((p[:-1, 0] < 0.5).sum()) for p in ps) / sum(len(t) - 1 for t in texts)
+
+    assert break_rate(student) > 0.8 > 0.4 > break_rate(plain)
+    logits = torch.randn(2, 5, 7)
+    hard = torch.rand(10)
+    batch = [{"text": "abcde", "soft": torch.softmax(torch.randn(5, 7), -1).numpy()}, {"text": "abc"}]
+    assert torch.allclose(_distil_loss(hard, logits, batch, 0.0), hard)
+    mixed = _distil_loss(hard, logits, batch, 0.5)
+    assert torch.allclose(mixed[5:], hard[5:])  # no teacher for the second chunk: gold only
+    assert not torch.allclose(mixed[:5], hard[:5])
+
+
+def test_ensemble_reads_the_zhushu_kinds_and_book_like_its_members(tmp_path):
+    """An ensemble of the shipped v2 model alone marks a 疏 of the 周禮注疏 exactly as v2 does: the
+    ensemble backend gets the 注疏 kind and the book (it was given base/note only, which v2 reads
+    otherwise). Text: the first 疏 of 周禮注疏 juan 1 (train), KR1d0003_001#5."""
+    from pipeline import paths
+    from pipeline.segment import load_segmenter, read_segmenter
+
+    (tmp_path / "config.json").write_text(json.dumps(
+        {"type": "ensemble", "members": [os.path.relpath(paths.SEGMENTER_MODEL, tmp_path)], "threshold": 0.525}),
+        encoding="utf-8")
+    text = "釋曰自此以下至以為民極五句六官之首同此序者以其建國設官為民不異故也王者臨統無邊故首稱惟王眀事皆統之於王"
+    v2 = load_segmenter()
+    ens = read_segmenter(tmp_path)
+    for kind in ("疏", "注"):
+        want = v2.predict([text], [kind], books=["KR1d0003"])
+        assert ens.predict([text], [kind], books=["KR1d0003"]) == want
+    assert v2.predict([text], ["疏"], books=["KR1d0003"]) != v2.predict([text], ["note"])

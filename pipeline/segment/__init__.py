@@ -88,7 +88,7 @@ class Segmenter:
             raise ValueError("texts and kinds differ in length")
         kinds = [_norm_kind(k) for k in kinds]
         with _torch_threads(self.threads if self.type in TORCH_BACKENDS else None):
-            if self.type == "bilstm":
+            if self.type in ("bilstm", "ensemble"):  # BiLSTMs read the 注疏 kinds and the book
                 preds = self.backend.predict(list(texts), kinds, books=books)
             else:
                 preds = self.backend.predict(list(texts), ["base" if k == "base" else "note" for k in kinds])

@@ -1,6 +1,8 @@
 """An ensemble of BiLSTM segmenters: the mean of their per-character mark distributions.
 
-Members differ only in their random seed. Averaging cancels part of each model's idiosyncratic
+Members were first seed-varied copies of one model; members of different shape also work (the
+shipped models/segmenter-ensemble: the 1x192 v2 and the 2x192 folded v3, each reading the text
+its own way), and the members' folders may be siblings ("../segmenter-v2"). Averaging cancels part of each model's idiosyncratic
 errors, which matters here: the dev juan (大射) uses archery vocabulary that no training text
 has, so single models disagree a lot there (docs/segmentation.md has the numbers).
 
@@ -30,8 +32,8 @@ class EnsembleSegmenter:
         per_member = [m.probs(texts, kinds, books=books) for m in self.members]
         return [np.mean([p[i] for p in per_member], axis=0) for i in range(len(texts))]
 
-    def predict(self, texts: list[str], kinds: list[str]) -> list[dict[int, str]]:
-        return [decode(p, len(t), self.threshold) for p, t in zip(self.probs(texts, kinds), texts)]
+    def predict(self, texts: list[str], kinds: list[str], books: list[str] | None = None) -> list[dict[int, str]]:
+        return [decode(p, len(t), self.threshold) for p, t in zip(self.probs(texts, kinds, books=books), texts)]
 
     def save(self, folder: str | Path, member_names: list[str]) -> dict:
         """Write config.json (the member folders are written by their own save); return it."""

@@ -59,6 +59,14 @@ V2_OVERRIDES = {
 V3_OVERRIDES = {**V2_OVERRIDES, "fold": "t2s", "outside": True, "outside_frac": 0.05, "outside_weight": 1.0}
 OUTSIDE_FILE = paths.OUTSIDE_PROSE
 
+# Punctuation v2, distilled (issue 22, "a large teacher distilled into a fast student"): the v2
+# recipe and shape (1x192, not folded: v2's speed), each character of our own text trained towards
+# the teacher's distribution (weight DISTIL_WEIGHT) and its gold mark (the rest). The teacher is
+# models/segmenter-ensemble: the mean of v2 and the 2x192 folded v3 (on the tune juan +1.4 seg F1
+# over either alone; docs/segmentation.md).
+DISTIL_WEIGHT = 0.5
+V2D_OVERRIDES = {**V2_OVERRIDES, "teacher": str(paths.MODELS / "segmenter-ensemble"), "distil_weight": DISTIL_WEIGHT}
+
 
 def training_data(punct_file: str | Path = PUNCT_FILE, use_extra: bool = True, min_aligned: float = MIN_ALIGNED,
                   tune_juan: tuple[str, ...] = TUNE_JUAN):
@@ -181,7 +189,24 @@ def train_segmenter(out_dir: str | Path, model_type: str = "bilstm", punct_file:
         params["outside_recs"] = outside_data(outside_file)
         data.update(outside=Path(outside_file).name, fold=params.get("fold"))
         log(f"outside {len(params['outside_recs'])} records ({sum(len(r['text']) for r in params['outside_recs'])} chars)")
+    teacher_dir = params.pop("teacher", None)
+    if teacher_dir:  # distillation: the teacher's distributions over every chunk of our own text
+        from pipeline.segment import read_segmenter
+
+        params["teacher"] = read_segmenter(Path(teacher_dir)).backend
+        params["teacher_name"] = Path(teacher_dir).name
+        data["teacher"] = Path(teacher_dir).name
+    members_from = params.pop("members_from", None)
     t0 = time.time()
+    if model_type == "ensemble" and members_from:  # trained folders, referred to (not copied); threshold on tune
+        from pipeline.train.segment.ensemble import tune_ensemble
+
+        names = [os.path.relpath(m, out_dir) for m in members_from]
+        ens = tune_ensemble([NeuralSegmenter.load(m) for m in members_from], tune)
+        ens.config = {"data": data}
+        log(f"ensemble of {names}: threshold {ens.threshold}")
+        out_dir.mkdir(parents=True, exist_ok=True)
+        return ens.save(out_dir, names)
     if model_type == "ensemble":  # one member per seed, each a complete BiLSTM folder; the ensemble threshold on tune
         from pipeline.train.segment.ensemble import tune_ensemble
 

@@ -134,6 +134,7 @@ def train(train_recs: list[dict], tune_recs: list[dict], extra_recs: list[dict] 
           pretrain_epochs: int = 0, pretrain_zhushu_frac: float = 1.0, tune_zhushu: list[dict] | None = None,
           outside_recs: list[dict] | None = None, outside_weight: float = 1.0, outside_frac: float = 0.05,
           outside_min_bigram: int = 50, fold: str | None = None, checkpoint: str | Path | None = None,
+          teacher=None, teacher_name: str | None = None, distil_weight: float = 0.5,
           quantize: bool = True, log=print, time_limit: float | None = None) -> NeuralSegmenter:
     """Train a tagger. Deterministic for a given seed (one thread, fixed shuffles).
 
@@ -155,6 +156,13 @@ def train(train_recs: list[dict], tune_recs: list[dict], extra_recs: list[dict] 
     `checkpoint`: a file written (atomically) after every epoch with the model, the optimiser and
     every random state; when it exists, training resumes after its last epoch, and the model is
     the same bytes as an uninterrupted run's. A checkpoint of other data or settings is refused.
+
+    Distillation: with `teacher` (a segmenter with `probs`, e.g. an ensemble of larger models),
+    every chunk of our own text (not the outside prose) carries the teacher's per-character mark
+    distribution, computed once before the first epoch, and each of its characters is trained
+    towards `distil_weight` x the teacher's distribution + (1 - distil_weight) x the gold mark.
+    The teacher's distribution says how sure a break is where the carried-over gold marks are
+    noisy or a matter of taste, which a hard label cannot.
     """
     torch.manual_seed(seed)
     rng = random.Random(seed)
@@ -176,6 +184,10 @@ def train(train_recs: list[dict], tune_recs: list[dict], extra_recs: list[dict] 
     ext = [dict(c, weight=extra_weight) for r in extra_recs for c in _chunks(r)]
     zs = [c for r in zhushu_recs for c in _chunks(r)]
     outside = [c for r in outside_recs for c in _chunks(r)]
+    if teacher is not None:
+        t1 = time.time()
+        _attach_teacher(teacher, own + ext + zs)
+        log(f"teacher {teacher_name}: {sum(len(c['text']) for c in own + ext + zs)} characters in {time.time() - t1:.0f}s")
     opt = torch.optim.Adam(model.parameters(), lr=lr)
     config = {"arch": {**arch, "n_labels": len(LABELS)}, "use_bigrams": use_bigrams,
               "seed": seed, "epochs": epochs, "lr": lr, "extra_weight": extra_weight,
@@ -187,6 +199,8 @@ def train(train_recs: list[dict], tune_recs: list[dict], extra_recs: list[dict] 
         config.update(outside_weight=outside_weight, outside_frac=outside_frac, outside_min_bigram=outside_min_bigram)
     if fold:
         config["fold"] = fold
+    if teacher is not None:
+        config["distil"] = {"teacher": teacher_name, "weight": distil_weight}
     config["arch"].pop("n_labels")
     seg = NeuralSegmenter(model, vocab, 0.5, config)
     tune_sets = {"tune": tune_recs, "tune-zs": tune_zhushu or []}
@@ -251,6 +265,8 @@ def train(train_recs: list[dict], tune_recs: list[dict], extra_recs: list[dict] 
                 logits = model(chars, bigs, kk, lengths, bb)
                 loss_tok = nn.functional.cross_entropy(logits.reshape(-1, logits.shape[-1]), labels.reshape(-1),
                                                        reduction="none", ignore_index=-100)
+                if teacher is not None:
+                    loss_tok = _distil_loss(loss_tok, logits, b, distil_weight)
                 w = weights.reshape(-1) * (labels.reshape(-1) != -100)
                 loss = (loss_tok * w).sum() / w.sum().clamp(min=1)
                 opt.zero_grad()
@@ -276,6 +292,31 @@ def train(train_recs: list[dict], tune_recs: list[dict], extra_recs: list[dict] 
     seg.config["train_seconds"] = round(time.time() - t0, 1)
     log(f"threshold {seg.threshold}")
     return seg
+
+
+def _attach_teacher(teacher, chunks: list[dict]) -> None:
+    """Each chunk gets "soft": the teacher's (n, n_labels) distribution over its own text (float16:
+    ~2 M characters x 7 labels), read exactly as the student reads the chunk."""
+    probs = teacher.probs([c["text"] for c in chunks], [c["kind"] for c in chunks],
+                          books=[c.get("book") for c in chunks])
+    for c, p in zip(chunks, probs):
+        c["soft"] = p.astype(np.float16)
+
+
+def _distil_loss(hard: torch.Tensor, logits: torch.Tensor, batch: list[dict], weight: float) -> torch.Tensor:
+    """Per character: (1 - weight) x the gold cross-entropy + weight x the cross-entropy against
+    the teacher's distribution, for chunks that have one (the outside prose has none: gold only)."""
+    B, n, L = logits.shape
+    soft = torch.zeros(B, n, L)
+    has = torch.zeros(B, n)
+    for i, c in enumerate(batch):
+        if "soft" in c:
+            k = len(c["text"])
+            soft[i, :k] = torch.from_numpy(c["soft"].astype(np.float32))
+            has[i, :k] = 1.0
+    soft_ce = -(soft * torch.log_softmax(logits, dim=-1)).sum(-1).reshape(-1)
+    has = has.reshape(-1)
+    return hard * (1 - weight * has) + soft_ce * weight * has
 
 
 def _save_checkpoint(path: Path, state: dict) -> None:
