@@ -286,3 +286,12 @@ def test_no_chain_in_a_paraphrase_or_a_citation():
              49: "：", 53: "，", 58: "，", 62: "，", 67: "。", 69: "：", 74: "，", 88: "。", 92: "。"}
     got = zhushu_spans(base, note, marks)
     assert not {lem for lem, _s, _e in got} & {"軍", "社"}
+
+
+def test_x_zhi_wei_yan_y_is_a_sound_gloss():
+    # KR1d0030_020#85 (train), the segmenter's marks: 「桑之為言，喪也」, the fuller form of X之言Y
+    base = "鬠笄用桑長四寸纋中"
+    note = "桑之為言喪也用爲笄取其名也長四寸不冠故也纋笄之中央以安髮"
+    marks = {4: "，", 6: "。", 9: "，", 13: "。", 16: "，", 20: "。", 28: "。"}
+    got = spans(base, note, marks)
+    assert ("sound", "桑", 3, 4) in got
