@@ -36,19 +36,22 @@ FINAL = "。；！？"
 def _items(note: str, fn: str, fb: str) -> list[tuple[int, int, int]]:
     """(note position, length, base position) of every possible head: a word of the passage that
     is the longest stretch of it starting there (軍 of 軍社 is no head when the passage has 軍社)."""
+    where: dict[str, list[int]] = {}  # the passage's stretches of 1 .. MAX_HEAD + 1 characters
+    for k in range(1, MAX_HEAD + 2):
+        for i in range(len(fb) - k + 1):
+            where.setdefault(fb[i : i + k], []).append(i)
     out = []
     n = len(note)
     for j in range(n):
         for L in range(1, MAX_HEAD + 1):
-            if j + L > n or any(c in NOT_HEAD for c in note[j : j + L]):
+            if j + L > n or note[j + L - 1] in NOT_HEAD:
                 break
             h = fn[j : j + L]
-            if j + L < n and fn[j : j + L + 1] in fb:
+            if h not in where:
+                break  # a longer stretch is in the passage only if this one is
+            if j + L < n and fn[j : j + L + 1] in where:
                 continue
-            i = fb.find(h)
-            while i != -1:
-                out.append((j, L, i))
-                i = fb.find(h, i + 1)
+            out.extend((j, L, i) for i in where[h])
     return sorted(out)
 
 
@@ -77,13 +80,13 @@ def chain_candidates(base: str, note: str, marks: dict[int, str], taken: set[int
     marks = {int(k): v for k, v in marks.items()}
     items = _items(note, fn, fb)
     best: dict[tuple[int, int, int], tuple[int, tuple | None]] = {}
-    for c in items:
+    ending: dict[tuple[int, int], list[tuple[int, int, int]]] = {}  # (base end, length) -> heads
+    for c in items:  # in note order, so every possible predecessor is indexed already
         best[c] = (1, None)
-        for p in items:
-            if p[0] >= c[0]:
-                break
-            if best[p][0] + 1 > best[c][0] and _link(note, fn, fb, p, c):
+        for p in ending.get((c[2], c[1]), ()):  # the previous word of the passage, same length
+            if p[0] < c[0] and best[p][0] + 1 > best[c][0] and _link(note, fn, fb, p, c):
                 best[c] = (best[p][0] + 1, p)
+        ending.setdefault((c[2] + c[1], c[1]), []).append(c)
     out: list[Candidate] = []
     used: set[tuple[int, int, int]] = set()
     for c in sorted(items, key=lambda c: (-best[c][0], c)):
