@@ -244,3 +244,54 @@ def test_the_zhushu_notes_have_head_weights_of_their_own():
     marks = {6: "。", 10: "：", 19: "，", 23: "。"}
     assert [g.lemma for g in align_block("凡旅陳龜", note, marks) if g.lemma_start is not None] == ["陳龜"]
     assert [g.lemma for g in align_block("凡旅陳龜", note, marks, zhushu=True) if g.lemma_start is not None] == []
+
+
+def zhushu_spans(base, note, marks):
+    return {(g.lemma, g.lemma_start, g.lemma_end) for g in align_block(base, note, marks, zhushu=True)
+            if g.lemma_start is not None}
+
+
+def test_glosses_of_the_passage_list_are_read_as_a_chain():
+    # KR1d0003_004#1 (train), the segmenter's marks: 食 / 飲 / 膳 each end in 也 and are read; 羞,
+    # the next word of the list, has no mark after it and the lone head classifier says no
+    base = "膳夫掌王之食飲膳羞以養王及后世子"
+    note = "食飯也飲酒漿也膳牲肉也羞有滋味者凡養之具大略有四"
+    marks = {3: "。", 7: "。", 11: "。", 16: "，", 20: "，", 24: "。"}
+    assert ("羞", 8, 9) in zhushu_spans(base, note, marks)
+
+
+def test_an_unmarked_run_of_glosses_is_read_in_the_passage_order():
+    # KR1d0003_005#55 (train) with no marks at all: the three 瘍 of the passage, in its order,
+    # each with a short definition (「腫瘍癕而上生創者潰瘍癕而含膿血者金瘍刅創也」)
+    base = "瘍醫掌腫瘍潰瘍金瘍折瘍之祝藥劀殺之齊"
+    note = ("腫瘍癕而上生創者潰瘍癕而含膿血者金瘍刅創也折瘍踠跌者祝當為注讀如注病之注聲之誤也"
+            "注謂附著藥劀刮去膿血殺謂以藥食其惡肉")
+    got = zhushu_spans(base, note, {})
+    assert {("腫瘍", 3, 5), ("潰瘍", 5, 7), ("金瘍", 7, 9)} <= got
+
+
+def test_no_chain_in_a_paraphrase_or_a_citation():
+    # KR1d0053_017#163 (train): 「勒刻也刻工姓名於其器」 repeats 勒 工 名 in the passage's order, but
+    # 工 and 名 are words of the note's own clause (a definition that closes with 也 ends the chain)
+    base = "物勒工名以考其誠"
+    note = "勒刻也刻工姓名於其器以察其信知其不功致功有不當必行其罪以窮其情注功不當者取材美而器不堅也"
+    marks = {1: "，", 3: "。", 10: "，", 14: "。", 18: "，", 20: "，", 23: "，", 31: "。", 36: "，", 44: "。"}
+    got = zhushu_spans(base, note, marks)
+    assert ("勒", 1, 2) in got and not {lem for lem, _s, _e in got} & {"工", "名"}
+    # KR1d0003_019#68 (train): 「春秋傳曰：軍行，祓社、釁鼓，祝奉以從」 is the wording of a cited book
+    base = "若大師則帥有司而立軍社奉主車"
+    note = ("有司大祝也王出軍必先有事於社及遷廟而以其主行社主曰軍社遷主曰祖春秋傳曰軍行祓社釁鼓祝奉以從"
+            "曾子問曰天子巡守以遷廟主行載于齊車言必有尊也書曰用命賞于祖不用命戮于社社之主蓋用石爲之奉謂將行")
+    marks = {5: "。", 17: "，", 22: "。", 27: "，", 31: "。", 35: "：", 37: "，", 39: "、", 41: "，", 45: "。",
+             49: "：", 53: "，", 58: "，", 62: "，", 67: "。", 69: "：", 74: "，", 88: "。", 92: "。"}
+    got = zhushu_spans(base, note, marks)
+    assert not {lem for lem, _s, _e in got} & {"軍", "社"}
+
+
+def test_x_zhi_wei_yan_y_is_a_sound_gloss():
+    # KR1d0030_020#85 (train), the segmenter's marks: 「桑之為言，喪也」, the fuller form of X之言Y
+    base = "鬠笄用桑長四寸纋中"
+    note = "桑之為言喪也用爲笄取其名也長四寸不冠故也纋笄之中央以安髮"
+    marks = {4: "，", 6: "。", 9: "，", 13: "。", 16: "，", 20: "。", 28: "。"}
+    got = spans(base, note, marks)
+    assert ("sound", "桑", 3, 4) in got

@@ -26,6 +26,7 @@ from pathlib import Path
 
 from pipeline import variants
 from pipeline.align import heads, subcommentary
+from pipeline.align.chains import chain_candidates
 from pipeline.align.grammar import Candidate, base_pieces, read_note
 from pipeline.readings import document_readings
 from pipeline.align.subcommentary import quotations
@@ -202,6 +203,11 @@ def align_block(base: str, note: str, note_marks: dict[int, str] | None = None, 
         return r
 
     cands: list[Candidate] = read_note(note, note_marks or {}, in_base, lambda x: fb.count(fold(x)), zhushu)
+    if zhushu:  # 「食飯也飲酒漿也膳牲肉也羞有滋味者」: glosses of a list run together (chains.py)
+        taken = {c.lemma_note_start for c in cands if c.lemma_note_start is not None and in_base(c.lemma)}
+        extra = chain_candidates(base, note, note_marks or {}, taken, lambda x: fb.count(fold(x)))
+        if extra:
+            cands = sorted(cands + extra, key=lambda c: c.start)
     glosses: list[Gloss] = []
     prev: tuple[int, int] | None = None
     for c in cands:

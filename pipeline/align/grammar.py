@@ -108,7 +108,7 @@ def longest_base_prefix(s: str, in_base: Callable[[str], bool], max_len: int = 8
 
 
 _KEYWORDS = re.compile(
-    r"(?P<kw>猶|之言|讀[為爲如曰若]|當[為爲作]|謂之|謂|者)"
+    r"(?P<kw>猶|之[為爲]言(?!也)|之言|讀[為爲如曰若]|當[為爲作]|謂之|謂|者)"
 )
 _ADVERBS = "亦皆或竝並"
 _GOVERNS = frozenset("不無未言非弗勿毋其之所以而于於與及若則")  # words that govern what follows
@@ -377,7 +377,8 @@ def read_keyword_formula(st: Statement) -> bool:
         x_stripped = x
         while x_stripped and x_stripped[-1] in _ADVERBS and len(x_stripped) > 1:
             x_stripped = x_stripped[:-1]
-        typ = {"猶": "equivalence", "之言": "sound", "謂": "reference"}.get(kw)
+        # X之為言Y, the fuller form of X之言Y (「桑之為言喪也」, KR1d0030_020#85, train)
+        typ = {"猶": "equivalence", "之言": "sound", "之為言": "sound", "之爲言": "sound", "謂": "reference"}.get(kw)
         if typ is None:
             typ = "reading" if kw.startswith("讀") else "emendation"
         if kw == "謂" and (x_stripped in ("此", "是", "皆", "亦", "又") or x_stripped.endswith("所")
