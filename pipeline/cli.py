@@ -233,12 +233,21 @@ def punctuate(file, layout, encoding, model_dir, repunctuate):
 @click.option("--json", "as_json", is_flag=True, help="Print the scores as JSON.")
 @click.option("--no-segmenter", is_flag=True, help="Debug: align without restored punctuation.")
 @click.option("--details", is_flag=True, help="With --json: per-record missed / spurious spans.")
+@click.option("--segmenter", "segmenter_dir", default=None, type=click.Path(file_okay=False, exists=True),
+              help="The segmenter's model folder (default models/segmenter-v2), e.g. models/segmenter-ensemble.")
 @reports_input_errors
-def eval_glosses(gold, as_json, no_segmenter, details):
+def eval_glosses(gold, as_json, no_segmenter, details, segmenter_dir):
     """Score gloss extraction + lemma alignment (lemma-span P/R/F1, type accuracy)."""
     from pipeline.evaluate.glosses import evaluate
 
-    res = evaluate(gold, segmenter=None if no_segmenter else "auto", details=details)
+    if no_segmenter and segmenter_dir:
+        raise click.UsageError("--segmenter and --no-segmenter exclude each other")
+    segmenter = "auto"
+    if segmenter_dir:
+        from pipeline.segment import load_segmenter
+
+        segmenter = load_segmenter(segmenter_dir)
+    res = evaluate(gold, segmenter=None if no_segmenter else segmenter, details=details)
     if as_json:
         click.echo(json.dumps(res, ensure_ascii=False))
     else:
@@ -318,12 +327,14 @@ def glosses_report(corpus, sample, seed, no_segmenter, as_json):
 @click.option("--limit", type=int, default=None, help="Only the first N sentences.")
 @click.option("--system-out", type=click.Path(dir_okay=False), default=None, help="Write the system CoNLL-U here.")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
+@click.option("--segmenter", "segmenter_dir", default=None, type=click.Path(file_okay=False, exists=True),
+              help="own / own-clauses: the segmenter's model folder (default models/segmenter-v2).")
 @reports_input_errors
-def eval_parse(gold, mode, limit, system_out, as_json):
+def eval_parse(gold, mode, limit, system_out, as_json, segmenter_dir):
     """Score the parse stage with gold words withheld (udeval, the CoNLL 2018 scorer): UPOS, LAS, …"""
     from pipeline.evaluate.parse import evaluate_parse
 
-    result = evaluate_parse(gold, mode=mode, limit=limit, system_out=system_out)
+    result = evaluate_parse(gold, mode=mode, limit=limit, system_out=system_out, segmenter_model=segmenter_dir)
     if as_json:
         click.echo(json.dumps(result, ensure_ascii=False))
         return

@@ -179,6 +179,34 @@ def test_cli_eval_glosses_json():
     assert out["records"] == 47 and set(out["lemma"]) >= {"p", "r", "f1"} and "type_accuracy" in out
 
 
+def test_cli_eval_glosses_reads_the_notes_with_the_segmenter_it_is_given(tmp_path):
+    """--segmenter DIR: the marks come from that model. An ensemble of v2 alone marks as v2 does, so
+    the figures equal the default's on the same records, and the model's name is reported (the
+    option ignored would report the default "pipeline.segment")."""
+    import os
+
+    from click.testing import CliRunner
+
+    from pipeline import paths
+    from pipeline.cli import main
+
+    model = tmp_path / "ens"
+    model.mkdir()
+    (model / "config.json").write_text(json.dumps(
+        {"type": "ensemble", "members": [os.path.relpath(paths.SEGMENTER_MODEL, model)], "threshold": 0.525}),
+        encoding="utf-8")
+    lines = (ROOT / "annotations/gold/glosses.dev.zhushu.jsonl").read_text(encoding="utf-8").splitlines()[:6]
+    gold = tmp_path / "gold.jsonl"
+    gold.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    outs = []
+    for extra in ([], ["--segmenter", str(model)]):
+        res = CliRunner().invoke(main, ["eval", "glosses", "--gold", str(gold), "--json", *extra])
+        assert res.exit_code == 0, res.output
+        outs.append(json.loads(res.output.strip().splitlines()[-1]))
+    assert outs[0]["segmenter"] == "pipeline.segment" and outs[1]["segmenter"] == "ensemble:ens"
+    assert outs[0]["lemma"] == outs[1]["lemma"] and outs[0]["lemma"]["system"] > 0
+
+
 def test_head_classifier_is_installed_and_separates_heads_from_subjects():
     from pipeline.align.heads import head_probability, load_weights
 

@@ -18,7 +18,8 @@ from pipeline.cli import main
 ROOT = Path(__file__).resolve().parent.parent
 DVC = yaml.safe_load((ROOT / "dvc.yaml").read_text(encoding="utf-8"))
 PARAMS = yaml.safe_load((ROOT / "params.yaml").read_text(encoding="utf-8"))
-TRAIN_STAGES = ["train_segmenter", "train_segmenter_hybrid", "train_segmenter_v2", "train_tagger", "train_quotations"]
+TRAIN_STAGES = ["train_segmenter", "train_segmenter_hybrid", "train_segmenter_v2", "train_segmenter_v3",
+                "train_segmenter_ensemble", "train_tagger", "train_quotations"]
 STAGES = ["ingest", "segment", "tag", "align", "parse", "export", "evaluate"]
 
 
@@ -55,8 +56,11 @@ def test_stages_in_order_and_chained():
 def test_training_stages_rebuild_the_models_the_pipeline_uses():
     outs = {name: [out_path(o) for o in DVC["stages"][name]["outs"]] for name in TRAIN_STAGES}
     assert outs == {"train_segmenter": [param("segment.v1_model")], "train_segmenter_hybrid": [param("segment.hybrid_model")],
-                    "train_segmenter_v2": [param("segment.model")], "train_tagger": [param("tag.model")],
-                    "train_quotations": [param("align.quotations_model")]}
+                    "train_segmenter_v2": [param("segment.model")], "train_segmenter_v3": [param("segment.v3_model")],
+                    "train_segmenter_ensemble": [param("segment.ensemble_model") + "/config.json"],
+                    "train_tagger": [param("tag.model")], "train_quotations": [param("align.quotations_model")]}
+    ensemble_deps = [interpolate(d) for d in DVC["stages"]["train_segmenter_ensemble"]["deps"]]
+    assert {param("segment.model"), param("segment.v3_model")} <= set(ensemble_deps)  # the members it refers to
     hybrid_deps = [interpolate(d) for d in DVC["stages"]["train_segmenter_hybrid"]["deps"]]
     assert param("segment.v1_model") in hybrid_deps  # the hybrid refers to the BiLSTM it was tuned with
     segment_deps = [interpolate(d) for d in DVC["stages"]["segment"]["deps"]]
@@ -66,7 +70,8 @@ def test_training_stages_rebuild_the_models_the_pipeline_uses():
 
 def test_dependencies_and_params_resolve():
     generated = {out_path(o) for s in DVC["stages"].values() for o in s.get("outs", [])}
-    models_trained_later = {param("segment.model"), param("segment.hybrid_model"), param("segment.v1_model")}
+    models_trained_later = {param("segment.model"), param("segment.hybrid_model"), param("segment.v1_model"),
+                            param("segment.v3_model")}
     for name, stage in DVC["stages"].items():
         for dep in stage["deps"]:
             path = interpolate(dep)

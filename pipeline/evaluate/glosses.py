@@ -79,6 +79,7 @@ def note_marks(notes: list[str], segmenter="auto", ids: list[str] | None = None)
     """
     if segmenter is None:
         return [{} for _ in notes], "none"
+    used = "pipeline.segment" if segmenter == "auto" else getattr(segmenter, "name", "pipeline.segment")
     if segmenter == "auto":
         from pipeline.segment import load_segmenter
 
@@ -88,7 +89,7 @@ def note_marks(notes: list[str], segmenter="auto", ids: list[str] | None = None)
     calls = [_call(i) for i in (ids or [None] * len(notes))]
     marks = [segmenter.predict([note], [kind], books=books)[0] if books else segmenter.predict([note], [kind])[0]
              for note, (kind, books) in zip(notes, calls)]
-    return [{int(k): v for k, v in m.items()} for m in marks], "pipeline.segment"
+    return [{int(k): v for k, v in m.items()} for m in marks], used
 
 
 def spans(glosses) -> dict[tuple[int, int], set[str]]:

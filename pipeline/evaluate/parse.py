@@ -114,7 +114,7 @@ def score(gold_path: str | Path, system_text: str) -> dict:
 
 
 def evaluate_parse(gold_path: str | Path, mode: str = "gold", limit: int | None = None,
-                   system_out: str | Path | None = None) -> dict:
+                   system_out: str | Path | None = None, segmenter_model: str | Path | None = None) -> dict:
     from pipeline.parse import ParseStage
 
     gold = read_gold(gold_path)
@@ -133,7 +133,7 @@ def evaluate_parse(gold_path: str | Path, mode: str = "gold", limit: int | None 
     if mode != "gold":
         from pipeline.segment import SegmentStage
 
-        segmenter = SegmentStage.load().model
+        segmenter = SegmentStage.load(segmenter_model).model
     t = time.perf_counter()
     system = system_output(gold, parser, mode, segmenter)
     seconds = time.perf_counter() - t
