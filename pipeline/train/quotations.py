@@ -155,8 +155,10 @@ def span_examples(records: list[dict], fold=fold):
 
 
 def train_spans(out: Path = SPANS_PATH, log=print, hold_out: frozenset[str] = frozenset(),
-                params: dict | None = None) -> dict:
-    """`hold_out`: train juan (KR1d0053_001 …) left out, to measure a change on them (tuning)."""
+                params: dict | None = None, extra_pairs: tuple[tuple[str, str], ...] = ()) -> dict:
+    """`hold_out`: train juan (KR1d0053_001 …) left out, to measure a change on them (tuning);
+    `extra_pairs`: variant pairs to try beside the learned ones (benchmarks/quotation_joint.py
+    pairs: none helped on the tune juan, stop 27)."""
     import numpy as np
     from sklearn.feature_extraction import DictVectorizer
     from sklearn.linear_model import LogisticRegression
@@ -164,7 +166,7 @@ def train_spans(out: Path = SPANS_PATH, log=print, hold_out: frozenset[str] = fr
     t0 = time.perf_counter()
     params = {**SPAN_PARAMS, **(params or {})}
     records = train_records(hold_out)
-    pairs = variant_pairs(records)
+    pairs = variant_pairs(records) + [[a, b, 0, []] for a, b in extra_pairs]
     xs, ys = [], []
     for feats, label in span_examples(records, folder(tuple((a, b) for a, b, *_e in pairs))):
         xs.append(feats)
