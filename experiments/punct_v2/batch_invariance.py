@@ -1,7 +1,10 @@
 """Batch invariance: marks of each dev unit predicted in one call over all units vs alone, and in
-reversed / shuffled order: python experiments/punct_v2/batch_invariance.py DIR [--int8]"""
+reversed / shuffled order: python experiments/punct_v2/batch_invariance.py DIR [--int8]
+(an ensemble folder is read through pipeline.segment.read_segmenter)"""
+import json
 import random
 import sys
+from pathlib import Path
 
 import torch
 from common import DEV, NeuralSegmenter
@@ -9,7 +12,12 @@ from common import DEV, NeuralSegmenter
 from pipeline.segment.data import book_of, read_records, record_kind
 
 torch.set_num_threads(1)
-seg = NeuralSegmenter.load(sys.argv[1], quantize="--int8" in sys.argv)
+if json.loads((Path(sys.argv[1]) / "config.json").read_text(encoding="utf-8")).get("type") == "ensemble":
+    from pipeline.segment import read_segmenter
+
+    seg = read_segmenter(Path(sys.argv[1])).backend
+else:
+    seg = NeuralSegmenter.load(sys.argv[1], quantize="--int8" in sys.argv)
 for name, path in DEV.items():
     recs = [r for r in read_records(path, split="dev") if r["text"]]
     t, k, b = [r["text"] for r in recs], [record_kind(r) for r in recs], [book_of(r["id"]) for r in recs]
