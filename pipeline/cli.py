@@ -164,32 +164,23 @@ def train_segmenter_cmd(out_dir, model_type, no_extra, recipe, epochs, seeds, bi
         out_dir = paths.SEGMENTER_MODEL if recipe == "v2" else paths.SEGMENTER_V1
 
     overrides = dict({"v2": V2_OVERRIDES, "v3": V3_OVERRIDES, "v2d": V2D_OVERRIDES}.get(recipe, {}))
-    if teacher_dir:
-        if recipe != "v2d":
-            raise click.UsageError("--teacher goes with --recipe v2d")
-        overrides["teacher"] = teacher_dir
-    if members:
-        if model_type != "ensemble":
-            raise click.UsageError("--members goes with --type ensemble")
-        overrides["members_from"] = [m for m in members.split(",") if m]
-    if outside_file:
-        if recipe != "v3":
-            raise click.UsageError("--outside goes with --recipe v3")
-        overrides["outside_file"] = outside_file
-    if checkpoint:
-        if model_type != "bilstm":
-            raise click.UsageError("--checkpoint goes with --type bilstm")
-        overrides["checkpoint"] = checkpoint
+    # options that only one recipe / type reads: (given value, allowed here, the option, its override)
+    for value, allowed, option, key in (
+            (teacher_dir, recipe == "v2d", "--teacher goes with --recipe v2d", "teacher"),
+            (members and [m for m in members.split(",") if m], model_type == "ensemble", "--members goes with --type ensemble", "members_from"),
+            (outside_file, recipe == "v3", "--outside goes with --recipe v3", "outside_file"),
+            (checkpoint, model_type == "bilstm", "--checkpoint goes with --type bilstm", "checkpoint"),
+            (bilstm_from, model_type == "hybrid", "--bilstm-from goes with --type hybrid", "bilstm_from")):
+        if value:
+            if not allowed:
+                raise click.UsageError(option)
+            overrides[key] = value
     if epochs:
         overrides["epochs"] = epochs
     if layers:
         overrides["arch"] = {**overrides.get("arch", {}), "layers": layers}
     if seeds:
         overrides["seeds"] = [int(x) for x in seeds.split(",")]
-    if bilstm_from:
-        if model_type != "hybrid":
-            raise click.UsageError("--bilstm-from goes with --type hybrid")
-        overrides["bilstm_from"] = bilstm_from
     cfg = train_segmenter(out_dir, model_type, use_extra=not no_extra,
                           log=lambda m: click.echo(m, err=True), **overrides)
     click.echo(json.dumps({k: v for k, v in cfg.items() if k not in ("chars", "bigrams")}, ensure_ascii=False))
