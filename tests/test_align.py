@@ -179,22 +179,15 @@ def test_cli_eval_glosses_json():
     assert out["records"] == 47 and set(out["lemma"]) >= {"p", "r", "f1"} and "type_accuracy" in out
 
 
-def test_cli_eval_glosses_reads_the_notes_with_the_segmenter_it_is_given(tmp_path):
+def test_cli_eval_glosses_reads_the_notes_with_the_segmenter_it_is_given(tmp_path, v2_alone_ensemble):
     """--segmenter DIR: the marks come from that model. An ensemble of v2 alone marks as v2 does, so
     the figures equal the default's on the same records, and the model's name is reported (the
     option ignored would report the default "pipeline.segment")."""
-    import os
-
     from click.testing import CliRunner
 
-    from pipeline import paths
     from pipeline.cli import main
 
-    model = tmp_path / "ens"
-    model.mkdir()
-    (model / "config.json").write_text(json.dumps(
-        {"type": "ensemble", "members": [os.path.relpath(paths.SEGMENTER_MODEL, model)], "threshold": 0.525}),
-        encoding="utf-8")
+    model = v2_alone_ensemble
     lines = (ROOT / "annotations/gold/glosses.dev.zhushu.jsonl").read_text(encoding="utf-8").splitlines()[:6]
     gold = tmp_path / "gold.jsonl"
     gold.write_text("\n".join(lines) + "\n", encoding="utf-8")

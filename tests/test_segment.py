@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-import os
 from pathlib import Path
 
 import pytest
@@ -594,19 +593,15 @@ def test_distillation_trains_the_student_towards_its_teacher(tmp_path):
     assert not torch.allclose(mixed[:5], hard[:5])
 
 
-def test_ensemble_reads_the_zhushu_kinds_and_book_like_its_members(tmp_path):
+def test_ensemble_reads_the_zhushu_kinds_and_book_like_its_members(v2_alone_ensemble):
     """An ensemble of the shipped v2 model alone marks a 疏 of the 周禮注疏 exactly as v2 does: the
-    ensemble backend gets the 注疏 kind and the book (it was given base/note only, which v2 reads
+    ensemble backend gets the 注疏 kind and the book (it was given base / note only, which v2 reads
     otherwise). Text: the first 疏 of 周禮注疏 juan 1 (train), KR1d0003_001#5."""
-    from pipeline import paths
     from pipeline.segment import load_segmenter, read_segmenter
 
-    (tmp_path / "config.json").write_text(json.dumps(
-        {"type": "ensemble", "members": [os.path.relpath(paths.SEGMENTER_MODEL, tmp_path)], "threshold": 0.525}),
-        encoding="utf-8")
     text = "釋曰自此以下至以為民極五句六官之首同此序者以其建國設官為民不異故也王者臨統無邊故首稱惟王眀事皆統之於王"
     v2 = load_segmenter()
-    ens = read_segmenter(tmp_path)
+    ens = read_segmenter(v2_alone_ensemble)
     for kind in ("疏", "注"):
         want = v2.predict([text], [kind], books=["KR1d0003"])
         assert ens.predict([text], [kind], books=["KR1d0003"]) == want

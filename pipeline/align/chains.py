@@ -130,9 +130,10 @@ def _read_chain(note, marks, chain, taken, base_count, fb, zhushu) -> list[Candi
         run.clear()
 
     end_len = {j: L for j, L, _b in chain}
+    mark_positions = sorted(marks)
     for i, (j, L, _b) in enumerate(chain):
         end = chain[i + 1][0] if i + 1 < len(chain) else min(n, j + L + MAX_DEFINITION)
-        nxt_mark = next((k for k in sorted(marks) if k > j + L), None)
+        nxt_mark = next((k for k in mark_positions if k > j + L), None)
         if nxt_mark is not None:  # the classifier sees the head's clause, as at a sentence start
             end = min(end, nxt_mark)
         if j in taken:

@@ -198,29 +198,27 @@ def train_segmenter(out_dir: str | Path, model_type: str = "bilstm", punct_file:
         data["teacher"] = Path(teacher_dir).name
     members_from = params.pop("members_from", None)
     t0 = time.time()
-    if model_type == "ensemble" and members_from:  # trained folders, referred to (not copied); threshold on tune
+    if model_type == "ensemble":  # the mean of its members; only the threshold is tuned (on tune)
         from pipeline.train.segment.ensemble import tune_ensemble
 
-        names = [os.path.relpath(m, out_dir) for m in members_from]
-        ens = tune_ensemble([NeuralSegmenter.load(m) for m in members_from], tune)
-        ens.config = {"data": data}
+        if members_from:  # trained folders, referred to (not copied)
+            names = [os.path.relpath(m, out_dir) for m in members_from]
+            members = [NeuralSegmenter.load(m) for m in members_from]
+            config = {"data": data}
+        else:  # one member per seed, each a complete BiLSTM folder
+            members, names = [], []
+            for seed in seeds:
+                log(f"member seed {seed}")
+                seg = train_nn(train, tune, extra, log=log, **{**params, "seed": seed})
+                seg.config.update(type="bilstm", data=data)
+                names.append(f"seed{seed}")
+                seg.save(out_dir / names[-1])
+                members.append(NeuralSegmenter.load(out_dir / names[-1]))  # as used: int8
+            config = {"seeds": list(seeds), "train_seconds": round(time.time() - t0, 1), "data": data}
+        ens = tune_ensemble(members, tune)
+        ens.config = config
         log(f"ensemble of {names}: threshold {ens.threshold}")
         out_dir.mkdir(parents=True, exist_ok=True)
-        return ens.save(out_dir, names)
-    if model_type == "ensemble":  # one member per seed, each a complete BiLSTM folder; the ensemble threshold on tune
-        from pipeline.train.segment.ensemble import tune_ensemble
-
-        members, names = [], []
-        for seed in seeds:
-            log(f"member seed {seed}")
-            seg = train_nn(train, tune, extra, log=log, **{**params, "seed": seed})
-            seg.config.update(type="bilstm", data=data)
-            names.append(f"seed{seed}")
-            seg.save(out_dir / names[-1])
-            members.append(NeuralSegmenter.load(out_dir / names[-1]))  # as used: int8
-        ens = tune_ensemble(members, tune)
-        ens.config = {"seeds": list(seeds), "train_seconds": round(time.time() - t0, 1), "data": data}
-        log(f"ensemble threshold {ens.threshold}")
         return ens.save(out_dir, names)
     if model_type == "hybrid":  # the BiLSTM (trained here, or the folder bilstm_from) + a Stanza tokenizer
         return _train_hybrid(out_dir, train, tune, extra, params, data, t0, log)

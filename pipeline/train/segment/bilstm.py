@@ -296,7 +296,7 @@ def train(train_recs: list[dict], tune_recs: list[dict], extra_recs: list[dict] 
 
 def _attach_teacher(teacher, chunks: list[dict]) -> None:
     """Each chunk gets "soft": the teacher's (n, n_labels) distribution over its own text (float16:
-    ~2 M characters x 7 labels), read exactly as the student reads the chunk."""
+    ~2 M characters x 8 labels), read exactly as the student reads the chunk."""
     probs = teacher.probs([c["text"] for c in chunks], [c["kind"] for c in chunks],
                           books=[c.get("book") for c in chunks])
     for c, p in zip(chunks, probs):
