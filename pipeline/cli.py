@@ -106,13 +106,15 @@ def ingest(files, as_jsonl, out_dir, layout, encoding, base_text, markers_only):
 @click.option("--split", default=None, help='Score only records whose "split" is this (e.g. dev).')
 @click.option("--model", "model_dir", default=None, type=click.Path(file_okay=False), help="Model folder (default models/segmenter-v2).")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
+@click.option("--no-passage", is_flag=True,
+              help="Score each record alone: no 注 is given the 經 record before it (the model folder's passage prior unused).")
 @reports_input_errors
-def eval_segment(gold, split, model_dir, as_json):
+def eval_segment(gold, split, model_dir, as_json, no_passage):
     """Score restored punctuation: seg / punct / sentence P, R, F1 (guidelines/segmentation.md)."""
     from pipeline.evaluate.segment import evaluate_segment
     from pipeline.segment import load_segmenter
 
-    result = evaluate_segment(gold, load_segmenter(model_dir), split=split)
+    result = evaluate_segment(gold, load_segmenter(model_dir), split=split, passages=not no_passage)
     if as_json:
         click.echo(json.dumps(result, ensure_ascii=False))
         return
@@ -591,6 +593,19 @@ def train_gloss_heads_cmd():
 
     info = train()
     click.echo(json.dumps({k: v for k, v in info.items() if k != "weights"}, ensure_ascii=False))
+
+
+@train_group.command("passage-prior")
+@click.option("--segmenter", "model_dir", default=None, type=click.Path(file_okay=False, exists=True),
+              help="The segmenter folder to fit it for (default models/segmenter-v2); writes passage_prior.json there.")
+@reports_input_errors
+def train_passage_prior_cmd(model_dir):
+    """Fit a segmenter's passage prior (a 注 read with its 經 unit) on the train juan; deterministic."""
+    from pipeline.segment import DEFAULT_MODEL
+    from pipeline.train.segment.passage import train_passage_prior
+
+    path = train_passage_prior(Path(model_dir) if model_dir else DEFAULT_MODEL, log=lambda m: click.echo(m, err=True))
+    click.echo(f"wrote {path}")
 
 
 @train_group.command("quotations")

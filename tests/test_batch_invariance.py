@@ -13,7 +13,7 @@ import pytest
 from pipeline import paths
 from pipeline.evaluate.glosses import note_marks
 from pipeline.ingest import read_document
-from pipeline.segment import load_segmenter, segment_document
+from pipeline.segment import load_segmenter, passages_of, segment_document
 
 JUAN = [paths.CORPUS / f"KR1d0030_{n:03d}.txt" for n in (1, 2, 10)]
 
@@ -49,14 +49,16 @@ def test_run_eval_segment_and_eval_glosses_agree(units):
     by_run = {(d.id, u.seq): u.marks for d in docs.values() for u in segment_document(d, seg).units if u.marks}
     # eval glosses reads the 鄭注 (the gold's notes), eval segment the base units and 鄭注 of
     # data/punct: the run reads a 鄭注 as a 注 (釋曰 as a 疏, which neither evaluator scores)
+    # each with its passage, the base unit before it (the gold's `base`, data/punct's record before)
+    before = {(d.id, u.seq): p for d in docs.values() for u, p in zip(d.units, passages_of(d, d.units))}
     notes = [(d.id, u.seq, u.text) for d, u in units if u.marker == "鄭注"]
-    by_glosses, _ = note_marks([t for _, _, t in notes], seg)
+    by_glosses, _ = note_marks([t for _, _, t in notes], seg, bases=[before[(d, s)] for d, s, _ in notes])
     for (doc_id, seq, _), marks in zip(notes, by_glosses):
         assert marks == by_run[(doc_id, seq)], (doc_id, seq)
     # eval segment: every record of the split in one call, with its kind and book
     recs = [(d.id, u) for d, u in units if d.id == paths.DEV_JUAN and (u.kind == "base" or u.marker == "鄭注")]
     by_eval = seg.predict([u.text for _, u in recs], ["base" if u.kind == "base" else "note" for _, u in recs],
-                          books=[paths.DEV_JUAN.split("_")[0]] * len(recs))
+                          books=[paths.DEV_JUAN.split("_")[0]] * len(recs), passages=[before[(d, u.seq)] for d, u in recs])
     assert by_eval == [by_run[(d, u.seq)] for d, u in recs]
 
 

@@ -70,12 +70,15 @@ def _call(record_id: str | None) -> tuple[str, list[str] | None]:
     return "note", None  # the 集釋's 鄭注 blocks, as the 集釋 gold has always been scored
 
 
-def note_marks(notes: list[str], segmenter="auto", ids: list[str] | None = None) -> tuple[list[dict[int, str]], str]:
+def note_marks(notes: list[str], segmenter="auto", ids: list[str] | None = None,
+               bases: list[str] | None = None) -> tuple[list[dict[int, str]], str]:
     """Restored marks for the notes, from the project's segmenter.
 
     segmenter: "auto" (load pipeline.segment's default model), None (no marks), or an object
     with .predict(texts, kinds). ids: the records' ids (a 注疏 record, KR1d0003_…, is segmented
-    as a 注 unit of its book). Returns (marks per note, description of what was used).
+    as a 注 unit of its book). bases: each note's base text, given as its passage as the pipeline
+    gives a 注 its 經 unit (read by the model folder's passage prior). Returns (marks per note,
+    description of what was used).
     """
     if segmenter is None:
         return [{} for _ in notes], "none"
@@ -87,8 +90,15 @@ def note_marks(notes: list[str], segmenter="auto", ids: list[str] | None = None)
     # one note per call, exactly as the guideline's pipeline does it: a batched call may pad
     # and round differently (observed: 2 of 47 dev notes differ in a mark)
     calls = [_call(i) for i in (ids or [None] * len(notes))]
-    marks = [segmenter.predict([note], [kind], books=books)[0] if books else segmenter.predict([note], [kind])[0]
-             for note, (kind, books) in zip(notes, calls)]
+    import inspect
+
+    takes_passages = bases is not None and "passages" in inspect.signature(segmenter.predict).parameters
+    marks = []
+    for j, (note, (kind, books)) in enumerate(zip(notes, calls)):
+        extra = {"passages": [bases[j]]} if takes_passages else {}
+        if books:
+            extra["books"] = books
+        marks.append(segmenter.predict([note], [kind], **extra)[0])
     return [{int(k): v for k, v in m.items()} for m in marks], used
 
 
@@ -139,7 +149,8 @@ def evaluate(gold_path: str | Path, segmenter="auto", details: bool = False) -> 
 
     records = read_gold(gold_path)
     t0 = time.perf_counter()
-    marks, used = note_marks([r["note"] for r in records], segmenter, [r["id"] for r in records])
+    marks, used = note_marks([r["note"] for r in records], segmenter, [r["id"] for r in records],
+                             [r["base"] for r in records])
     t1 = time.perf_counter()
     system = [align_block(r["base"], r["note"], m, zhushu=r["id"].split("_")[0] in ZHUSHU_BOOKS)
               for r, m in zip(records, marks)]

@@ -73,11 +73,25 @@ def score(records: list[dict], predictions: list[dict[int, str]]) -> dict:
     return out
 
 
-def evaluate_segment(gold_path: str | Path, segmenter=None, split: str | None = None) -> dict:
+def record_passages(records: list[dict]) -> list[str | None]:
+    """Per record, the text of the base record right before it in the file when it is commentary
+    of the same juan (the passage a 注 glosses, as the pipeline gives it), else None."""
+    out: list[str | None] = [None] * len(records)
+    for i in range(1, len(records)):
+        a, b = records[i - 1], records[i]
+        if b.get("kind") != "base" and a.get("kind") == "base" and \
+                str(a.get("id", "")).split("#")[0] == str(b.get("id", "")).split("#")[0]:
+            out[i] = a["text"]
+    return out
+
+
+def evaluate_segment(gold_path: str | Path, segmenter=None, split: str | None = None, passages: bool = True) -> dict:
     """Run the segmenter on every non-empty record of a gold file and score it.
 
     `split` keeps only records whose "split" field equals it (punct-data files); records with an
     empty text are skipped. chars_per_second = characters of the scored records / predict time.
+    `passages`: give each commentary record the base record before it (the pipeline gives a 注
+    its 經 unit; read by a model folder's passage prior); False scores each record alone.
     """
     from pipeline.segment import load_segmenter
     from pipeline.segment.data import book_of, read_records, record_kind
@@ -94,17 +108,21 @@ def evaluate_segment(gold_path: str | Path, segmenter=None, split: str | None = 
     try:
         import inspect
 
-        with_books = "books" in inspect.signature(predict).parameters
+        params = inspect.signature(predict).parameters
+        with_books, with_passages = "books" in params, "passages" in params and passages
     except (TypeError, ValueError):
-        with_books = False
+        with_books = with_passages = False
+    before = record_passages(records) if with_passages else None
 
-    def run(ts, ks, bs):
+    def run(ts, ks, bs, ps):
+        if with_passages:
+            return predict(ts, ks, books=bs, passages=ps)
         return predict(ts, ks, books=bs) if with_books else predict(ts, ks)
 
     if records:  # warm-up (lazy initialisation of the backend), not timed
-        run([records[0]["text"]], [kinds[0]], books[:1])
+        run([records[0]["text"]], [kinds[0]], books[:1], [None])
     t0 = time.perf_counter()
-    preds = run([r["text"] for r in records], kinds, books)
+    preds = run([r["text"] for r in records], kinds, books, before)
     elapsed = time.perf_counter() - t0
     out = score(records, preds)
     out["chars_per_second"] = round(out["chars"] / elapsed, 1) if elapsed > 0 else 0.0
@@ -112,4 +130,5 @@ def evaluate_segment(gold_path: str | Path, segmenter=None, split: str | None = 
     if split is not None:
         out["split"] = split
     out["model"] = getattr(seg, "name", type(seg).__name__)
+    out["passages"] = bool(with_passages and getattr(seg, "prior", None) is not None)
     return out

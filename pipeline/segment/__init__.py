@@ -71,8 +71,11 @@ class Segmenter:
     the CRF learned that position); scoring ignores it.
     """
 
-    def __init__(self, backend, path: Path, kind: str, threads: int | None = 1, yinyi_grammar: bool = True):
+    def __init__(self, backend, path: Path, kind: str, threads: int | None = 1, yinyi_grammar: bool = True,
+                 prior=None):
         self.backend = backend
+        # the folder's passage prior (segment/passage.py), read where a 注 is given its passage
+        self.prior = prior
         self.path = path
         self.type = kind
         self.name = f"{kind}:{path.name}"
@@ -80,15 +83,21 @@ class Segmenter:
         # 音義 notes: the reading grammar's marks laid over the model's (segment/yinyi.py)
         self.yinyi_grammar = yinyi_grammar
 
-    def predict(self, texts: list[str], kinds: list[str], books: list[str] | None = None) -> list[dict[int, str]]:
+    def predict(self, texts: list[str], kinds: list[str], books: list[str] | None = None,
+                passages: list[str | None] | None = None) -> list[dict[int, str]]:
         """`kinds`: base / note, or the 注疏 kinds 注 / 疏 / 音義 / 小注 (models without them read
         note); `books`: per text the book id (KR1d0030, KR1d0003, …) for models with a book
-        embedding (None: the 集釋)."""
+        embedding (None: the 集釋); `passages`: per text the base unit it comments on, or None
+        (read by the folder's passage prior, for 注 and notes)."""
         if len(texts) != len(kinds):
             raise ValueError("texts and kinds differ in length")
+        if passages is not None and len(passages) != len(texts):
+            raise ValueError("texts and passages differ in length")
         kinds = [_norm_kind(k) for k in kinds]
         with _torch_threads(self.threads if self.type in TORCH_BACKENDS else None):
-            if self.type in ("bilstm", "ensemble"):  # BiLSTMs read the 注疏 kinds and the book
+            if self.type in ("bilstm", "ensemble") and self.prior is not None and passages is not None:
+                preds = self._predict_with_prior(list(texts), kinds, books, passages)
+            elif self.type in ("bilstm", "ensemble"):  # BiLSTMs read the 注疏 kinds and the book
                 preds = self.backend.predict(list(texts), kinds, books=books)
             else:
                 preds = self.backend.predict(list(texts), ["base" if k == "base" else "note" for k in kinds])
@@ -98,6 +107,20 @@ class Segmenter:
             bs = books or [None] * len(texts)
             preds = [punctuate(t, p, b) if k == "音義" else p for t, p, k, b in zip(texts, preds, kinds, bs)]
         return preds
+
+    def _predict_with_prior(self, texts, kinds, books, passages) -> list[dict[int, str]]:
+        from pipeline.segment.bilstm import UNIT_END_MARK, decode
+
+        probs = self.backend.probs(texts, kinds, books=books)
+        bs = books or [None] * len(texts)
+        out = []
+        for p, t, k, b, passage in zip(probs, texts, kinds, bs, passages):
+            group = self.prior.group(k, b) if passage else None
+            if group is None:
+                out.append(decode(p, len(t), self.backend.threshold))
+            else:
+                out.append(self.prior.decode(p, passage, t, group, UNIT_END_MARK))
+        return out
 
 
 def _bilstm(folder: Path, cfg: dict):
@@ -130,8 +153,9 @@ BACKENDS = {"bilstm": _bilstm, "ensemble": _ensemble, "hybrid": _hybrid, "crf": 
 TORCH_BACKENDS = frozenset(("bilstm", "ensemble", "hybrid"))
 
 
-def read_segmenter(folder: Path, threads: int | None = 1) -> Segmenter:
-    """Read the segmenter in `folder` (uncached: `load_segmenter` is the cached entry point)."""
+def read_segmenter(folder: Path, threads: int | None = 1, with_prior: bool = True) -> Segmenter:
+    """Read the segmenter in `folder` (uncached: `load_segmenter` is the cached entry point);
+    `with_prior`: with the folder's passage prior, if it has one."""
     cfg_file = folder / "config.json"
     if not cfg_file.exists():
         raise FileNotFoundError(f"no segmenter model in {folder} (run `zhushu train segmenter`)")
@@ -141,7 +165,9 @@ def read_segmenter(folder: Path, threads: int | None = 1) -> Segmenter:
         raise ValueError(f"unknown segmenter type {kind!r} in {cfg_file}")
     with _torch_threads(threads if kind in TORCH_BACKENDS else None):
         backend = BACKENDS[kind](folder, cfg)
-    return Segmenter(backend, folder, kind, threads)
+    from pipeline.segment.passage import PassagePrior
+
+    return Segmenter(backend, folder, kind, threads, prior=PassagePrior.load(folder) if with_prior else None)
 
 
 def load_segmenter(path: str | Path | None = None, threads: int | None = 1) -> Segmenter:
@@ -184,13 +210,25 @@ def segment_document(doc: Document, segmenter: Segmenter | None = None, repunctu
     seg = segmenter or load_segmenter()
     # the kind of a commentary unit from its marker (鄭注 → 注, 釋曰 → 疏; v2 models read it)
     kinds = [MARKER_KIND.get(u.marker or "", "note") if u.kind == "commentary" else "base" for u in units]
-    preds = seg.predict([u.text for u in units], kinds, books=[book_of(doc.id)] * len(units))
+    preds = seg.predict([u.text for u in units], kinds, books=[book_of(doc.id)] * len(units),
+                        passages=passages_of(doc, units))
     for u, marks in zip(units, preds):
         u.marks = dict(sorted(marks.items()))
         u.marks_source = None  # restored by zhushu
         u.sentences = spans_from_marks(len(u.text), u.marks, final_only=True)
         u.clauses = spans_from_marks(len(u.text), u.marks, final_only=False)
     return doc
+
+
+def passages_of(doc: Document, units: list) -> list[str | None]:
+    """Per unit, the text of the base unit printed right before it when it is commentary (the
+    passage a 注 glosses; the prior was fitted on such pairs), else None."""
+    before: dict[int, str | None] = {}
+    prev = None
+    for u in doc.units:
+        before[id(u)] = prev.text if prev is not None and prev.kind == "base" and prev.text else None
+        prev = u
+    return [before.get(id(u)) if u.kind == "commentary" else None for u in units]
 
 
 def punctuated_lines(doc: Document, indent: str = "　") -> list[str]:

@@ -1,0 +1,119 @@
+"""The passage prior (pipeline/segment/passage.py): a 注 read with the 經 unit before it.
+
+Fixtures are 注 blocks of TRAIN juan of 周禮注疏 (KR1d0003_001, _002 in data/punct), where the
+shipped v2 misses the break after a head of the passage and the edition has it."""
+
+from __future__ import annotations
+
+import json
+import random
+
+import numpy as np
+import pytest
+
+from pipeline import paths
+from pipeline.evaluate.segment import evaluate_segment, record_passages
+from pipeline.ingest import read_document
+from pipeline.segment import load_segmenter, read_segmenter, segment_document
+from pipeline.segment.passage import FEATURES, FILE, PassagePrior, features, group_of
+
+# (passage, 注, the break the edition has after the head): KR1d0003_001#18, KR1d0003_002#61
+JI = ("以為民極", "極中也令天下之人各得其中不失其所", 1)  # 極，中也
+QIANQI = ("前期十日帥執事而卜曰遂戒", "前期前所諏之日也十日容散齊七日致齊三日執事宗伯大卜之屬既卜又戒百官以始齊", 2)  # 前期，前所諏之日也
+
+
+@pytest.fixture(scope="module")
+def seg():
+    return load_segmenter()
+
+
+def test_the_default_segmenter_ships_a_fitted_prior(seg):
+    assert seg.prior is not None
+    assert set(seg.prior.groups) == {"注疏", "集釋"}
+    assert (paths.SEGMENTER_MODEL / FILE).exists()
+
+
+@pytest.mark.parametrize("case", [JI, QIANQI], ids=["極中也", "前期前所諏之日也"])
+def test_a_head_of_the_passage_gets_its_break(seg, case):
+    passage, note, k = case
+    alone = seg.predict([note], ["注"], books=["KR1d0003"])[0]
+    read = seg.predict([note], ["注"], books=["KR1d0003"], passages=[passage])[0]
+    assert k not in alone  # the model alone misses it ...
+    assert k in read  # ... the passage gives it
+
+
+def test_without_a_passage_or_for_other_kinds_the_model_decides_alone(seg):
+    passage, note, _ = JI
+    alone = seg.predict([note], ["注"], books=["KR1d0003"])[0]
+    assert seg.predict([note], ["注"], books=["KR1d0003"], passages=[None])[0] == alone
+    shu = seg.predict([note], ["疏"], books=["KR1d0003"])[0]
+    assert seg.predict([note], ["疏"], books=["KR1d0003"], passages=[passage])[0] == shu
+
+
+def test_marks_with_passages_do_not_depend_on_the_batch(seg):
+    recs = [json.loads(line) for line in open(paths.DATA / "punct" / "KR1d0003.punct.jsonl", encoding="utf-8")]
+    recs = [r for r in recs if r["id"].startswith(("KR1d0003_001#", "KR1d0003_002#")) and r["text"]][:160]
+    passages = record_passages(recs)
+    texts = [r["text"] for r in recs]
+    kinds = ["base" if r["kind"] == "base" else r["marker"] for r in recs]
+    books = ["KR1d0003"] * len(recs)
+    together = seg.predict(texts, kinds, books=books, passages=passages)
+    alone = [seg.predict([t], [k], books=[b], passages=[p])[0] for t, k, b, p in zip(texts, kinds, books, passages)]
+    assert together == alone
+    order = list(range(len(texts)))
+    random.Random(3).shuffle(order)
+    shuffled = seg.predict([texts[i] for i in order], [kinds[i] for i in order], books=books,
+                           passages=[passages[i] for i in order])
+    assert [shuffled[order.index(i)] for i in range(len(texts))] == together
+    assert sum(p is not None for p in passages) > 20
+
+
+def test_segment_document_gives_a_commentary_unit_the_base_unit_before_it(seg):
+    passage, note, k = JI
+    doc = read_document(paths.DATA / "corpus" / "KR1d0003" / "KR1d0003_001.txt")
+    i = next(i for i, u in enumerate(doc.units) if u.text == note)
+    assert doc.units[i - 1].kind == "base" and doc.units[i - 1].text == passage
+    segment_document(doc, seg)
+    assert k in doc.units[i].marks
+    assert doc.units[i].marks == seg.predict([note], ["注"], books=["KR1d0003"], passages=[passage])[0]
+
+
+def test_features_see_the_passage():
+    p = np.full(len(JI[1]), 0.1)
+    with_passage = features(p, JI[0], JI[1])
+    without = features(p, "", JI[1])
+    assert with_passage.shape == (len(JI[1]) - 1, len(FEATURES))
+    word = FEATURES.index("word")
+    assert with_passage[0, word] == 1.0  # 極 opens the unit and is a whole word of 以為民極
+    assert not without[:, 1:].any()
+
+
+def test_group_of_books():
+    assert group_of("KR1d0003") == group_of("KR1d0053") == "注疏"
+    assert group_of("KR1d0030") == group_of(None) == group_of("KR1d9999") == "集釋"
+
+
+def test_a_prior_fitted_on_other_features_is_refused(tmp_path):
+    (tmp_path / FILE).write_text(json.dumps({"features": ["logit"], "groups": {}}), encoding="utf-8")
+    with pytest.raises(ValueError, match="other features"):
+        PassagePrior.load(tmp_path)
+
+
+def test_eval_segment_gives_records_their_passage_unless_told_not_to(tmp_path, seg):
+    passage, note, k = JI
+    rec = {"split": "dev", "kind": "note", "marker": "注", "text": note, "marks": {str(k): "，"}, "aligned": 1.0}
+    gold = tmp_path / "g.jsonl"
+    gold.write_text("\n".join(json.dumps(r, ensure_ascii=False) for r in (
+        {"id": "KR1d0003_001#17", "split": "dev", "kind": "base", "marker": "", "text": passage, "marks": {}, "aligned": 1.0},
+        dict(rec, id="KR1d0003_001#18"))) + "\n", encoding="utf-8")
+    on = evaluate_segment(gold, seg, split="dev")
+    off = evaluate_segment(gold, seg, split="dev", passages=False)
+    assert on["passages"] and not off["passages"]
+    assert on["by_marker"]["注"]["seg"]["tp"] == off["by_marker"]["注"]["seg"]["tp"] + 1
+
+
+def test_a_folder_without_the_file_reads_as_before(tmp_path):
+    seg = read_segmenter(paths.SEGMENTER_MODEL, with_prior=False)
+    assert seg.prior is None
+    passage, note, k = JI
+    assert k not in seg.predict([note], ["注"], books=["KR1d0003"], passages=[passage])[0]
