@@ -597,14 +597,18 @@ def train_gloss_heads_cmd():
 
 @train_group.command("passage-prior")
 @click.option("--segmenter", "model_dir", default=None, type=click.Path(file_okay=False, exists=True),
-              help="The segmenter folder to fit it for (default models/segmenter-v2); writes passage_prior.json there.")
+              help="The segmenter folder to fit it for (default models/segmenter-v2).")
+@click.option("--out", "out_dir", default=None, type=click.Path(file_okay=False),
+              help="A folder of its own that refers to the segmenter and adds the prior (models/segmenter-v2-passage); "
+                   "default: passage_prior.json in the segmenter's folder.")
 @reports_input_errors
-def train_passage_prior_cmd(model_dir):
+def train_passage_prior_cmd(model_dir, out_dir):
     """Fit a segmenter's passage prior (a 注 read with its 經 unit) on the train juan; deterministic."""
     from pipeline.segment import DEFAULT_MODEL
     from pipeline.train.segment.passage import train_passage_prior
 
-    path = train_passage_prior(Path(model_dir) if model_dir else DEFAULT_MODEL, log=lambda m: click.echo(m, err=True))
+    path = train_passage_prior(Path(model_dir) if model_dir else DEFAULT_MODEL, out_dir,
+                               log=lambda m: click.echo(m, err=True))
     click.echo(f"wrote {path}")
 
 

@@ -11,10 +11,7 @@ import pytest
 def v2_alone_ensemble(tmp_path):
     """An ensemble folder ("ens") whose only member is the shipped v2 (referred to, as
     models/segmenter-ensemble refers to its members) at v2's own threshold, written by the
-    ensemble's own save, with v2's passage prior (fitted on v2's probabilities, which this ensemble
-    reproduces): it must mark every unit exactly as v2 does."""
-    import shutil
-
+    ensemble's own save: it must mark every unit exactly as v2 does."""
     from pipeline import paths
     from pipeline.segment.bilstm import NeuralSegmenter
     from pipeline.segment.ensemble import EnsembleSegmenter
@@ -23,5 +20,4 @@ def v2_alone_ensemble(tmp_path):
     folder.mkdir()
     v2 = NeuralSegmenter.load(paths.SEGMENTER_MODEL)
     EnsembleSegmenter([v2], v2.threshold).save(folder, [os.path.relpath(paths.SEGMENTER_MODEL, folder)])
-    shutil.copy(paths.SEGMENTER_MODEL / "passage_prior.json", folder)
     return folder

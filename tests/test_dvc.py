@@ -19,7 +19,7 @@ ROOT = Path(__file__).resolve().parent.parent
 DVC = yaml.safe_load((ROOT / "dvc.yaml").read_text(encoding="utf-8"))
 PARAMS = yaml.safe_load((ROOT / "params.yaml").read_text(encoding="utf-8"))
 TRAIN_STAGES = ["train_segmenter", "train_segmenter_hybrid", "train_segmenter_v2", "train_segmenter_v3",
-                "train_segmenter_ensemble", "train_tagger", "train_quotations"]
+                "train_segmenter_ensemble", "train_passage_prior", "train_tagger", "train_quotations"]
 STAGES = ["ingest", "segment", "tag", "align", "parse", "export", "evaluate"]
 
 
@@ -57,8 +57,8 @@ def test_training_stages_rebuild_the_models_the_pipeline_uses():
     outs = {name: [out_path(o) for o in DVC["stages"][name]["outs"]] for name in TRAIN_STAGES}
     assert outs == {"train_segmenter": [param("segment.v1_model")], "train_segmenter_hybrid": [param("segment.hybrid_model")],
                     "train_segmenter_v2": [param("segment.model")], "train_segmenter_v3": [param("segment.v3_model")],
-                    "train_segmenter_ensemble": [param("segment.ensemble_model") + "/config.json",
-                                                 param("segment.ensemble_model") + "/passage_prior.json"],
+                    "train_segmenter_ensemble": [param("segment.ensemble_model") + "/config.json"],
+                    "train_passage_prior": [param("segment.passage_model")],
                     "train_tagger": [param("tag.model")], "train_quotations": [param("align.quotations_model")]}
     ensemble_deps = [interpolate(d) for d in DVC["stages"]["train_segmenter_ensemble"]["deps"]]
     assert {param("segment.model"), param("segment.v3_model")} <= set(ensemble_deps)  # the members it refers to

@@ -1,4 +1,5 @@
-"""The passage prior (pipeline/segment/passage.py): a 注 read with the 經 unit before it.
+"""The passage prior (pipeline/segment/passage.py): a 注 read with the 經 unit before it, shipped
+as an option (models/segmenter-v2-passage: v2 referred to, with the prior).
 
 Fixtures are 注 blocks of TRAIN juan of 周禮注疏 (KR1d0003_001, _002 in data/punct), where the
 shipped v2 misses the break after a head of the passage and the edition has it."""
@@ -24,13 +25,24 @@ QIANQI = ("前期十日帥執事而卜曰遂戒", "前期前所諏之日也十�
 
 @pytest.fixture(scope="module")
 def seg():
-    return load_segmenter()
+    return load_segmenter(paths.SEGMENTER_PASSAGE)
 
 
-def test_the_default_segmenter_ships_a_fitted_prior(seg):
+def test_the_option_ships_a_fitted_prior_over_v2_and_the_default_has_none(seg):
     assert seg.prior is not None
     assert set(seg.prior.groups) == {"注疏", "集釋"}
-    assert (paths.SEGMENTER_MODEL / FILE).exists()
+    assert (paths.SEGMENTER_PASSAGE / FILE).exists()
+    assert load_segmenter().prior is None  # the default marks as before (the prior costs glosses)
+
+
+def test_outside_the_注_the_option_marks_as_v2_does(seg):
+    recs = [json.loads(line) for line in open(paths.DATA / "punct" / "KR1d0003.punct.jsonl", encoding="utf-8")]
+    recs = [r for r in recs if r["id"].startswith("KR1d0003_001#") and r["text"] and r.get("marker") != "注"][:80]
+    texts = [r["text"] for r in recs]
+    kinds = ["base" if r["kind"] == "base" else r["marker"] for r in recs]
+    books = ["KR1d0003"] * len(recs)
+    passages = record_passages(recs)
+    assert seg.predict(texts, kinds, books=books, passages=passages) == load_segmenter().predict(texts, kinds, books=books)
 
 
 @pytest.mark.parametrize("case", [JI, QIANQI], ids=["極中也", "前期前所諏之日也"])
@@ -112,8 +124,8 @@ def test_eval_segment_gives_records_their_passage_unless_told_not_to(tmp_path, s
     assert on["by_marker"]["注"]["seg"]["tp"] == off["by_marker"]["注"]["seg"]["tp"] + 1
 
 
-def test_a_folder_without_the_file_reads_as_before(tmp_path):
-    seg = read_segmenter(paths.SEGMENTER_MODEL, with_prior=False)
+def test_a_folder_read_without_its_prior_reads_as_v2(tmp_path):
+    seg = read_segmenter(paths.SEGMENTER_PASSAGE, with_prior=False)
     assert seg.prior is None
     passage, note, k = JI
     assert k not in seg.predict([note], ["注"], books=["KR1d0003"], passages=[passage])[0]

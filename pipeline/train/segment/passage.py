@@ -89,11 +89,30 @@ def fit_prior(segmenter, punct_dir: str | Path | None = None, log=print) -> Pass
     return PassagePrior(groups, {"segmenter": segmenter.path.name, "tune": report})
 
 
-def train_passage_prior(model_dir: str | Path, punct_dir: str | Path | None = None, log=print) -> Path:
-    """Fit the prior of the segmenter in `model_dir` and write model_dir/passage_prior.json."""
+def train_passage_prior(model_dir: str | Path, out: str | Path | None = None, punct_dir: str | Path | None = None,
+                        log=print) -> Path:
+    """Fit the prior of the segmenter in `model_dir`. Written to model_dir/passage_prior.json, or,
+    with `out` (a BiLSTM model only), to a folder of its own that refers to the model (a one-member
+    ensemble at the model's own threshold: it marks every unit as the model does) and adds the
+    prior; `out` is what the project ships (models/segmenter-v2-passage), an option."""
+    import os
+
+    from pipeline.atomic import write_text
     from pipeline.segment import read_segmenter
 
-    seg = read_segmenter(Path(model_dir), with_prior=False)  # the model alone: a stale fit is replaced
+    model_dir = Path(model_dir)
+    seg = read_segmenter(model_dir, with_prior=False)  # the model alone: a stale fit is replaced
     if seg.type not in ("bilstm", "ensemble"):
         raise ValueError(f"{model_dir}: a passage prior needs a BiLSTM or ensemble segmenter (its probabilities), not {seg.type}")
-    return fit_prior(seg, punct_dir, log=log).save(model_dir)
+    prior = fit_prior(seg, punct_dir, log=log)
+    if out is None or Path(out).resolve() == model_dir.resolve():
+        return prior.save(model_dir)
+    if seg.type != "bilstm":
+        raise ValueError(f"{model_dir}: --out needs a BiLSTM model folder (an ensemble takes its prior in its own folder)")
+    out = Path(out)
+    out.mkdir(parents=True, exist_ok=True)
+    cfg = {"type": "ensemble", "members": [os.path.relpath(model_dir.resolve(), out.resolve())],
+           "threshold": seg.backend.threshold,
+           "note": "the member alone, at its own threshold, with the passage prior of passage_prior.json"}
+    write_text(out / "config.json", json.dumps(cfg, ensure_ascii=False, indent=1) + "\n")
+    return prior.save(out)
