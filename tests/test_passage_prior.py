@@ -129,3 +129,14 @@ def test_a_folder_read_without_its_prior_reads_as_v2(tmp_path):
     assert seg.prior is None
     passage, note, k = JI
     assert k not in seg.predict([note], ["注"], books=["KR1d0003"], passages=[passage])[0]
+
+
+def test_a_run_with_the_option_says_so_in_the_dataset_card(tmp_path):
+    from pipeline.runner import run
+
+    src = paths.REPO / "tests" / "fixtures" / "zhushu" / "KR1d0003_001.txt"
+    summary = run([str(src)], tmp_path / "out", steps=("ingest", "segment", "export"), formats=["jsonl", "card"],
+                  models={"segment": str(paths.SEGMENTER_PASSAGE)}, progress=False)
+    assert summary.ok
+    card = (tmp_path / "out" / "README.md").read_text(encoding="utf-8")
+    assert "| segment | ran (model models/segmenter-v2-passage) |" in card

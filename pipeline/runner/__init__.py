@@ -320,7 +320,8 @@ def _finish(summary: RunSummary, results: list[DocResult], items: list[str], ste
                     states.write(OUTPUT_MARKER, OUTPUT_MARKER_TEXT)  # ours: a later run may replace it
                 if "export" in steps and out is not None:
                     sink = Sink(stack.enter_context(atomic.replaced_dir(out)))
-                    export_to(sink, [r.export for r in good], [REGISTRY[f] for f in opts.formats], status, summary.failed)
+                    export_to(sink, [r.export for r in good], [REGISTRY[f] for f in opts.formats],
+                              with_models(status, opts.models), summary.failed)
                     summary.files = len(sink.names)
                     sink.write(OUTPUT_MARKER, OUTPUT_MARKER_TEXT)
         except OSError as err:
@@ -357,6 +358,26 @@ def run_serial(items: list[str], opts: Options, done: Callable[[DocResult], None
                 done(process_item(item, opts, head))
     finally:
         sys.setswitchinterval(interval)
+
+
+def with_models(status: dict[str, str], models: tuple[tuple[str, str], ...]) -> dict[str, str]:
+    """The stages' status as the dataset card shows it: a stage that ran with a model names the
+    folder (given with --segment-model / --tag-model, else its default), so that a dataset made
+    with an optional model says so."""
+    given = dict(models)
+    out = {}
+    for stage, what in status.items():
+        cls = ANNOTATORS.get(stage)
+        folder = given.get(stage) or (cls.default_model if cls is not None else None)
+        if what == "ran" and folder:
+            path = Path(folder)
+            try:
+                shown = path.resolve().relative_to(paths.REPO).as_posix()
+            except ValueError:
+                shown = path.as_posix()
+            what = f"ran (model {shown})"
+        out[stage] = what
+    return out
 
 
 def stage_status(results: list[DocResult], steps: tuple[str, ...]) -> dict[str, str]:
