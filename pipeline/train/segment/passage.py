@@ -92,9 +92,10 @@ def fit_prior(segmenter, punct_dir: str | Path | None = None, log=print) -> Pass
 def train_passage_prior(model_dir: str | Path, out: str | Path | None = None, punct_dir: str | Path | None = None,
                         log=print) -> Path:
     """Fit the prior of the segmenter in `model_dir`. Written to model_dir/passage_prior.json, or,
-    with `out` (a BiLSTM model only), to a folder of its own that refers to the model (a one-member
-    ensemble at the model's own threshold: it marks every unit as the model does) and adds the
-    prior; `out` is what the project ships (models/segmenter-v2-passage), an option."""
+    with `out`, to a folder of its own that refers to the model (an ensemble of the model's members
+    at the model's own threshold — one member for a BiLSTM: it marks every unit as the model does) and adds the
+    prior; `out` is what the project ships (models/segmenter-v2-passage, models/segmenter-ensemble-passage),
+    options."""
     import os
 
     from pipeline.atomic import write_text
@@ -107,12 +108,15 @@ def train_passage_prior(model_dir: str | Path, out: str | Path | None = None, pu
     prior = fit_prior(seg, punct_dir, log=log)
     if out is None or Path(out).resolve() == model_dir.resolve():
         return prior.save(model_dir)
-    if seg.type != "bilstm":
-        raise ValueError(f"{model_dir}: --out needs a BiLSTM model folder (an ensemble takes its prior in its own folder)")
     out = Path(out)
     out.mkdir(parents=True, exist_ok=True)
-    cfg = {"type": "ensemble", "members": [os.path.relpath(model_dir.resolve(), out.resolve())],
-           "threshold": seg.backend.threshold,
-           "note": "the member alone, at its own threshold, with the passage prior of passage_prior.json"}
+    if seg.type == "bilstm":
+        members, threshold = [model_dir.resolve()], seg.backend.threshold
+    else:  # an ensemble: its members, as its own folder names them
+        cfg = json.loads((model_dir / "config.json").read_text(encoding="utf-8"))
+        members, threshold = [(model_dir / m).resolve() for m in cfg["members"]], cfg["threshold"]
+    cfg = {"type": "ensemble", "members": [os.path.relpath(m, out.resolve()) for m in members],
+           "threshold": threshold, "of": os.path.relpath(model_dir.resolve(), out.resolve()),
+           "note": "the segmenter `of` (its members at its own threshold) with the passage prior of passage_prior.json"}
     write_text(out / "config.json", json.dumps(cfg, ensure_ascii=False, indent=1) + "\n")
     return prior.save(out)
