@@ -15,6 +15,7 @@ A range 「X至Y」 is X's occurrence and the first Y after it in the same unit.
 from __future__ import annotations
 
 import re
+from bisect import bisect_right
 from dataclasses import dataclass
 
 from pipeline.variants import fold
@@ -71,6 +72,18 @@ class QuotePassage:
         self.units = [(seq, kind, text, fold(text)) for seq, kind, text in units]
         self.order = {seq: i for i, (seq, *_rest) in enumerate(self.units)}
         self.joined = {k: SEP.join(f for _s, kind, _t, f in self.units if kind == k) for k in KINDS}
+        # where each unit starts in its kind's joined text: one str.find there finds the first
+        # occurrence in passage order (the anchor), instead of listing every occurrence per unit
+        self._starts: dict[str, list[int]] = {}
+        self._seqs: dict[str, list[int]] = {}
+        for k in KINDS:
+            starts, seqs, at = [], [], 0
+            for seq, kind, _t, f in self.units:
+                if kind == k:
+                    starts.append(at)
+                    seqs.append(seq)
+                    at += len(f) + len(SEP)
+            self._starts[k], self._seqs[k] = starts, seqs
 
     def match_lengths(self, fshu: str) -> dict[str, tuple[list[int], list[int]]]:
         """kind -> (starting, ending): starting[j] = the longest stretch fshu[j:j+k] in a unit of
@@ -113,15 +126,19 @@ class QuotePassage:
         if not fx:
             return None
         for kinds in ((prefer,), tuple(k for k in KINDS if k != prefer)):
-            hits = []
-            for seq, kind, _t, f in self.units:
-                if kind in kinds:
-                    hits += [(self.order[seq], i, i + len(fx), seq) for i in _occurrences(f, fx)]
-            if not hits and "至" in fx:
+            best = None
+            for k in kinds:
+                i = self.joined[k].find(fx)
+                if i != -1:
+                    u = bisect_right(self._starts[k], i) - 1
+                    seq, a = self._seqs[k][u], i - self._starts[k][u]
+                    hit = (self.order[seq], a, a + len(fx), seq)
+                    best = hit if best is None or hit < best else best
+            if best is None and "至" in fx:
                 hits = self._ranges(fx, kinds)
-            if hits:
-                h = min(hits)
-                return h[3], h[1], h[2]
+                best = min(hits) if hits else None
+            if best is not None:
+                return best[3], best[1], best[2]
         return None
 
     def _ranges(self, fx: str, kinds) -> list[tuple[int, int, int, int]]:
