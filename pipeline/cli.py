@@ -599,15 +599,18 @@ def train_gloss_heads_cmd():
 @click.option("--segmenter", "model_dir", default=None, type=click.Path(file_okay=False, exists=True),
               help="The segmenter folder to fit it for (default models/segmenter-v2).")
 @click.option("--out", "out_dir", default=None, type=click.Path(file_okay=False),
-              help="A folder of its own that refers to the segmenter and adds the prior (models/segmenter-v2-passage); "
-                   "default: passage_prior.json in the segmenter's folder.")
+              help="The folder to write: one that refers to the segmenter and adds the prior (default, for the default "
+                   "segmenter: models/segmenter-v2-passage); the segmenter's own folder to add the prior to it.")
 @reports_input_errors
 def train_passage_prior_cmd(model_dir, out_dir):
     """Fit a segmenter's passage prior (a 注 read with its 經 unit) on the train juan; deterministic."""
     from pipeline.segment import DEFAULT_MODEL
     from pipeline.train.segment.passage import train_passage_prior
 
-    path = train_passage_prior(Path(model_dir) if model_dir else DEFAULT_MODEL, out_dir,
+    if out_dir is None and model_dir is not None:
+        # the prior changes every 注 the folder marks: never added to a model folder unasked
+        raise click.UsageError("--out is required with --segmenter (a folder of its own, or the segmenter's folder itself)")
+    path = train_passage_prior(Path(model_dir) if model_dir else DEFAULT_MODEL, out_dir or paths.SEGMENTER_PASSAGE,
                                log=lambda m: click.echo(m, err=True))
     click.echo(f"wrote {path}")
 

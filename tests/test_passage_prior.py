@@ -140,3 +140,14 @@ def test_a_run_with_the_option_says_so_in_the_dataset_card(tmp_path):
     assert summary.ok
     card = (tmp_path / "out" / "README.md").read_text(encoding="utf-8")
     assert "| segment | ran (model models/segmenter-v2-passage) |" in card
+
+
+def test_train_never_adds_a_prior_to_a_model_folder_unasked():
+    from click.testing import CliRunner
+
+    from pipeline.cli import main
+
+    before = sorted(p.name for p in paths.SEGMENTER_MODEL.iterdir())
+    res = CliRunner().invoke(main, ["train", "passage-prior", "--segmenter", str(paths.SEGMENTER_MODEL)])
+    assert res.exit_code == 2 and "--out is required" in res.output
+    assert sorted(p.name for p in paths.SEGMENTER_MODEL.iterdir()) == before
