@@ -109,7 +109,7 @@ class Segmenter:
         return preds
 
     def _predict_with_prior(self, texts, kinds, books, passages) -> list[dict[int, str]]:
-        from pipeline.segment.bilstm import UNIT_END_MARK, decode
+        from pipeline.segment.bilstm import decode
 
         probs = self.backend.probs(texts, kinds, books=books)
         bs = books or [None] * len(texts)
@@ -119,7 +119,7 @@ class Segmenter:
             if group is None:
                 out.append(decode(p, len(t), self.backend.threshold))
             else:
-                out.append(self.prior.decode(p, passage, t, group, UNIT_END_MARK))
+                out.append(self.prior.decode(p, passage, t, group))
         return out
 
 

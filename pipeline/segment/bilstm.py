@@ -238,11 +238,16 @@ UNIT_END_MARK = "。"
 def decode(probs: np.ndarray, n: int, threshold: float, final: bool = True) -> dict[int, str]:
     """probs: (n, n_labels) for one unit. A break after char i where P(none) < threshold;
     with `final`, the unit end (k = n, never scored) gets UNIT_END_MARK."""
-    out = {}
     if n == 0:
-        return out
-    p_none = probs[: n - 1, 0]
-    idx = np.nonzero(p_none < threshold)[0]
+        return {}
+    return marks_at(probs, np.nonzero(probs[: n - 1, 0] < threshold)[0], n, final)
+
+
+def marks_at(probs: np.ndarray, idx: np.ndarray, n: int, final: bool = True) -> dict[int, str]:
+    """The marks of a unit of n chars with a break after each char i in `idx`, each the most likely
+    mark there; with `final`, the unit end gets UNIT_END_MARK (the passage prior decides its
+    breaks otherwise and marks them through this too)."""
+    out = {}
     if len(idx):
         best = probs[idx, 1:].argmax(axis=1) + 1
         for i, lab in zip(idx.tolist(), best.tolist()):

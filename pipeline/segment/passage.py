@@ -22,7 +22,7 @@ from pathlib import Path
 
 import numpy as np
 
-from pipeline.segment.data import LABELS, book_id
+from pipeline.segment.data import book_id
 
 FILE = "passage_prior.json"
 KINDS = frozenset(("注", "note"))  # the prior reads 注 units (and the 集釋's notes), nothing else
@@ -99,21 +99,14 @@ class PassagePrior:
         z = x.astype(np.float64) @ np.asarray(g["coef"], dtype=np.float64) + g["intercept"]
         return 1 / (1 + np.exp(-z)) > g["threshold"]
 
-    def decode(self, probs: np.ndarray, passage: str, text: str, group: str, end_mark: str) -> dict[int, str]:
+    def decode(self, probs: np.ndarray, passage: str, text: str, group: str) -> dict[int, str]:
         """Marks like bilstm.decode, the breaks decided by the prior; each break takes the model's
         most likely mark."""
-        n = len(text)
-        out: dict[int, str] = {}
-        if n == 0:
-            return out
-        if n > 1:
-            idx = np.nonzero(self.breaks(probs, passage, text, group))[0]
-            if len(idx):
-                best = probs[idx, 1:].argmax(axis=1) + 1
-                for i, lab in zip(idx.tolist(), best.tolist()):
-                    out[i + 1] = LABELS[lab]
-        out[n] = end_mark
-        return out
+        from pipeline.segment.bilstm import marks_at
+
+        if not text:
+            return {}
+        return marks_at(probs, np.nonzero(self.breaks(probs, passage, text, group))[0], len(text))
 
     def save(self, folder: str | Path) -> Path:
         from pipeline.atomic import write_text

@@ -14,7 +14,8 @@ from pathlib import Path
 
 import numpy as np
 
-from pipeline.segment.data import PUNCT_FILE
+from pipeline.evaluate.segment import record_passages
+from pipeline.segment.data import PUNCT_FILE, read_records
 from pipeline.segment.passage import FEATURES, PassagePrior, features, group_of
 from pipeline.train.segment import TUNE_JUAN, TUNE_JUAN_ZHUSHU
 
@@ -29,18 +30,17 @@ def passage_pairs(punct_dir: str | Path | None = None, tune: bool = False) -> li
     tune_juan = set(TUNE_JUAN) | set(TUNE_JUAN_ZHUSHU)
     out = []
     for name in BOOK_FILES:
-        recs = [json.loads(line) for line in open(punct_dir / name, encoding="utf-8")]
-        for a, b in zip(recs, recs[1:]):
+        recs = read_records(punct_dir / name)
+        # the passage as eval segment gives it: the base record right before, in the same juan
+        for b, passage in zip(recs, record_passages(recs)):
             juan = b["id"].split("#")[0]
             if b["split"] != "train" or juan.endswith("_000") or (juan in tune_juan) != tune:
                 continue
-            if a["kind"] != "base" or b["kind"] != "note" or a["id"].split("#")[0] != juan:
+            if not passage or b["kind"] != "note" or b.get("marker", "注") != "注" \
+                    or b.get("aligned", 1.0) < CLEAN or not b["text"]:
                 continue
-            if b.get("marker", "注") != "注" or b.get("aligned", 1.0) < CLEAN or not b["text"] or not a["text"]:
-                continue
-            book = juan.split("_")[0]
-            out.append({"id": b["id"], "book": book, "kind": "注" if "marker" in b else "note",
-                        "passage": a["text"], "text": b["text"], "marks": {int(k): v for k, v in b["marks"].items()}})
+            out.append({"id": b["id"], "book": juan.split("_")[0], "kind": "注" if "marker" in b else "note",
+                        "passage": passage, "text": b["text"], "marks": b["marks"]})
     return out
 
 
