@@ -10,7 +10,8 @@ ratio, the per-stage seconds (summed over documents) and whether the two dataset
 byte-identical. The issue's target: ≤ 180 s wall with 2 workers on this 2-core machine.
 
 With --against, COMMIT's tree (`git archive`, into a temporary folder) and the current tree
-run the same `zhushu run INPUTS --workers 2` alternately, the baseline first in each round,
+run the same `zhushu run INPUTS --workers 2` alternately (the baseline first in even rounds,
+second in odd ones: use an even number of rounds),
 each as its own process; it prints each run's wall, CPU (the process and its children), the
 load average before and after, the assembly seconds, the ratio of the medians, and whether the
 two codes' datasets are byte-identical (every file). The machine is shared: the ratio of runs
@@ -69,8 +70,12 @@ def against(commit: str, rounds: int, inputs: list[str], root: Path) -> dict:
         archive = subprocess.run(["git", "archive", commit], cwd=REPO, check=True, capture_output=True).stdout
         subprocess.run(["tar", "-x", "-C", str(base)], input=archive, check=True)
         runs: dict[str, list[dict]] = {"baseline": [], "current": []}
-        for _ in range(rounds):
-            for name, code in (("baseline", base), ("current", REPO)):
+        for r in range(rounds):
+            # ABBA: the baseline first in even rounds, second in odd ones, so that the machine's
+            # drift over a round (debcbe7 alone: 412 -> 387 -> 349 s over three rounds at stop 29)
+            # falls on both codes alike over an even number of rounds
+            order = (("baseline", base), ("current", REPO))
+            for name, code in (order if r % 2 == 0 else order[::-1]):
                 runs[name].append(timed_run(code, inputs, root / name))
                 print(name, json.dumps(runs[name][-1], ensure_ascii=False), flush=True)
     med = {k: statistics.median(r["wall"] for r in v) for k, v in runs.items()}
