@@ -8,6 +8,7 @@ from __future__ import annotations
 import io
 import json
 from pathlib import Path
+from types import SimpleNamespace
 
 import pytest
 from lxml import etree
@@ -292,6 +293,31 @@ def test_docbin_bytes_are_spacys_own(docs):
     reference.merge(spacy_docbin._spacy_docbin(unparsed))
     parts = [spacy_docbin.docbin_part(docs[0]), spacy_docbin.docbin_part(unparsed)]
     assert spacy_docbin.merge(parts) == reference.to_bytes()
+
+
+def test_source_span_bytes_skip_the_entry_point_scan_and_stay_spacys(monkeypatch):
+    # the `source` span-group bytes are made without srsly's per-call entry-point scan
+    # (catalogue over importlib.metadata's entry points, a quarter of the export's CPU) and are
+    # still spaCy's own bytes
+    from spacy.tokens import Doc
+    from spacy.vocab import Vocab
+    from srsly.msgpack import msgpack_encoders
+
+    from pipeline.export import spacy_docbin
+
+    spacy_docbin._source_spans.cache_clear()
+    scans = []
+    real = msgpack_encoders._get_entry_points  # catalogue's scan of every installed entry point
+    monkeypatch.setattr(msgpack_encoders, "_get_entry_points", lambda: scans.append(1) or real())
+    spacy_docbin._encoder_entry_points()  # the one check, made before counting
+    scans.clear()
+    got = spacy_docbin._source_spans(3, 5, "疏", "賈公彦")
+    assert scans == []  # no scan while the bytes were made
+    assert msgpack_encoders.entry_points  # the registry is left as it was
+    sdoc = Doc(Vocab(), words=["_", "_", "___"], spaces=[False] * 3)
+    spacy_docbin._set_source(sdoc, SimpleNamespace(source="疏", source_name="賈公彦"))
+    assert got == sdoc.spans.to_bytes()
+    spacy_docbin._source_spans.cache_clear()
 
 
 def test_unit_provenance_is_text_page_at_every_offset():

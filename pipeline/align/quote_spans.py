@@ -100,8 +100,8 @@ def span_features(shu: str, fshu: str, qp: QuotePassage, note: tuple[int, int] |
                   starting: list[int], ending: list[int], s: int, e: int,
                   mid: int | None = None, pad: str | None = None) -> tuple[list[str], tuple[int, int, int] | None]:
     """The features of the candidate fshu[s:e] (a range X至Y when `mid` is its 至), and its anchor
-    (seq, start, end) or None; `pad`: "^^" + fshu + "$$", made once per text by the caller
-    (a copy of the whole 疏 per candidate was a fifth of the reader's time)."""
+    (seq, start, end) or None; `pad`: "^^" + fshu + "$$", which candidate_features makes once
+    per text rather than once per candidate."""
     f = fshu
     length = e - s
     if pad is None:
