@@ -96,16 +96,14 @@ def all_candidates(fshu: str, qp: QuotePassage):
     return out, starting, ending
 
 
-def span_features(shu: str, fshu: str, qp: QuotePassage, note: tuple[int, int] | None,
+def span_features(shu: str, fshu: str, pad: str, qp: QuotePassage, note: tuple[int, int] | None,
                   starting: list[int], ending: list[int], s: int, e: int,
-                  mid: int | None = None, pad: str | None = None) -> tuple[list[str], tuple[int, int, int] | None]:
+                  mid: int | None = None) -> tuple[list[str], tuple[int, int, int] | None]:
     """The features of the candidate fshu[s:e] (a range X至Y when `mid` is its 至), and its anchor
-    (seq, start, end) or None; `pad`: "^^" + fshu + "$$", which candidate_features makes once
-    per text rather than once per candidate."""
+    (seq, start, end) or None; `pad` is "^^" + fshu + "$$", made once per text by
+    candidate_features."""
     f = fshu
     length = e - s
-    if pad is None:
-        pad = "^^" + f + "$$"
     l1, l2, r1, r2 = pad[s + 1], pad[s : s + 2], pad[e + 2], pad[e + 2 : e + 4]
     lb = _length(length)
     if mid is None:
@@ -149,7 +147,7 @@ def candidate_features(shu: str, qp: QuotePassage, fold=fold):
     spans, starting, ending = all_candidates(f, qp)
     pad = "^^" + f + "$$"
     for s, e, mid in spans:
-        feats, hit = span_features(shu, f, qp, note, starting, ending, s, e, mid, pad)
+        feats, hit = span_features(shu, f, pad, qp, note, starting, ending, s, e, mid)
         yield s, e, feats, hit
 
 
