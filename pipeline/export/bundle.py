@@ -190,17 +190,21 @@ def bundle(doc: Document, split: str, stages: list[str], formats: Iterable[Forma
 
 
 def export_to(sink: Sink, exports: list[DocumentExport], formats: Iterable[Format], stages: dict[str, str],
-              failed: Iterable[tuple[str, str]] = ()) -> None:
+              failed: Iterable[tuple[str, str]] = ()) -> dict[str, float]:
     """Write all output files into `sink` from the documents' exports (any order in, document-id
     order out); formats are assembled in the order given, those that read the others' files
-    (the card) after the rest."""
+    (the card) after the rest. Returns each format's assembly seconds (wall; side by side)."""
+    import time
     from concurrent.futures import ThreadPoolExecutor
 
     exports = sorted(exports, key=lambda e: e.doc_id)
     stats = [e.stats for e in exports if e.stats]
     formats = list(formats)
 
+    seconds: dict[str, float] = {}
+
     def corpus(fmt: Format) -> None:
+        t0 = time.perf_counter()
         info = CorpusInfo(stats, stages, sorted(sink.names) if fmt.reads_files else [], list(failed))
         parts = Parts(exports, fmt.name)
         if fmt.stream is not None:
@@ -208,6 +212,7 @@ def export_to(sink: Sink, exports: list[DocumentExport], formats: Iterable[Forma
         else:
             for rel, data in fmt.corpus(list(parts), info).items():
                 sink.write(rel, data)
+        seconds[fmt.name] = time.perf_counter() - t0
 
     # the formats that do not read the others' files side by side, the slow ones first:
     # parquet's compression, the DocBins' zlib and the file writes release the GIL
@@ -218,6 +223,7 @@ def export_to(sink: Sink, exports: list[DocumentExport], formats: Iterable[Forma
     for fmt in formats:
         if fmt.reads_files:
             corpus(fmt)
+    return seconds
 
 
 def assemble(exports: list[DocumentExport], formats: Iterable[Format], stages: dict[str, str],

@@ -320,7 +320,7 @@ def _finish(summary: RunSummary, results: list[DocResult], items: list[str], ste
                     states.write(OUTPUT_MARKER, OUTPUT_MARKER_TEXT)  # ours: a later run may replace it
                 if "export" in steps and out is not None:
                     sink = Sink(stack.enter_context(atomic.replaced_dir(out)))
-                    export_to(sink, [r.export for r in good], [REGISTRY[f] for f in opts.formats],
+                    summary.assemble_by_format = export_to(sink, [r.export for r in good], [REGISTRY[f] for f in opts.formats],
                               with_models(status, opts.models), summary.failed)
                     summary.files = len(sink.names)
                     sink.write(OUTPUT_MARKER, OUTPUT_MARKER_TEXT)

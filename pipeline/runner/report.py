@@ -17,6 +17,7 @@ class RunSummary:
     chars: int = 0
     seconds: dict[str, float] = field(default_factory=dict)  # CPU seconds of each stage's thread, summed over documents
     assemble_seconds: float = 0.0
+    assemble_by_format: dict[str, float] = field(default_factory=dict)  # wall seconds of each format's files (side by side)
     wall_seconds: float = 0.0
     out: str | None = None
     files: int = 0
