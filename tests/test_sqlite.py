@@ -128,6 +128,38 @@ def test_search_indexes_find_what_a_scan_finds(conn):
     assert len(units_with(conn, "司射")) > 20
 
 
+def test_the_search_indexes_pass_fts5s_own_integrity_check(out, tmp_path):
+    """The full-text indexes are built in a file of their own beside the tables and copied in
+    (sqlite._build_search, _take_search): FTS5's integrity-check reads each against its content
+    (units.text, sentences.text) and its own size records."""
+    import shutil
+
+    db = tmp_path / "zhushu.db"
+    shutil.copy(out / PATH, db)  # (the check writes nothing, but needs a writable handle)
+    c = sqlite3.connect(db)
+    for fts in ("units_fts", "sentences_fts", "units_grams"):
+        c.execute(f"INSERT INTO {fts} ({fts}, rank) VALUES ('integrity-check', 1)")
+    c.close()
+
+
+def test_a_failed_search_build_fails_the_database_and_leaves_no_file_of_its_own(tmp_path, monkeypatch):
+    """The search indexes are built in another thread: its error is the build's error, and its
+    own file goes with it."""
+    from pipeline.export import FORMATS, bundle
+    from pipeline.export import sqlite as sq
+    from pipeline.ingest import read_document
+
+    def broken(path, parts):
+        path.write_bytes(b"half")
+        raise OSError(28, "No space left on device")
+
+    monkeypatch.setattr(sq, "_build_search", broken)
+    part = bundle(read_document(str(INPUTS[1])), "train", ["ingest"], [FORMATS["sqlite"]]).parts["sqlite"]
+    with pytest.raises(OSError, match="No space"):
+        sq.write_database(tmp_path / "zhushu.db", [part])
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["zhushu.db"]  # (the caller's: thrown away whole)
+
+
 def test_sentence_search(conn):
     hits = {r for (r,) in conn.execute(
         "SELECT s.unit || '.' || s.[index] FROM sentences s JOIN sentences_fts f ON f.rowid = s.rowid "

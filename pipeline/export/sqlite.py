@@ -257,67 +257,149 @@ def write_database(path: str | os.PathLike, parts: Iterable[dict | StagedPart]) 
         _write(path, staged)
 
 
-def _write(path: str | os.PathLike, parts: list[StagedPart]) -> None:
-    import sqlite_utils
+# the full-text indexes, as the database declares them (the trigram ones as sqlite-utils'
+# enable_fts writes them: external content, the rows' rowids)
+SEARCH_TABLES = {
+    "units_fts": "CREATE VIRTUAL TABLE \"units_fts\" USING FTS5 (\n    \"text\",\n    tokenize='trigram',\n    content=\"units\"\n)",
+    "sentences_fts": "CREATE VIRTUAL TABLE \"sentences_fts\" USING FTS5 (\n    \"text\",\n    tokenize='trigram',\n    content=\"sentences\"\n)",
+    # contentless (content=''): the index alone, the text is units.text
+    "units_grams": "CREATE VIRTUAL TABLE units_grams USING fts5(grams, content='', tokenize='ascii', detail='none')",
+}
+SHADOWS = ("data", "idx", "docsize", "config")  # an FTS5 table's own tables (what it stores)
 
-    conn = sqlite3.connect(path, isolation_level=None)
+
+def _open(path) -> sqlite3.Connection:
+    conn = sqlite3.connect(path, isolation_level=None, check_same_thread=False)
+    # fixed page size; no journal and no syncs: a file that fails is thrown away whole
+    conn.execute(f"PRAGMA page_size = {PAGE_SIZE}")
+    conn.execute("PRAGMA journal_mode = OFF")
+    conn.execute("PRAGMA synchronous = OFF")
+    return conn
+
+
+def _attach(conn, parts: list[StagedPart]) -> dict[Path, str]:
+    aliases: dict[Path, str] = {}
+    for part in parts:
+        if part.path not in aliases:
+            aliases[part.path] = f"staged{len(aliases)}"
+            conn.execute(f"ATTACH DATABASE ? AS {aliases[part.path]}", (str(part.path),))
+    return aliases
+
+
+def _build_search(path: Path, parts: list[StagedPart]) -> None:
+    """The three full-text indexes, in a database of their own at `path`, from the staged rows
+    (a unit's / sentence's rowid: its place in document-id order, as in the database proper).
+    Built beside the tables' copy and indexes (another thread, another file: SQLite writes one
+    file from one connection at a time), they take ~10 s off the two 注疏 books' serial tail;
+    _take_search copies them in."""
+    conn = _open(path)
     try:
-        # fixed page size; no journal and no syncs: a file that fails is thrown away whole
-        conn.execute(f"PRAGMA page_size = {PAGE_SIZE}")
-        conn.execute("PRAGMA journal_mode = OFF")
-        conn.execute("PRAGMA synchronous = OFF")
-        db = sqlite_utils.Database(conn)
-        create_schema(db)
-        # contentless (content=''): the index alone, the text is units.text
-        conn.execute("CREATE VIRTUAL TABLE units_grams USING fts5"
-                     "(grams, content='', tokenize='ascii', detail='none')")
-        # char_counts are sorted by character over the whole corpus: SQLite sorts them, from a
-        # temporary table (outside the database file), rather than a list of the book's rows
-        group = ", ".join(f'"{c}"' for c in UNIT_GROUP)
-        conn.execute(f'CREATE TEMP TABLE counts_in ("char", {group}, "n")')
-        aliases: dict[Path, str] = {}
-        for part in parts:
-            if part.path not in aliases:
-                aliases[part.path] = f"staged{len(aliases)}"
-                conn.execute(f"ATTACH DATABASE ? AS {aliases[part.path]}", (str(part.path),))
-        targets = {table: table for table in STAGED} | {"char_counts": "counts_in"}  # (a temporary table)
-        units_so_far = 0  # units are rowid tables: the k-th unit inserted is rowid k
-        conn.execute("BEGIN")
-        for part in parts:
-            st = aliases[part.path]
-            for table, names in STAGED.items():
+        aliases = _attach(conn, parts)
+        for sql in SEARCH_TABLES.values():
+            conn.execute(sql)
+        for table in ("units", "sentences"):
+            # one INSERT … SELECT over every part in document-id order, as enable_fts's own
+            conn.execute(f"CREATE TEMP TABLE order_{table} (alias, first, last, offset)")
+            offset = 1
+            for part in parts:
                 first, last = part.ranges[table]
-                if table != "grams" and first <= last:
-                    cols = ", ".join(map(_q, names))
-                    conn.execute(f"INSERT INTO {_q(targets[table])} ({cols}) SELECT {cols} FROM {st}.{_q(table)} "
-                                 "WHERE rowid BETWEEN ? AND ? ORDER BY rowid", (first, last))
-        # the grams after every other row, a row a statement: an FTS5 table writes its pending
-        # terms out as a segment whenever a statement that may abort half-way (an INSERT …
-        # SELECT) runs after it was written, so these inserts interleaved with the copies above
-        # would give an index of other segments (the same terms: other bytes)
+                conn.execute(f"INSERT INTO order_{table} VALUES (?, ?, ?, ?)", (aliases[part.path], first, last, offset))
+                offset += last - first + 1
+            rows = " UNION ALL ".join(
+                f"SELECT s.rowid - o.first + o.offset AS id, s.text AS text, o.offset AS o, s.rowid AS r "
+                f"FROM temp.order_{table} o JOIN {alias}.{_q(table)} s ON o.alias = '{alias}' AND s.rowid BETWEEN o.first AND o.last"
+                for alias in aliases.values())
+            conn.execute(f'INSERT INTO "{table}_fts" (rowid, "text") SELECT id, text FROM ({rows}) ORDER BY o, r')
+        # the grams a row a statement, in one transaction: an FTS5 table writes its pending terms
+        # out as a segment whenever a statement that may abort half-way (an INSERT … SELECT) runs
+        # after it was written, so the grams read like this give the index a plain row-by-row
+        # build gives (tests/test_sqlite.py)
+        units_so_far = 0  # the k-th unit's grams: rowid k
+        conn.execute("BEGIN")
         for part in parts:
             first, last = part.ranges["grams"]
             grams = conn.execute(f"SELECT rowid - ? + ?, grams FROM {aliases[part.path]}.grams WHERE rowid BETWEEN ? AND ? "
                                  "ORDER BY rowid", (first, units_so_far + 1, first, last)).fetchall()
-            _insert(conn, "units_grams", ["rowid", "grams"], grams)  # the k-th unit's grams: rowid k
+            _insert(conn, "units_grams", ["rowid", "grams"], grams)
             units_so_far += len(grams)
-        conn.execute(f'INSERT INTO char_counts SELECT "char", {group}, "n" FROM counts_in ORDER BY "char", {group}')
-        conn.execute(f'INSERT INTO char_totals SELECT {group}, SUM("n") FROM char_counts GROUP BY {group} ORDER BY {group}')
         conn.execute("COMMIT")
-        for alias in aliases.values():
-            conn.execute(f"DETACH DATABASE {alias}")
-        conn.execute("DROP TABLE counts_in")
-        create_indexes(db)
-        db["units"].enable_fts(["text"], tokenize="trigram")
-        db["sentences"].enable_fts(["text"], tokenize="trigram")
-        for fts in ("units_fts", "sentences_fts", "units_grams"):
+        for fts in SEARCH_TABLES:
             conn.execute(f"INSERT INTO {fts} ({fts}) VALUES ('optimize')")  # one b-tree an index
-        conn.execute("ANALYZE")
-        # no VACUUM: it rewrote the whole file (4.4 s of the two 注疏 books' 688 MB, in the run's
-        # serial tail) to drop the pages FTS5's merge freed, 4 % of the file; the free pages stay
-        # on the freelist, the same ones every run
     finally:
         conn.close()
+
+
+def _take_search(conn, path: Path) -> None:
+    """The full-text indexes built by _build_search into the database: each declared as it was
+    there, its shadow tables' rows copied over (they are the index: FTS5 reads nothing else)."""
+    for sql in SEARCH_TABLES.values():
+        conn.execute(sql)
+    conn.execute("ATTACH DATABASE ? AS search", (str(path),))
+    conn.execute("BEGIN")
+    for fts in SEARCH_TABLES:
+        for shadow in SHADOWS:
+            name = f"{fts}_{shadow}"
+            if conn.execute("SELECT 1 FROM search.sqlite_master WHERE type = 'table' AND name = ?", (name,)).fetchone():
+                conn.execute(f"DELETE FROM main.{name}")
+                conn.execute(f"INSERT INTO main.{name} SELECT * FROM search.{name}")
+    conn.execute("COMMIT")
+    conn.execute("DETACH DATABASE search")
+
+
+def _write(path: str | os.PathLike, parts: list[StagedPart]) -> None:
+    import threading
+
+    import sqlite_utils
+
+    with tempfile.TemporaryDirectory(prefix="zhushu-sqlite-search-", dir=Path(path).parent) as tmp:
+        search_path = Path(tmp) / "search.db"
+        failed: list[BaseException] = []
+
+        def search() -> None:
+            try:
+                _build_search(search_path, parts)
+            except BaseException as err:  # raised again in this thread, after the join
+                failed.append(err)
+
+        searcher = threading.Thread(target=search, name="zhushu-sqlite-search")
+        searcher.start()
+        conn = _open(path)
+        try:
+            db = sqlite_utils.Database(conn)
+            create_schema(db)
+            # char_counts are sorted by character over the whole corpus: SQLite sorts them, from a
+            # temporary table (outside the database file), rather than a list of the book's rows
+            group = ", ".join(f'"{c}"' for c in UNIT_GROUP)
+            conn.execute(f'CREATE TEMP TABLE counts_in ("char", {group}, "n")')
+            aliases = _attach(conn, parts)
+            targets = {table: table for table in STAGED} | {"char_counts": "counts_in"}  # (a temporary table)
+            conn.execute("BEGIN")
+            for part in parts:
+                st = aliases[part.path]
+                for table, names in STAGED.items():
+                    first, last = part.ranges[table]
+                    if table != "grams" and first <= last:  # (the grams: _build_search)
+                        cols = ", ".join(map(_q, names))
+                        conn.execute(f"INSERT INTO {_q(targets[table])} ({cols}) SELECT {cols} FROM {st}.{_q(table)} "
+                                     "WHERE rowid BETWEEN ? AND ? ORDER BY rowid", (first, last))
+            conn.execute(f'INSERT INTO char_counts SELECT "char", {group}, "n" FROM counts_in ORDER BY "char", {group}')
+            conn.execute(f'INSERT INTO char_totals SELECT {group}, SUM("n") FROM char_counts GROUP BY {group} ORDER BY {group}')
+            conn.execute("COMMIT")
+            for alias in aliases.values():
+                conn.execute(f"DETACH DATABASE {alias}")
+            conn.execute("DROP TABLE counts_in")
+            create_indexes(db)
+            searcher.join()
+            if failed:
+                raise failed[0]
+            _take_search(conn, search_path)
+            conn.execute("ANALYZE")
+            # no VACUUM: it rewrote the whole file (4.4 s of the two 注疏 books' 688 MB, in the run's
+            # serial tail) to drop the pages FTS5's merge freed, 4 % of the file; the free pages stay
+            # on the freelist, the same ones every run
+        finally:
+            conn.close()
+            searcher.join()
 
 
 def build(parts: list[dict]) -> bytes:
