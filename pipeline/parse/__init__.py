@@ -77,6 +77,7 @@ class Parser:
         self.mecab = lzh.mecab
         self.udpipe = lzh.udpipe  # ufal.udpipe.Pipeline(model, "conllu", tagger "none", parser default)
         self.merge_names = merge_names
+        self._tags: dict[tuple[str | None, str, bool], tuple[str, str, str, str, str]] = {}  # _token's, by its input
 
     # -- words -------------------------------------------------------------------------------
 
@@ -99,13 +100,13 @@ class Parser:
             fed = "".join(PLACEHOLDER if is_kanripo_char(ch) else n for (_, ch), n in zip(chars, nfc))
         else:
             fed = "".join(nfc)
-        analysed: list[tuple[str, list[str]]] = []
+        analysed: list[tuple[str, str]] = []  # surface, MeCab's feature string
         for line in self.mecab.parse(fed).split("\n"):
             if not line or line == "EOS" or "\t" not in line:
                 continue
             surface, feats = line.split("\t", 1)
-            analysed.append((surface, feats.split(",")))
-        pieces: list[tuple[int, int, list[str] | None]] = []  # char index range into `chars`, mecab fields
+            analysed.append((surface, feats))
+        pieces: list[tuple[int, int, str | None]] = []  # char index range into `chars`, MeCab's features
         pos = 0
         if "".join(s for s, _ in analysed) == fed:
             for surface, f in analysed:
@@ -140,20 +141,15 @@ class Parser:
             tokens = _merge(tokens, names, text)
         return tokens
 
-    @staticmethod
-    def _token(chars, x: int, y: int, form: str, f: list[str] | None, whole: bool, kanripo: bool = True) -> Token:
+    def _token(self, chars, x: int, y: int, form: str, features: str | None, whole: bool, kanripo: bool = True) -> Token:
         s, e = chars[x][0], chars[y - 1][0] + 1
         if kanripo and y - x == 1 and is_kanripo_char(chars[x][1]):
             return Token(s, e, chars[x][1], chars[x][1], PUA_TAGS[0], PUA_TAGS[1], "_")
-        if f is None or len(f) < 9:
-            return Token(s, e, form, form, "X", "_", "_")
-        lemma = f[6] if f[6] != "*" else form
-        lemma = lemma.split("/")[0] if whole else form
-        upos = f[7] if f[7] != "*" else "X"
-        if upos == "PUNCT" or upos == "SYM":  # a character MeCab does not know, not a mark of ours
-            upos = "X" if upos == "PUNCT" else upos
-        feats = f[8].replace("*", "_") if whole else "_"
-        return Token(s, e, form, lemma or form, upos, ",".join(f[:4]), feats or "_")
+        key = (features, form, whole)
+        tags = self._tags.get(key)
+        if tags is None:  # (a few thousand keys a book: most words recur)
+            tags = self._tags[key] = _tags(form, features.split(",") if features is not None else None, whole)
+        return Token(s, e, *tags)
 
     # -- trees -------------------------------------------------------------------------------
 
@@ -240,8 +236,24 @@ def _version(dist: str) -> str | None:
         return None
 
 
+def _tags(form: str, f: list[str] | None, whole: bool) -> tuple[str, str, str, str, str]:
+    """(form, lemma, upos, xpos, feats) of a word from MeCab's fields (None: MeCab gave none);
+    `whole`: the word is MeCab's whole word, not a piece of it cut at one of our boundaries."""
+    if f is None or len(f) < 9:
+        return form, form, "X", "_", "_"
+    lemma = f[6] if f[6] != "*" else form
+    lemma = lemma.split("/")[0] if whole else form
+    upos = f[7] if f[7] != "*" else "X"
+    if upos == "PUNCT" or upos == "SYM":  # a character MeCab does not know, not a mark of ours
+        upos = "X" if upos == "PUNCT" else upos
+    feats = f[8].replace("*", "_") if whole else "_"
+    return form, lemma or form, upos, ",".join(f[:4]), feats or "_"
+
+
 def _merge(tokens: list[Token], names: list[tuple[int, int, str]], text: str) -> list[Token]:
     """Tokens inside each multi-token name span merged into one word."""
+    if not names:  # (most sentences)
+        return tokens
     out: list[Token] = []
     by_start: dict[int, list[tuple[int, int, str]]] = {}
     for n in sorted(names):
@@ -249,7 +261,8 @@ def _merge(tokens: list[Token], names: list[tuple[int, int, str]], text: str) ->
     i = 0
     while i < len(tokens):
         tok = tokens[i]
-        span = next((n for n in by_start.get(tok.start, ()) if n[1] > tok.end), None)
+        starting = by_start.get(tok.start)
+        span = next((n for n in starting if n[1] > tok.end), None) if starting else None
         if span is not None:
             j = i
             while j + 1 < len(tokens) and tokens[j + 1].end <= span[1]:
@@ -387,13 +400,19 @@ def _words(si: int, seq: list, tree: list[tuple[int, str]]) -> list[Word]:
         if i != root:
             heads[i] = h + 1 if h != i else root + 1
     # a cycle (could only come from the repairs above) is broken at the root
+    reaches = [False] * n  # known to reach the root (what a later walk may stop at)
+    reaches[root] = True
     for i in range(n):
         seen, j = set(), i
-        while j != root and j not in seen:
+        while not reaches[j] and j not in seen:
             seen.add(j)
             j = heads[j] - 1
-        if j != root:
+        if not reaches[j]:
             heads[i] = root + 1
+        else:  # (every node walked reaches the root: their heads do not change later)
+            for k in seen:
+                reaches[k] = True
+        reaches[i] = True
     words: list[Word] = []
     for i, x in enumerate(seq):
         if is_punct[i]:
