@@ -104,7 +104,7 @@ def ingest(files, as_jsonl, out_dir, layout, encoding, base_text, markers_only):
 @eval_group.command("segment")
 @click.option("--gold", "gold", required=True, type=click.Path(dir_okay=False), help="Gold JSONL (gold or punct-data shape).")
 @click.option("--split", default=None, help='Score only records whose "split" is this (e.g. dev).')
-@click.option("--model", "model_dir", default=None, type=click.Path(file_okay=False), help="Model folder (default models/segmenter-v2).")
+@click.option("--model", "model_dir", default=None, type=click.Path(file_okay=False), help="Model folder (default models/segmenter-v2-passage: v2 and its passage prior).")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
 @click.option("--no-passage", is_flag=True,
               help="Score each record alone: no 注 is given the 經 record before it (the model folder's passage prior unused).")
@@ -192,7 +192,7 @@ def train_segmenter_cmd(out_dir, model_type, no_extra, recipe, epochs, seeds, bi
 @click.argument("file", type=click.Path(dir_okay=False))
 @click.option("--layout", type=LAYOUT_CHOICE, default="auto", show_default=True)
 @click.option("--encoding", default="utf-8", show_default=True)
-@click.option("--model", "model_dir", default=None, type=click.Path(file_okay=False), help="Model folder (default models/segmenter-v2).")
+@click.option("--model", "model_dir", default=None, type=click.Path(file_okay=False), help="Model folder (default models/segmenter-v2-passage: v2 and its passage prior).")
 @click.option("--repunctuate", is_flag=True, help="Restore punctuation in an edition already punctuated too (default: keep its marks).")
 @reports_input_errors
 def punctuate(file, layout, encoding, model_dir, repunctuate):
@@ -227,7 +227,7 @@ def punctuate(file, layout, encoding, model_dir, repunctuate):
 @click.option("--no-segmenter", is_flag=True, help="Debug: align without restored punctuation.")
 @click.option("--details", is_flag=True, help="With --json: per-record missed / spurious spans.")
 @click.option("--segmenter", "segmenter_dir", default=None, type=click.Path(file_okay=False, exists=True),
-              help="The segmenter's model folder (default models/segmenter-v2), e.g. models/segmenter-ensemble.")
+              help="The segmenter's model folder (default models/segmenter-v2-passage; the gloss reader reads v2's own marks), e.g. models/segmenter-ensemble.")
 @reports_input_errors
 def eval_glosses(gold, as_json, no_segmenter, details, segmenter_dir):
     """Score gloss extraction + lemma alignment (lemma-span P/R/F1, type accuracy)."""
@@ -321,7 +321,7 @@ def glosses_report(corpus, sample, seed, no_segmenter, as_json):
 @click.option("--system-out", type=click.Path(dir_okay=False), default=None, help="Write the system CoNLL-U here.")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
 @click.option("--segmenter", "segmenter_dir", default=None, type=click.Path(file_okay=False, exists=True),
-              help="own / own-clauses: the segmenter's model folder (default models/segmenter-v2).")
+              help="own / own-clauses: the segmenter's model folder (default models/segmenter-v2-passage).")
 @reports_input_errors
 def eval_parse(gold, mode, limit, system_out, as_json, segmenter_dir):
     """Score the parse stage with gold words withheld (udeval, the CoNLL 2018 scorer): UPOS, LAS, …"""
@@ -398,7 +398,7 @@ def train_tagger_cmd(out_dir, max_iterations, lex_dropout, seed, keep_lexicon):
 @click.option("--formats", default="all", show_default=True, help="Export formats, comma-separated (jsonl, parquet, sqlite, conllu, spacy, iob, tei, html, card), or all.")
 @click.option("--dev", "dev_docs", default=None, help="Documents of the dev split, comma-separated (default: juan 10 of the 集釋, juan 10, 20, … of the 注疏).")
 @click.option("--summary-json", default=None, type=click.Path(dir_okay=False), help="Also write the run summary (timings, counts) as JSON here.")
-@click.option("--segment-model", default=None, type=click.Path(file_okay=False), help=f"Segmenter folder (default {_repo_path(paths.SEGMENTER_MODEL)}).")
+@click.option("--segment-model", default=None, type=click.Path(file_okay=False), help=f"Segmenter folder (default {_repo_path(paths.SEGMENTER_DEFAULT)}).")
 @click.option("--tag-model", default=None, type=click.Path(file_okay=False), help=f"Tagger folder (default {_repo_path(paths.TAGGER_MODEL)}).")
 @click.option("--layout", type=LAYOUT_CHOICE, default="auto", show_default=True, help="Source layout of the inputs; auto reads #+PROPERTY lines.")
 @click.option("--encoding", default="utf-8", show_default=True, help="Encoding of the input files (e.g. gb18030, big5).")
@@ -604,13 +604,12 @@ def train_gloss_heads_cmd():
 @reports_input_errors
 def train_passage_prior_cmd(model_dir, out_dir):
     """Fit a segmenter's passage prior (a 注 read with its 經 unit) on the train juan; deterministic."""
-    from pipeline.segment import DEFAULT_MODEL
     from pipeline.train.segment.passage import train_passage_prior
 
     if out_dir is None and model_dir is not None:
         # the prior changes every 注 the folder marks: never added to a model folder unasked
         raise click.UsageError("--out is required with --segmenter (a folder of its own, or the segmenter's folder itself)")
-    path = train_passage_prior(Path(model_dir) if model_dir else DEFAULT_MODEL, out_dir or paths.SEGMENTER_PASSAGE,
+    path = train_passage_prior(Path(model_dir) if model_dir else paths.SEGMENTER_MODEL, out_dir or paths.SEGMENTER_PASSAGE,
                                log=lambda m: click.echo(m, err=True))
     click.echo(f"wrote {path}")
 

@@ -11,8 +11,10 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parent.parent
 
 MODELS = REPO / "models"
-SEGMENTER_MODEL = MODELS / "segmenter-v2"  # the default: punctuation v2 (docs/segmentation.md)
-SEGMENTER_PASSAGE = MODELS / "segmenter-v2-passage"  # v2 + the passage prior, an option (segment/passage.py)
+SEGMENTER_MODEL = MODELS / "segmenter-v2"  # the BiLSTM of punctuation v2 (docs/segmentation.md)
+# the default segmenter since stop 30: v2 (referred to) + the passage prior (segment/passage.py)
+SEGMENTER_PASSAGE = MODELS / "segmenter-v2-passage"
+SEGMENTER_DEFAULT = SEGMENTER_PASSAGE
 SEGMENTER_V1 = MODELS / "segmenter"  # the 集釋 + TLS recipe, an option (and the hybrid's BiLSTM)
 TAGGER_MODEL = MODELS / "tagger"
 LEXICON_DIR = MODELS / "lexicon"

@@ -1,5 +1,6 @@
-"""The passage prior (pipeline/segment/passage.py): a 注 read with the 經 unit before it, shipped
-as an option (models/segmenter-v2-passage: v2 referred to, with the prior).
+"""The passage prior (pipeline/segment/passage.py): a 注 read with the 經 unit before it, the
+default segmenter since stop 30 (models/segmenter-v2-passage: v2 referred to, with the prior); the
+注 gloss reader reads v2's own marks (Unit.model_marks).
 
 Fixtures are 注 blocks of TRAIN juan of 周禮注疏 (KR1d0003_001, _002 in data/punct), where the
 shipped v2 misses the break after a head of the passage and the edition has it."""
@@ -28,21 +29,23 @@ def seg():
     return load_segmenter(paths.SEGMENTER_PASSAGE)
 
 
-def test_the_option_ships_a_fitted_prior_over_v2_and_the_default_has_none(seg):
+def test_the_default_is_v2_with_a_fitted_prior(seg):
     assert seg.prior is not None
     assert set(seg.prior.groups) == {"注疏", "集釋"}
     assert (paths.SEGMENTER_PASSAGE / FILE).exists()
-    assert load_segmenter().prior is None  # the default marks as before (the prior costs glosses)
+    assert load_segmenter().prior is not None and load_segmenter().path == paths.SEGMENTER_PASSAGE
+    assert load_segmenter(paths.SEGMENTER_MODEL).prior is None  # v2's own folder: the model alone
 
 
-def test_outside_the_注_the_option_marks_as_v2_does(seg):
+def test_outside_the_注_the_prior_marks_as_v2_does(seg):
     recs = [json.loads(line) for line in open(paths.DATA / "punct" / "KR1d0003.punct.jsonl", encoding="utf-8")]
     recs = [r for r in recs if r["id"].startswith("KR1d0003_001#") and r["text"] and r.get("marker") != "注"][:80]
     texts = [r["text"] for r in recs]
     kinds = ["base" if r["kind"] == "base" else r["marker"] for r in recs]
     books = ["KR1d0003"] * len(recs)
     passages = record_passages(recs)
-    assert seg.predict(texts, kinds, books=books, passages=passages) == load_segmenter().predict(texts, kinds, books=books)
+    assert seg.predict(texts, kinds, books=books, passages=passages) == \
+        load_segmenter(paths.SEGMENTER_MODEL).predict(texts, kinds, books=books)
 
 
 @pytest.mark.parametrize("case", [JI, QIANQI], ids=["極中也", "前期前所諏之日也"])
@@ -88,6 +91,42 @@ def test_segment_document_gives_a_commentary_unit_the_base_unit_before_it(seg):
     segment_document(doc, seg)
     assert k in doc.units[i].marks
     assert doc.units[i].marks == seg.predict([note], ["注"], books=["KR1d0003"], passages=[passage])[0]
+
+
+def test_segment_document_keeps_v2s_own_marks_where_the_prior_changed_them(seg):
+    passage, note, k = JI
+    doc = read_document(paths.DATA / "corpus" / "KR1d0003" / "KR1d0003_001.txt")
+    segment_document(doc, seg)
+    unit = next(u for u in doc.units if u.text == note)
+    v2 = load_segmenter(paths.SEGMENTER_MODEL)
+    assert k in unit.marks and k not in unit.model_marks  # published: the prior's; kept: v2's own
+    assert unit.model_marks == v2.predict([note], ["注"], books=["KR1d0003"])[0]
+    changed = [u for u in doc.units if u.model_marks is not None]
+    assert all(u.model_marks != u.marks and u.marker == "注" for u in changed)
+    assert len(changed) < sum(u.marker == "注" for u in doc.units)  # None where the prior changed nothing
+
+
+def test_the_注_glosses_are_read_with_v2s_own_marks(seg):
+    """The gloss grammar was built on v2's marks: with the prior's it reads the subject a prior
+    break sets off as a head (「舜，征有苗而死」; docs/glosses.md, "Stop 28"), so align reads the
+    model's own marks, and `eval glosses` scores what align reads."""
+    from pipeline.align import align_block, align_document
+    from pipeline.evaluate.glosses import note_marks
+
+    def read(glosses):
+        return [(g.note_start, g.note_end, g.type, g.lemma_start, g.lemma_end) for g in glosses]
+
+    doc = read_document(paths.DATA / "corpus" / "KR1d0003" / "KR1d0003_001.txt")
+    align_document(segment_document(doc, seg))
+    differ = 0
+    for u in (u for u in doc.units if u.model_marks is not None):
+        base = doc.base_before(u)
+        own = align_block(base.text, u.text, u.model_marks, zhushu=True)
+        assert read(u.glosses) == read(own)
+        differ += read(own) != read(align_block(base.text, u.text, u.marks, zhushu=True))
+        marks, _used = note_marks([u.text], seg, ids=[f"{doc.id}#{u.seq}"], bases=[base.text])
+        assert marks[0] == u.model_marks
+    assert differ  # (this juan has 注 whose glosses the prior's marks would change)
 
 
 def test_features_see_the_passage():

@@ -310,7 +310,9 @@ def align_document(doc: Document) -> Document:
             passage_start = unit.seq + 1
             continue
         base = doc.base_before(unit)
-        glosses = align_block(base.text if base else "", unit.text, unit.marks, zhushu=unit.marker == ZHUSHU_NOTE)
+        # the segmenter's own marks where its passage prior changed them (model.Unit.model_marks)
+        marks = unit.model_marks if unit.model_marks is not None else unit.marks
+        glosses = align_block(base.text if base else "", unit.text, marks, zhushu=unit.marker == ZHUSHU_NOTE)
         for g in glosses:
             g.base_seq = base.seq if base else None
             if g.lemma_start is None and g.lemma and base is not None:

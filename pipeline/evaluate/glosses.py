@@ -77,8 +77,10 @@ def note_marks(notes: list[str], segmenter="auto", ids: list[str] | None = None,
     segmenter: "auto" (load pipeline.segment's default model), None (no marks), or an object
     with .predict(texts, kinds). ids: the records' ids (a 注疏 record, KR1d0003_…, is segmented
     as a 注 unit of its book). bases: each note's base text, given as its passage as the pipeline
-    gives a 注 its 經 unit (read by the model folder's passage prior). Returns (marks per note,
-    description of what was used).
+    gives a 注 its 經 unit (read by the model folder's passage prior). The marks are those the
+    pipeline's gloss reader reads: the model's own where its passage prior changed them
+    (Segmenter.predict_both; model.Unit.model_marks). Returns (marks per note, description of
+    what was used).
     """
     if segmenter is None:
         return [{} for _ in notes], "none"
@@ -98,7 +100,11 @@ def note_marks(notes: list[str], segmenter="auto", ids: list[str] | None = None,
         extra = {"passages": [bases[j]]} if takes_passages else {}
         if books:
             extra["books"] = books
-        marks.append(segmenter.predict([note], [kind], **extra)[0])
+        if hasattr(segmenter, "predict_both"):
+            published, own = segmenter.predict_both([note], [kind], **extra)[0]
+            marks.append(own if own is not None else published)
+        else:
+            marks.append(segmenter.predict([note], [kind], **extra)[0])
     return [{int(k): v for k, v in m.items()} for m in marks], used
 
 

@@ -29,6 +29,8 @@ def document_from_json(data: bytes | str):
     for u in d.get("units", []):
         unit = build(model.Unit, u)
         unit.marks = {int(k): v for k, v in (u.get("marks") or {}).items()}
+        if u.get("model_marks") is not None:
+            unit.model_marks = {int(k): v for k, v in u["model_marks"].items()}
         unit.signs = {int(k): v for k, v in (u.get("signs") or {}).items()}
         unit.sentences = [build(model.Sentence, s) for s in u.get("sentences", [])]
         unit.clauses = [build(model.Sentence, s) for s in u.get("clauses", [])]

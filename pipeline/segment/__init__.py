@@ -34,7 +34,7 @@ from pipeline import paths
 from pipeline.model import EDITION, Document, spans_from_marks
 from pipeline.stage import Stage
 
-DEFAULT_MODEL = paths.SEGMENTER_MODEL
+DEFAULT_MODEL = paths.SEGMENTER_DEFAULT
 
 
 def _norm_kind(kind: str) -> str:
@@ -89,6 +89,13 @@ class Segmenter:
         note); `books`: per text the book id (KR1d0030, KR1d0003, …) for models with a book
         embedding (None: the 集釋); `passages`: per text the base unit it comments on, or None
         (read by the folder's passage prior, for 注 and notes)."""
+        return [marks for marks, _own in self.predict_both(texts, kinds, books, passages)]
+
+    def predict_both(self, texts: list[str], kinds: list[str], books: list[str] | None = None,
+                     passages: list[str | None] | None = None) -> list[tuple[dict[int, str], dict[int, str] | None]]:
+        """predict's marks, each with the model's own marks (its threshold, no passage prior)
+        where the prior changed them, else None: the 注 gloss reader reads those (align; it was
+        built on them and reads a subject the prior sets off, 「舜，征有苗而死」, as a head)."""
         if len(texts) != len(kinds):
             raise ValueError("texts and kinds differ in length")
         if passages is not None and len(passages) != len(texts):
@@ -96,19 +103,19 @@ class Segmenter:
         kinds = [_norm_kind(k) for k in kinds]
         with _torch_threads(self.threads if self.type in TORCH_BACKENDS else None):
             if self.type in ("bilstm", "ensemble") and self.prior is not None and passages is not None:
-                preds = self._predict_with_prior(list(texts), kinds, books, passages)
+                both = self._predict_with_prior(list(texts), kinds, books, passages)
             elif self.type in ("bilstm", "ensemble"):  # BiLSTMs read the 注疏 kinds and the book
-                preds = self.backend.predict(list(texts), kinds, books=books)
+                both = [(p, None) for p in self.backend.predict(list(texts), kinds, books=books)]
             else:
-                preds = self.backend.predict(list(texts), ["base" if k == "base" else "note" for k in kinds])
-        if self.yinyi_grammar and "音義" in kinds:
+                both = [(p, None) for p in self.backend.predict(list(texts), ["base" if k == "base" else "note" for k in kinds])]
+        if self.yinyi_grammar and "音義" in kinds:  # (the prior reads no 音義 note)
             from pipeline.segment.yinyi import punctuate
 
             bs = books or [None] * len(texts)
-            preds = [punctuate(t, p, b) if k == "音義" else p for t, p, k, b in zip(texts, preds, kinds, bs)]
-        return preds
+            both = [(punctuate(t, p, b), None) if k == "音義" else (p, own) for t, (p, own), k, b in zip(texts, both, kinds, bs)]
+        return both
 
-    def _predict_with_prior(self, texts, kinds, books, passages) -> list[dict[int, str]]:
+    def _predict_with_prior(self, texts, kinds, books, passages) -> list[tuple[dict[int, str], dict[int, str] | None]]:
         from pipeline.segment.bilstm import decode
 
         probs = self.backend.probs(texts, kinds, books=books)
@@ -116,10 +123,12 @@ class Segmenter:
         out = []
         for p, t, k, b, passage in zip(probs, texts, kinds, bs, passages):
             group = self.prior.group(k, b) if passage else None
+            own = decode(p, len(t), self.backend.threshold)
             if group is None:
-                out.append(decode(p, len(t), self.backend.threshold))
+                out.append((own, None))
             else:
-                out.append(self.prior.decode(p, passage, t, group))
+                marks = self.prior.decode(p, passage, t, group)
+                out.append((marks, own if own != marks else None))
         return out
 
 
@@ -171,7 +180,7 @@ def read_segmenter(folder: Path, threads: int | None = 1, with_prior: bool = Tru
 
 
 def load_segmenter(path: str | Path | None = None, threads: int | None = 1) -> Segmenter:
-    """The segmenter in `path` (default models/segmenter-v2), loaded once per process and path
+    """The segmenter in `path` (default models/segmenter-v2-passage: v2 and its passage prior), loaded once per process and path
     (through the stage cache); another thread count than 1 gives an uncached copy."""
     if threads != 1:
         return read_segmenter(Path(path) if path else DEFAULT_MODEL, threads)
@@ -210,10 +219,11 @@ def segment_document(doc: Document, segmenter: Segmenter | None = None, repunctu
     seg = segmenter or load_segmenter()
     # the kind of a commentary unit from its marker (鄭注 → 注, 釋曰 → 疏; v2 models read it)
     kinds = [MARKER_KIND.get(u.marker or "", "note") if u.kind == "commentary" else "base" for u in units]
-    preds = seg.predict([u.text for u in units], kinds, books=[book_of(doc.id)] * len(units),
-                        passages=passages_of(doc, units))
-    for u, marks in zip(units, preds):
+    preds = seg.predict_both([u.text for u in units], kinds, books=[book_of(doc.id)] * len(units),
+                             passages=passages_of(doc, units))
+    for u, (marks, own) in zip(units, preds):
         u.marks = dict(sorted(marks.items()))
+        u.model_marks = dict(sorted(own.items())) if own is not None else None
         u.marks_source = None  # restored by zhushu
         u.sentences = spans_from_marks(len(u.text), u.marks, final_only=True)
         u.clauses = spans_from_marks(len(u.text), u.marks, final_only=False)
