@@ -1,9 +1,9 @@
 """Where v2 alone and v2 with the passage prior (models/segmenter-v2-passage) disagree: every dev 注 of
 the two 注疏 and every dev note of the 集釋 (aligned >= 0.99) with the base record before it, every
 position one of them breaks and the other does not; 16 sampled (seed 28) for the hand check in
-docs/segmentation.md ("Stop 28").
+docs/segmentation.md ("Stop 28"), 20 with seed 30 for stop 30's (the prior became the default).
 
-    python experiments/punct_v3/passage_disagree_sample.py
+    python experiments/punct_v3/passage_disagree_sample.py [SEED N]     # default 28 16
 """
 import json
 import random
@@ -17,7 +17,8 @@ from pipeline.evaluate.segment import record_passages  # noqa: E402
 from pipeline.segment import load_segmenter  # noqa: E402
 from pipeline.segment.data import book_of, read_records, record_kind  # noqa: E402
 
-v2, prior = load_segmenter(), load_segmenter(paths.SEGMENTER_PASSAGE)
+seed, n = (int(sys.argv[1]), int(sys.argv[2])) if len(sys.argv) > 2 else (28, 16)
+v2, prior = load_segmenter(paths.SEGMENTER_MODEL), load_segmenter(paths.SEGMENTER_PASSAGE)  # v2 alone, the default
 pts = []
 for b in ("KR1d0003", "KR1d0053", "KR1d0030"):
     recs = [r for r in read_records(ROOT / f"data/punct/{b}.punct.jsonl", split="dev") if r["text"]]
@@ -34,7 +35,7 @@ for b in ("KR1d0003", "KR1d0053", "KR1d0030"):
                 pts.append({"id": r["id"], "passage": passage[:30], "left": r["text"][max(0, i - 12):i],
                             "right": r["text"][i:i + 12], "breaks": "prior" if i in p else "v2",
                             "edition": i in gold})
-sample = random.Random(28).sample(pts, 16)
+sample = random.Random(seed).sample(pts, n)
 print(len(pts), "disagreements;", sum(p["breaks"] == "prior" for p in pts), "where only the prior breaks;",
       sum((p["breaks"] == "prior") == p["edition"] for p in pts), "where the edition sides with the prior")
 for p in sample:
