@@ -180,8 +180,9 @@ def read_segmenter(folder: Path, threads: int | None = 1, with_prior: bool = Tru
 
 
 def load_segmenter(path: str | Path | None = None, threads: int | None = 1) -> Segmenter:
-    """The segmenter in `path` (default models/segmenter-v2-passage: v2 and its passage prior), loaded once per process and path
-    (through the stage cache); another thread count than 1 gives an uncached copy."""
+    """The segmenter in `path` (default models/segmenter-v2-passage: v2 and its passage prior),
+    loaded once per process and path (through the stage cache); another thread count than 1 gives
+    an uncached copy."""
     if threads != 1:
         return read_segmenter(Path(path) if path else DEFAULT_MODEL, threads)
     return SegmentStage.load(path).model
@@ -219,8 +220,12 @@ def segment_document(doc: Document, segmenter: Segmenter | None = None, repunctu
     seg = segmenter or load_segmenter()
     # the kind of a commentary unit from its marker (鄭注 → 注, 釋曰 → 疏; v2 models read it)
     kinds = [MARKER_KIND.get(u.marker or "", "note") if u.kind == "commentary" else "base" for u in units]
-    preds = seg.predict_both([u.text for u in units], kinds, books=[book_of(doc.id)] * len(units),
-                             passages=passages_of(doc, units))
+    args = ([u.text for u in units], kinds)
+    extra = {"books": [book_of(doc.id)] * len(units), "passages": passages_of(doc, units)}
+    if hasattr(seg, "predict_both"):
+        preds = seg.predict_both(*args, **extra)
+    else:  # a segmenter of the caller's with predict alone: its marks are the model's own
+        preds = [(marks, None) for marks in seg.predict(*args, **extra)]
     for u, (marks, own) in zip(units, preds):
         u.marks = dict(sorted(marks.items()))
         u.model_marks = dict(sorted(own.items())) if own is not None else None
