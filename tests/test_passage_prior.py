@@ -190,3 +190,17 @@ def test_train_never_adds_a_prior_to_a_model_folder_unasked():
     res = CliRunner().invoke(main, ["train", "passage-prior", "--segmenter", str(paths.SEGMENTER_MODEL)])
     assert res.exit_code == 2 and "--out is required" in res.output
     assert sorted(p.name for p in paths.SEGMENTER_MODEL.iterdir()) == before
+
+
+def test_segment_document_takes_a_segmenter_with_predict_alone():
+    """A caller's own segmenter (predict(texts, kinds, books=…, passages=…) only) marks the units;
+    its marks are what the gloss reader reads too (no model_marks)."""
+
+    class EveryThird:
+        def predict(self, texts, kinds, books=None, passages=None):
+            return [{k: "，" for k in range(3, len(t), 3)} | {len(t): "。"} for t in texts]
+
+    doc = read_document(paths.DATA / "corpus" / "KR1d0003" / "KR1d0003_001.txt")
+    segment_document(doc, EveryThird())
+    note = next(u for u in doc.units if u.marker == "注" and len(u.text) > 6)
+    assert note.marks[3] == "，" and note.model_marks is None
