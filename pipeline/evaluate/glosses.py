@@ -94,17 +94,16 @@ def note_marks(notes: list[str], segmenter="auto", ids: list[str] | None = None,
     calls = [_call(i) for i in (ids or [None] * len(notes))]
     import inspect
 
+    from pipeline.segment import marks_and_own
+
     takes_passages = bases is not None and "passages" in inspect.signature(segmenter.predict).parameters
     marks = []
     for j, (note, (kind, books)) in enumerate(zip(notes, calls)):
         extra = {"passages": [bases[j]]} if takes_passages else {}
         if books:
             extra["books"] = books
-        if hasattr(segmenter, "predict_both"):
-            published, own = segmenter.predict_both([note], [kind], **extra)[0]
-            marks.append(own if own is not None else published)
-        else:
-            marks.append(segmenter.predict([note], [kind], **extra)[0])
+        published, own = marks_and_own(segmenter, [note], [kind], **extra)[0]
+        marks.append(own if own is not None else published)
     return [{int(k): v for k, v in m.items()} for m in marks], used
 
 

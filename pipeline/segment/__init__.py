@@ -220,12 +220,8 @@ def segment_document(doc: Document, segmenter: Segmenter | None = None, repunctu
     seg = segmenter or load_segmenter()
     # the kind of a commentary unit from its marker (鄭注 → 注, 釋曰 → 疏; v2 models read it)
     kinds = [MARKER_KIND.get(u.marker or "", "note") if u.kind == "commentary" else "base" for u in units]
-    args = ([u.text for u in units], kinds)
-    extra = {"books": [book_of(doc.id)] * len(units), "passages": passages_of(doc, units)}
-    if hasattr(seg, "predict_both"):
-        preds = seg.predict_both(*args, **extra)
-    else:  # a segmenter of the caller's with predict alone: its marks are the model's own
-        preds = [(marks, None) for marks in seg.predict(*args, **extra)]
+    preds = marks_and_own(seg, [u.text for u in units], kinds, books=[book_of(doc.id)] * len(units),
+                          passages=passages_of(doc, units))
     for u, (marks, own) in zip(units, preds):
         u.marks = dict(sorted(marks.items()))
         u.model_marks = dict(sorted(own.items())) if own is not None else None
@@ -233,6 +229,14 @@ def segment_document(doc: Document, segmenter: Segmenter | None = None, repunctu
         u.sentences = spans_from_marks(len(u.text), u.marks, final_only=True)
         u.clauses = spans_from_marks(len(u.text), u.marks, final_only=False)
     return doc
+
+
+def marks_and_own(seg, texts: list[str], kinds: list[str], **extra) -> list[tuple[dict[int, str], dict[int, str] | None]]:
+    """Segmenter.predict_both; for a segmenter of the caller's with predict alone, its marks are
+    the model's own (None)."""
+    if hasattr(seg, "predict_both"):
+        return seg.predict_both(texts, kinds, **extra)
+    return [(marks, None) for marks in seg.predict(texts, kinds, **extra)]
 
 
 def passages_of(doc: Document, units: list) -> list[str | None]:
