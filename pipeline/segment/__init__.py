@@ -120,14 +120,15 @@ class Segmenter:
 
         probs = self.backend.probs(texts, kinds, books=books)
         bs = books or [None] * len(texts)
+        fin = getattr(self.backend, "final_threshold", None)
         out = []
         for p, t, k, b, passage in zip(probs, texts, kinds, bs, passages):
             group = self.prior.group(k, b) if passage else None
-            own = decode(p, len(t), self.backend.threshold)
+            own = decode(p, len(t), self.backend.threshold, final_threshold=fin)
             if group is None:
                 out.append((own, None))
             else:
-                marks = self.prior.decode(p, passage, t, group)
+                marks = self.prior.decode(p, passage, t, group, final_threshold=fin)
                 out.append((marks, own if own != marks else None))
         return out
 

@@ -23,21 +23,27 @@ from pipeline.segment.bilstm import NeuralSegmenter, decode
 class EnsembleSegmenter:
     name = "ensemble"
 
-    def __init__(self, members: list[NeuralSegmenter], threshold: float = 0.5, config: dict | None = None):
+    def __init__(self, members: list[NeuralSegmenter], threshold: float = 0.5, config: dict | None = None,
+                 final_threshold: float | None = None):
         self.members = members
         self.threshold = threshold
         self.config = config or {}
+        # how a break's mark is chosen (bilstm.marks_at; None: the argmax)
+        self.final_threshold = final_threshold if final_threshold is not None else self.config.get("final_threshold")
 
     def probs(self, texts: list[str], kinds: list[str], books: list[str] | None = None) -> list[np.ndarray]:
         per_member = [m.probs(texts, kinds, books=books) for m in self.members]
         return [np.mean([p[i] for p in per_member], axis=0) for i in range(len(texts))]
 
     def predict(self, texts: list[str], kinds: list[str], books: list[str] | None = None) -> list[dict[int, str]]:
-        return [decode(p, len(t), self.threshold) for p, t in zip(self.probs(texts, kinds, books=books), texts)]
+        return [decode(p, len(t), self.threshold, final_threshold=self.final_threshold)
+                for p, t in zip(self.probs(texts, kinds, books=books), texts)]
 
     def save(self, folder: str | Path, member_names: list[str]) -> dict:
         """Write config.json (the member folders are written by their own save); return it."""
         cfg = dict(self.config, type="ensemble", members=member_names, threshold=self.threshold)
+        if self.final_threshold is not None:
+            cfg["final_threshold"] = self.final_threshold
         (Path(folder) / "config.json").write_text(json.dumps(cfg, ensure_ascii=False, indent=1), encoding="utf-8")
         return cfg
 

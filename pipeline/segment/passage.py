@@ -99,14 +99,16 @@ class PassagePrior:
         z = x.astype(np.float64) @ np.asarray(g["coef"], dtype=np.float64) + g["intercept"]
         return 1 / (1 + np.exp(-z)) > g["threshold"]
 
-    def decode(self, probs: np.ndarray, passage: str, text: str, group: str) -> dict[int, str]:
-        """Marks like bilstm.decode, the breaks decided by the prior; each break takes the model's
-        most likely mark."""
+    def decode(self, probs: np.ndarray, passage: str, text: str, group: str,
+               final_threshold: float | None = None) -> dict[int, str]:
+        """Marks like bilstm.decode, the breaks decided by the prior; each break's mark chosen as
+        the model chooses it (`final_threshold`, bilstm.marks_at)."""
         from pipeline.segment.bilstm import marks_at
 
         if not text:
             return {}
-        return marks_at(probs, np.nonzero(self.breaks(probs, passage, text, group))[0], len(text))
+        return marks_at(probs, np.nonzero(self.breaks(probs, passage, text, group))[0], len(text),
+                        final_threshold=final_threshold)
 
     def save(self, folder: str | Path) -> Path:
         from pipeline.atomic import write_text

@@ -215,9 +215,9 @@ def train_segmenter(out_dir: str | Path, model_type: str = "bilstm", punct_file:
                 seg.save(out_dir / names[-1])
                 members.append(NeuralSegmenter.load(out_dir / names[-1]))  # as used: int8
             config = {"seeds": list(seeds), "train_seconds": round(time.time() - t0, 1), "data": data}
-        ens = tune_ensemble(members, tune)
+        ens = tune_ensemble(members, tune, tune + params.get("tune_zhushu", []))
         ens.config = config
-        log(f"ensemble of {names}: threshold {ens.threshold}")
+        log(f"ensemble of {names}: threshold {ens.threshold}, final_threshold {ens.final_threshold}")
         out_dir.mkdir(parents=True, exist_ok=True)
         return ens.save(out_dir, names)
     if model_type == "hybrid":  # the BiLSTM (trained here, or the folder bilstm_from) + a Stanza tokenizer

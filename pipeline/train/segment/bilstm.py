@@ -14,7 +14,7 @@ import numpy as np
 import torch
 from torch import nn
 
-from pipeline.segment.bilstm import BOS_EOS, NeuralSegmenter, Tagger, Vocab, encode_batch
+from pipeline.segment.bilstm import BOS_EOS, NeuralSegmenter, Tagger, Vocab, decode, encode_batch
 from pipeline.segment.data import LABELS
 
 
@@ -89,6 +89,22 @@ def tune_threshold(seg: NeuralSegmenter, records: list[dict]) -> float:
     best, best_f = 0.5, -1.0
     for t in np.arange(0.2, 0.81, 0.025):
         f = break_f1(p_none, records, t)
+        if f > best_f + 1e-9:
+            best, best_f = float(t), f
+    return round(best, 3)
+
+
+def tune_final_threshold(seg, records: list[dict]) -> float:
+    """The final_threshold (bilstm.marks_at) maximising sentence F1 on records (held-out train
+    juan), the breaks where `seg`'s own threshold puts them. `seg`: a BiLSTM or an ensemble."""
+    from pipeline.evaluate.segment import score
+
+    probs = seg.probs([r["text"] for r in records], [r["kind"] for r in records],
+                      books=[r.get("book") for r in records])
+    best, best_f = 0.5, -1.0
+    for t in np.arange(0.3, 0.61, 0.025):
+        pred = [decode(p, len(r["text"]), seg.threshold, final_threshold=float(t)) for p, r in zip(probs, records)]
+        f = score(records, pred)["sentence"]["f1"]
         if f > best_f + 1e-9:
             best, best_f = float(t), f
     return round(best, 3)
@@ -289,8 +305,10 @@ def train(train_recs: list[dict], tune_recs: list[dict], extra_recs: list[dict] 
                 break
     model.eval()
     seg.threshold = tune_threshold(seg, tune_recs) if tune_recs else 0.5
+    final_recs = tune_recs + (tune_zhushu or [])  # the sentence measure of every book the model serves
+    seg.final_threshold = tune_final_threshold(seg, final_recs) if final_recs else None
     seg.config["train_seconds"] = round(time.time() - t0, 1)
-    log(f"threshold {seg.threshold}")
+    log(f"threshold {seg.threshold}, final_threshold {seg.final_threshold}")
     return seg
 
 

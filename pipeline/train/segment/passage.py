@@ -111,12 +111,14 @@ def train_passage_prior(model_dir: str | Path, out: str | Path | None = None, pu
     out = Path(out)
     out.mkdir(parents=True, exist_ok=True)
     if seg.type == "bilstm":
-        members, threshold = [model_dir.resolve()], seg.backend.threshold
+        members = [model_dir.resolve()]
     else:  # an ensemble: its members, as its own folder names them
         cfg = json.loads((model_dir / "config.json").read_text(encoding="utf-8"))
-        members, threshold = [(model_dir / m).resolve() for m in cfg["members"]], cfg["threshold"]
+        members = [(model_dir / m).resolve() for m in cfg["members"]]
     cfg = {"type": "ensemble", "members": [os.path.relpath(m, out.resolve()) for m in members],
-           "threshold": threshold, "of": os.path.relpath(model_dir.resolve(), out.resolve()),
+           "threshold": seg.backend.threshold, "of": os.path.relpath(model_dir.resolve(), out.resolve()),
            "note": "the segmenter `of` (its members at its own threshold) with the passage prior of passage_prior.json"}
+    if seg.backend.final_threshold is not None:  # its marks chosen as `of` chooses them
+        cfg["final_threshold"] = seg.backend.final_threshold
     write_text(out / "config.json", json.dumps(cfg, ensure_ascii=False, indent=1) + "\n")
     return prior.save(out)

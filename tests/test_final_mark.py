@@ -1,0 +1,69 @@
+"""How a break's mark is chosen (pipeline/segment/bilstm.py `marks_at`): sentence-final when the
+three final marks' summed probability reaches the model's `final_threshold` (tuned on the tune
+juan for sentence F1, stored in its config.json), else the likeliest of ，、：；. Models without
+it take the argmax over the seven marks, as before (docs/segmentation.md, "Stop 31").
+
+The tune juan (集釋 juan 7, 27; 注疏 juan 7) are train-split juan held out of the model's gradient
+steps; the dev split is not read here."""
+
+from __future__ import annotations
+
+import json
+
+import numpy as np
+import pytest
+
+from pipeline import paths
+from pipeline.evaluate.segment import score
+from pipeline.segment import load_segmenter
+from pipeline.segment.bilstm import LABELS, NeuralSegmenter, decode, marks_at
+
+
+def _row(**p):
+    row = np.zeros(len(LABELS), dtype=np.float32)
+    for mark, v in p.items():
+        row[LABELS.index({"none": "", "comma": "，", "dun": "、", "full": "。", "q": "？"}[mark])] = v
+    return row
+
+
+def test_the_final_group_is_decided_by_its_summed_probability():
+    # 。 is the single likeliest mark, but the non-final marks together are likelier
+    split_commas = _row(none=0.1, full=0.35, comma=0.3, dun=0.25)
+    # ， is the single likeliest mark, but 。 and ？ together pass the threshold
+    two_finals = _row(none=0.1, comma=0.4, full=0.3, q=0.2)
+    probs = np.stack([split_commas, two_finals, _row(none=1.0)])
+    idx = np.array([0, 1])
+    assert marks_at(probs, idx, 3) == {1: "。", 2: "，", 3: "。"}  # the argmax (no final_threshold)
+    assert marks_at(probs, idx, 3, final_threshold=0.45) == {1: "，", 2: "。", 3: "。"}
+    # the breaks themselves are the threshold's alone
+    assert decode(probs, 3, 0.5, final_threshold=0.45).keys() == decode(probs, 3, 0.5).keys()
+
+
+@pytest.fixture(scope="module")
+def tune():
+    from pipeline.train.segment import training_data, v2_records, zhushu_data
+
+    _, jishi, _ = training_data()
+    v2_records([], jishi, [])
+    _, zhushu = zhushu_data()
+    return jishi + zhushu
+
+
+def test_the_shipped_final_threshold_is_the_tune_juans_and_beats_the_argmax_there(tune):
+    from pipeline.train.segment.bilstm import tune_final_threshold
+
+    v2 = NeuralSegmenter.load(paths.SEGMENTER_MODEL)
+    cfg = json.loads((paths.SEGMENTER_MODEL / "config.json").read_text(encoding="utf-8"))
+    assert v2.final_threshold == cfg["final_threshold"] == tune_final_threshold(v2, tune)
+    probs = v2.probs([r["text"] for r in tune], [r["kind"] for r in tune], books=[r.get("book") for r in tune])
+
+    def sentence_f1(final_threshold):
+        pred = [decode(p, len(r["text"]), v2.threshold, final_threshold=final_threshold) for p, r in zip(probs, tune)]
+        return score(tune, pred)["sentence"]["f1"]
+
+    assert sentence_f1(v2.final_threshold) > sentence_f1(None) + 0.005
+
+
+def test_the_default_chooses_its_marks_as_v2_does():
+    default = load_segmenter()
+    assert default.backend.final_threshold == NeuralSegmenter.load(paths.SEGMENTER_MODEL).final_threshold
