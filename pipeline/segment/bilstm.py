@@ -5,8 +5,9 @@ bigram straddles the position a mark may follow — + kind embedding (base / not
 also 疏 / 音義 / 小注, the 集釋's 鄭注 being a 注 = note) + for v2 models a book embedding (集釋 /
 周禮注疏 / 禮記註疏 / TLS). A BiLSTM (1 layer of 192 in the shipped models) reads the unit; a linear
 layer gives, for each character, a distribution over {no mark, ，、：；。？！}. Decoding: a break
-where P(no mark) < threshold (tuned on a held-out slice of the train split), the mark is the argmax
-over the marks. Other encoders (`enc`): CNN+BiLSTM, a small transformer, dilated CNN (measured in
+where P(no mark) < threshold (tuned on a held-out slice of the train split); the mark is the argmax
+over the marks, or, with the folder's `final_threshold`, decided first as sentence-final or not
+(`marks_at`). Other encoders (`enc`): CNN+BiLSTM, a small transformer, dilated CNN (measured in
 docs/segmentation.md, not shipped).
 
 Files in the model folder: config.json (sizes, threshold, vocab; "quantize": false for float
