@@ -257,14 +257,12 @@ def write_database(path: str | os.PathLike, parts: Iterable[dict | StagedPart]) 
         _write(path, staged)
 
 
-# the full-text indexes, as the database declares them (the trigram ones as sqlite-utils'
-# enable_fts writes them: external content, the rows' rowids)
-SEARCH_TABLES = {
-    "units_fts": "CREATE VIRTUAL TABLE \"units_fts\" USING FTS5 (\n    \"text\",\n    tokenize='trigram',\n    content=\"units\"\n)",
-    "sentences_fts": "CREATE VIRTUAL TABLE \"sentences_fts\" USING FTS5 (\n    \"text\",\n    tokenize='trigram',\n    content=\"sentences\"\n)",
-    # contentless (content=''): the index alone, the text is units.text
-    "units_grams": "CREATE VIRTUAL TABLE units_grams USING fts5(grams, content='', tokenize='ascii', detail='none')",
-}
+# the full-text indexes: the two trigram ones over units.text and sentences.text, declared by
+# sqlite-utils' enable_fts (external content, the rows' rowids), and the grams' own
+SEARCH_TABLES = ("units_fts", "sentences_fts", "units_grams")
+TRIGRAM_INDEXED = ("units", "sentences")  # the tables whose "text" the trigram indexes read
+# contentless (content=''): the index alone, the text is units.text
+GRAMS_TABLE = "CREATE VIRTUAL TABLE units_grams USING fts5(grams, content='', tokenize='ascii', detail='none')"
 SHADOWS = ("data", "idx", "docsize", "config")  # an FTS5 table's own tables (what it stores)
 
 
@@ -292,11 +290,18 @@ def _build_search(path: Path, parts: list[StagedPart]) -> None:
     Built beside the tables' copy and indexes (another thread, another file: SQLite writes one
     file from one connection at a time), they take ~10 s off the two 注疏 books' serial tail;
     _take_search copies them in."""
+    import sqlite_utils
+
     conn = _open(path)
     try:
         aliases = _attach(conn, parts)
-        for sql in SEARCH_TABLES.values():
-            conn.execute(sql)
+        db = sqlite_utils.Database(conn)
+        for table in TRIGRAM_INDEXED:
+            # an empty stand-in of the content table, for enable_fts to declare the index over
+            # (and to fill it from: nothing); the rows come from the staged parts below
+            conn.execute(f'CREATE TABLE "{table}" ("text" TEXT)')
+            db[table].enable_fts(["text"], tokenize="trigram")
+        conn.execute(GRAMS_TABLE)
         for table in ("units", "sentences"):
             # one INSERT … SELECT over every part in document-id order, as enable_fts's own
             conn.execute(f"CREATE TEMP TABLE order_{table} (alias, first, last, offset)")
@@ -331,10 +336,12 @@ def _build_search(path: Path, parts: list[StagedPart]) -> None:
 
 def _take_search(conn, path: Path) -> None:
     """The full-text indexes built by _build_search into the database: each declared as it was
-    there, its shadow tables' rows copied over (they are the index: FTS5 reads nothing else)."""
-    for sql in SEARCH_TABLES.values():
-        conn.execute(sql)
+    there (its own statement, from the search file's schema), its shadow tables' rows copied over
+    (they are the index: FTS5 reads nothing else)."""
     conn.execute("ATTACH DATABASE ? AS search", (str(path),))
+    for fts in SEARCH_TABLES:
+        (sql,) = conn.execute("SELECT sql FROM search.sqlite_master WHERE type = 'table' AND name = ?", (fts,)).fetchone()
+        conn.execute(sql)
     conn.execute("BEGIN")
     for fts in SEARCH_TABLES:
         for shadow in SHADOWS:
