@@ -256,20 +256,21 @@ def decode(probs: np.ndarray, n: int, threshold: float, final: bool = True,
 
 
 def marks_at(probs: np.ndarray, idx: np.ndarray, n: int, final: bool = True,
-             final_threshold: float | None = None) -> dict[int, str]:
+             final_threshold: float | None = None, finals: np.ndarray | None = None) -> dict[int, str]:
     """The marks of a unit of n chars with a break after each char i in `idx`; with `final`, the
     unit end gets UNIT_END_MARK (the passage prior decides its breaks otherwise and marks them
     through this too). Each break's mark: the most likely of the seven (final_threshold None),
-    or sentence-final when the three final marks' summed probability reaches final_threshold."""
+    or sentence-final when the three final marks' summed probability reaches final_threshold;
+    `finals` (a boolean per break, the final prior's: segment/final.py) decides that instead."""
     out = {}
     if len(idx):
         rows = probs[idx]
-        if final_threshold is None:
+        if final_threshold is None and finals is None:
             best = rows[:, 1:].argmax(axis=1) + 1
         else:
             fin, other = rows[:, FINAL_LABELS], rows[:, NONFINAL_LABELS]
-            best = np.where(fin.sum(axis=1) >= final_threshold, FINAL_LABELS[fin.argmax(axis=1)],
-                            NONFINAL_LABELS[other.argmax(axis=1)])
+            is_final = finals if finals is not None else fin.sum(axis=1) >= final_threshold
+            best = np.where(is_final, FINAL_LABELS[fin.argmax(axis=1)], NONFINAL_LABELS[other.argmax(axis=1)])
         for i, lab in zip(idx.tolist(), best.tolist()):
             out[i + 1] = LABELS[lab]
     if final:
