@@ -1,5 +1,8 @@
-"""Dev positions where the argmax and the final_threshold choose a different kind of mark (one
-sentence-final, the other not), for a hand check: python experiments/punct_v4/final_mark_disagree_sample.py SEED N
+"""Dev positions where two ways of choosing the mark give a different kind of mark (one
+sentence-final, the other not), for a hand check:
+
+    python experiments/punct_v4/final_mark_disagree_sample.py SEED N            # argmax / final_threshold
+    python experiments/punct_v4/final_mark_disagree_sample.py SEED N --prior    # final_threshold / the final prior (注疏)
 
 The default segmenter (v2 with its passage prior) on the dev split of the three books; records
 aligned >= 0.99 to the edition, so that the edition's mark at the position can be shown."""
@@ -22,9 +25,12 @@ from pipeline.segment import load_segmenter  # noqa: E402
 def main() -> None:
     seed, n = int(sys.argv[1]), int(sys.argv[2])
     seg = load_segmenter(paths.SEGMENTER_DEFAULT)
-    tuned = seg.backend.final_threshold
+    tuned, prior = seg.backend.final_threshold, seg.final_prior
+    by_prior = "--prior" in sys.argv
+    # the two settings compared, "a" and "b": (final_threshold, final prior)
+    settings = ((tuned, None), (tuned, prior)) if by_prior else ((None, None), (tuned, None))
     items = []
-    for book in ("KR1d0030", "KR1d0003", "KR1d0053"):
+    for book in (("KR1d0003", "KR1d0053") if by_prior else ("KR1d0030", "KR1d0003", "KR1d0053")):
         recs = [json.loads(line) for line in open(paths.DATA / "punct" / f"{book}.punct.jsonl", encoding="utf-8")]
         recs = [r for r in recs if r.get("split") == "dev"]
         passages = record_passages(recs)
@@ -34,18 +40,18 @@ def main() -> None:
         kinds = [r.get("marker") or r["kind"] if book != "KR1d0030" else r["kind"] for r in recs]
         kinds = ["base" if k in ("", "base") else k for k in kinds]
         books = [book] * len(recs) if book != "KR1d0030" else None
-        out = {}
-        for ft in (None, tuned):
-            seg.backend.final_threshold = ft
-            out[ft] = seg.predict(texts, kinds, books=books, passages=passages)
-        seg.backend.final_threshold = tuned
-        for r, a, b in zip(recs, out[None], out[tuned]):
+        out = []
+        for ft, fp in settings:
+            seg.backend.final_threshold, seg.final_prior = ft, fp
+            out.append(seg.predict(texts, kinds, books=books, passages=passages))
+        seg.backend.final_threshold, seg.final_prior = tuned, prior
+        for r, a, b in zip(recs, *out):
             n_ = len(r["text"])
             for k in sorted(a.keys() & b.keys()):
                 if 0 < k < n_ and (a[k] in SENTENCE_FINAL) != (b[k] in SENTENCE_FINAL):
                     t = r["text"]
                     items.append({"id": r["id"], "k": k, "text": t[max(0, k - 14):k] + " | " + t[k:k + 10],
-                                  "argmax": a[k], "final_threshold": b[k],
+                                  "a": a[k], "b": b[k],
                                   "edition": {int(x): v for x, v in r["marks"].items()}.get(k, "none")})
     print(f"{len(items)} disagreements", file=sys.stderr)
     for it in random.Random(seed).sample(items, min(n, len(items))):
