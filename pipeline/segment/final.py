@@ -12,13 +12,12 @@ than the rule (docs/segmentation.md, "Stop 31"). Fitted by `zhushu train final-p
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
 import numpy as np
 
 from pipeline.segment.bilstm import FINAL_LABELS, NONFINAL_LABELS
-from pipeline.segment.passage import group_of
+from pipeline.segment.passage import group_of, read_prior, write_prior
 
 FILE = "final_prior.json"
 NUMERIC = ("lf", "pf", "pnone", "pos_end", "pos_start")
@@ -67,19 +66,9 @@ class FinalPrior:
         return 1 / (1 + np.exp(-z)) >= g["threshold"]
 
     def save(self, folder: str | Path) -> Path:
-        from pipeline.atomic import write_text
-
-        path = Path(folder) / FILE
-        body = {"numeric_features": list(NUMERIC), "groups": self.groups, **self.meta}
-        write_text(path, json.dumps(body, ensure_ascii=False, indent=1, sort_keys=True) + "\n")
-        return path
+        return write_prior(Path(folder) / FILE, "numeric_features", NUMERIC, self.groups, self.meta)
 
     @classmethod
     def load(cls, folder: str | Path) -> "FinalPrior | None":
-        path = Path(folder) / FILE
-        if not path.exists():
-            return None
-        cfg = json.loads(path.read_text(encoding="utf-8"))
-        if cfg.get("numeric_features") != list(NUMERIC):
-            raise ValueError(f"{path}: fitted on other features than this code computes (refit with `zhushu train final-prior`)")
-        return cls(cfg["groups"], {k: v for k, v in cfg.items() if k not in ("numeric_features", "groups")})
+        got = read_prior(Path(folder) / FILE, "numeric_features", NUMERIC, "final-prior")
+        return cls(*got) if got else None

@@ -99,32 +99,31 @@ class PassagePrior:
         z = x.astype(np.float64) @ np.asarray(g["coef"], dtype=np.float64) + g["intercept"]
         return 1 / (1 + np.exp(-z)) > g["threshold"]
 
-    def decode(self, probs: np.ndarray, passage: str, text: str, group: str,
-               final_threshold: float | None = None) -> dict[int, str]:
-        """Marks like bilstm.decode, the breaks decided by the prior; each break's mark chosen as
-        the model chooses it (`final_threshold`, bilstm.marks_at)."""
-        from pipeline.segment.bilstm import marks_at
-
-        if not text:
-            return {}
-        return marks_at(probs, np.nonzero(self.breaks(probs, passage, text, group))[0], len(text),
-                        final_threshold=final_threshold)
-
     def save(self, folder: str | Path) -> Path:
-        from pipeline.atomic import write_text
-
-        path = Path(folder) / FILE
-        body = {"features": list(FEATURES), "groups": self.groups, **self.meta}
-        write_text(path, json.dumps(body, ensure_ascii=False, indent=1, sort_keys=True) + "\n")
-        return path
+        return write_prior(Path(folder) / FILE, "features", FEATURES, self.groups, self.meta)
 
     @classmethod
     def load(cls, folder: str | Path) -> "PassagePrior | None":
-        path = Path(folder) / FILE
-        if not path.exists():
-            return None
-        cfg = json.loads(path.read_text(encoding="utf-8"))
-        if cfg.get("features") != list(FEATURES):
-            raise ValueError(f"{path}: fitted on other features than this code computes (refit with `zhushu train passage-prior`)")
-        meta = {k: v for k, v in cfg.items() if k not in ("features", "groups")}
-        return cls(cfg["groups"], meta)
+        got = read_prior(Path(folder) / FILE, "features", FEATURES, "passage-prior")
+        return cls(*got) if got else None
+
+
+def write_prior(path: Path, key: str, features: tuple[str, ...], groups: dict, meta: dict) -> Path:
+    """A prior's JSON (its feature names under `key`, its groups, its meta): sorted, the same bytes
+    from the same fit."""
+    from pipeline.atomic import write_text
+
+    body = {key: list(features), "groups": groups, **meta}
+    write_text(path, json.dumps(body, ensure_ascii=False, indent=1, sort_keys=True) + "\n")
+    return path
+
+
+def read_prior(path: Path, key: str, features: tuple[str, ...], command: str) -> tuple[dict, dict] | None:
+    """(groups, meta) of a prior's JSON, or None where the folder has none; refused when it was
+    fitted on other features than this code computes."""
+    if not path.exists():
+        return None
+    cfg = json.loads(path.read_text(encoding="utf-8"))
+    if cfg.get(key) != list(features):
+        raise ValueError(f"{path}: fitted on other features than this code computes (refit with `zhushu train {command}`)")
+    return cfg["groups"], {k: v for k, v in cfg.items() if k not in (key, "groups")}

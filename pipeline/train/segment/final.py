@@ -66,7 +66,9 @@ def _rows(backend, recs: list[dict]):
     return probs, where, np.vstack(num), keys, np.array(gold)
 
 
-def _design(num: np.ndarray, keys: list[tuple], vocab: dict[str, int]):
+def sparse_design(num: np.ndarray, keys: list[tuple], vocab: dict[str, int]):
+    """The rows' numeric columns, then one 0/1 column per indicator key in `vocab` (key -> its
+    index among them; keys outside it are dropped)."""
     from scipy.sparse import csr_matrix, hstack
 
     rows, cols = [], []
@@ -109,9 +111,9 @@ def fit_final_prior(segmenter, log=print) -> FinalPrior:
                 counts[k] = counts.get(k, 0) + 1
         names = sorted(k for k, c in counts.items() if c >= MIN_COUNT)
         vocab = {k: i for i, k in enumerate(names)}  # (its column: len(NUMERIC) + i)
-        X = _design(num, keys, vocab)
+        X = sparse_design(num, keys, vocab)
         tprobs, twhere, tnum, tkeys, _ = _rows(backend, tune)
-        tX = _design(tnum, tkeys, vocab)
+        tX = sparse_design(tnum, tkeys, vocab)
         base = _sentence_f1(tune, tprobs, twhere, None, rule)
         best = None
         for C in C_GRID:
