@@ -614,16 +614,16 @@ def train_passage_prior_cmd(model_dir, out_dir):
     click.echo(f"wrote {path}")
 
 
-@train_group.command("final-prior")
+@train_group.command("context-prior")
 @click.option("--segmenter", "model_dir", default=None, type=click.Path(file_okay=False, exists=True),
               help="The segmenter folder to fit it for and write it to (default: the default segmenter's folder, "
                    "models/segmenter-v2-passage).")
 @reports_input_errors
-def train_final_prior_cmd(model_dir):
-    """Fit a segmenter's final prior (each break sentence-final or not) on the train juan; deterministic."""
-    from pipeline.train.segment.final import train_final_prior
+def train_context_prior_cmd(model_dir):
+    """Fit a segmenter's context prior (breaks of the 疏 / 經, sentence-final marks) on the train juan; deterministic."""
+    from pipeline.train.segment.context import train_context_prior
 
-    path = train_final_prior(Path(model_dir) if model_dir else paths.SEGMENTER_DEFAULT, log=lambda m: click.echo(m, err=True))
+    path = train_context_prior(Path(model_dir) if model_dir else paths.SEGMENTER_DEFAULT, log=lambda m: click.echo(m, err=True))
     click.echo(f"wrote {path}")
 
 

@@ -181,16 +181,16 @@ def test_cli_eval_glosses_json():
 
 def test_cli_eval_glosses_reads_the_notes_with_the_segmenter_it_is_given(tmp_path, v2_alone_ensemble):
     """--segmenter DIR: the marks come from that model. An ensemble of v2 alone with the default's
-    final prior gives the marks the gloss reader reads in the default (v2's own breaks, the final
-    prior's marks), so the figures equal the default's on the same records, and the model's name
-    is reported (the option ignored would report the default "pipeline.segment")."""
+    context prior gives the marks the gloss reader reads in the default (v2's own breaks, the
+    context prior's sentence-final marks), so the figures equal the default's on the same records,
+    and the model's name is reported (the option ignored would report the default "pipeline.segment")."""
     import shutil
 
     from click.testing import CliRunner
 
     from pipeline import paths
     from pipeline.cli import main
-    from pipeline.segment.final import FILE
+    from pipeline.segment.context import FILE
 
     model = v2_alone_ensemble
     shutil.copy(paths.SEGMENTER_DEFAULT / FILE, model / FILE)

@@ -2,7 +2,7 @@
 around each position (fitted on the 注疏 train juan, which v2 saw only at a 20 % sampling rate
 an epoch) place the breaks of the 注疏's 疏 / 經 / 小注 better than v2's threshold?
 
-    python experiments/punct_v4/break_lr.py
+    python experiments/punct_v4/break_lr.py [--jishi]     # --jishi: the 集釋's base text instead
 """
 import sys
 from pathlib import Path
@@ -15,8 +15,15 @@ from pipeline.segment.bilstm import NeuralSegmenter  # noqa: E402
 from pipeline.train.segment import zhushu_data  # noqa: E402
 
 torch.set_num_threads(1)
-ztrain, ztune = zhushu_data()
-KINDS = {"疏", "base", "小注"}
+if "--jishi" in sys.argv:  # the 集釋's base text (its notes are the passage prior's)
+    from pipeline.train.segment import training_data, v2_records
+
+    ztrain, ztune, _ = training_data()
+    v2_records(ztrain, ztune, [])
+    KINDS = {"base"}
+else:
+    ztrain, ztune = zhushu_data()
+    KINDS = {"疏", "base", "小注"}
 train = [r for r in ztrain if r.get("weight", 1.0) >= 1.0 and r["kind"] in KINDS]
 tune = [r for r in ztune if r["kind"] in KINDS]
 v2 = NeuralSegmenter.load("models/segmenter-v2")

@@ -2,7 +2,7 @@
 sentence-final, the other not), for a hand check:
 
     python experiments/punct_v4/final_mark_disagree_sample.py SEED N            # argmax / final_threshold
-    python experiments/punct_v4/final_mark_disagree_sample.py SEED N --prior    # final_threshold / the final prior (注疏)
+    python experiments/punct_v4/final_mark_disagree_sample.py SEED N --prior    # final_threshold / the context prior (注疏)
 
 The default segmenter (v2 with its passage prior) on the dev split of the three books; records
 aligned >= 0.99 to the edition, so that the edition's mark at the position can be shown."""
@@ -25,9 +25,9 @@ from pipeline.segment import load_segmenter  # noqa: E402
 def main() -> None:
     seed, n = int(sys.argv[1]), int(sys.argv[2])
     seg = load_segmenter(paths.SEGMENTER_DEFAULT)
-    tuned, prior = seg.backend.final_threshold, seg.final_prior
+    tuned, prior = seg.backend.final_threshold, seg.context_prior
     by_prior = "--prior" in sys.argv
-    # the two settings compared, "a" and "b": (final_threshold, final prior)
+    # the two settings compared, "a" and "b": (final_threshold, context prior)
     settings = ((tuned, None), (tuned, prior)) if by_prior else ((None, None), (tuned, None))
     items = []
     for book in (("KR1d0003", "KR1d0053") if by_prior else ("KR1d0030", "KR1d0003", "KR1d0053")):
@@ -42,9 +42,9 @@ def main() -> None:
         books = [book] * len(recs) if book != "KR1d0030" else None
         out = []
         for ft, fp in settings:
-            seg.backend.final_threshold, seg.final_prior = ft, fp
+            seg.backend.final_threshold, seg.context_prior = ft, fp
             out.append(seg.predict(texts, kinds, books=books, passages=passages))
-        seg.backend.final_threshold, seg.final_prior = tuned, prior
+        seg.backend.final_threshold, seg.context_prior = tuned, prior
         for r, a, b in zip(recs, *out):
             n_ = len(r["text"])
             for k in sorted(a.keys() & b.keys()):

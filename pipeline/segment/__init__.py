@@ -72,12 +72,12 @@ class Segmenter:
     """
 
     def __init__(self, backend, path: Path, kind: str, threads: int | None = 1, yinyi_grammar: bool = True,
-                 prior=None, final_prior=None):
+                 prior=None, context_prior=None):
         self.backend = backend
         # the folder's passage prior (segment/passage.py), read where a 注 is given its passage
         self.prior = prior
-        # the folder's final prior (segment/final.py): each break sentence-final or not, in its books
-        self.final_prior = final_prior
+        # the folder's context prior (segment/context.py): breaks and sentence-final marks, in its books
+        self.context_prior = context_prior
         self.path = path
         self.type = kind
         self.name = f"{kind}:{path.name}"
@@ -105,7 +105,7 @@ class Segmenter:
         kinds = [_norm_kind(k) for k in kinds]
         with _torch_threads(self.threads if self.type in TORCH_BACKENDS else None):
             if self.type in ("bilstm", "ensemble") and (self.prior is not None and passages is not None
-                                                        or self.final_prior is not None):
+                                                        or self.context_prior is not None):
                 both = self._predict_with_priors(list(texts), kinds, books, passages or [None] * len(texts))
             elif self.type in ("bilstm", "ensemble"):  # BiLSTMs read the 注疏 kinds and the book
                 both = [(p, None) for p in self.backend.predict(list(texts), kinds, books=books)]
@@ -119,9 +119,10 @@ class Segmenter:
         return both
 
     def _predict_with_priors(self, texts, kinds, books, passages) -> list[tuple[dict[int, str], dict[int, str] | None]]:
-        """The model's probabilities once; the breaks from its threshold, or from the passage prior
-        where a 注 has its passage; each break's mark from the final prior in its books, else as
-        the model chooses it (final_threshold)."""
+        """The model's probabilities once. The breaks: the passage prior's where a 注 has its
+        passage (with the model's own marks beside them), the context prior's for the kinds it
+        reads in its books, else the model's threshold. Each break's mark: the context prior's
+        final decision in its books, else as the model chooses it (final_threshold)."""
         import numpy as np
 
         from pipeline.segment.bilstm import marks_at
@@ -129,24 +130,27 @@ class Segmenter:
         probs = self.backend.probs(texts, kinds, books=books)
         bs = books or [None] * len(texts)
         threshold, fin = self.backend.threshold, getattr(self.backend, "final_threshold", None)
+        cp = self.context_prior
         out = []
         for p, t, k, b, passage in zip(probs, texts, kinds, bs, passages):
             if not t:
                 out.append(({}, None))
                 continue
-            fgroup = self.final_prior.group(b) if self.final_prior is not None else None
+            fgroup = cp.final_group(b) if cp is not None else None
 
             def marks(idx: np.ndarray) -> dict[int, str]:
-                finals = self.final_prior.finals(p, idx, t, k, b, fgroup) if fgroup and len(idx) else None
+                finals = cp.finals(p, idx, t, k, b, fgroup) if fgroup and len(idx) else None
                 return marks_at(p, idx, len(t), final_threshold=fin, finals=finals)
 
-            own = marks(np.nonzero(p[: len(t) - 1, 0] < threshold)[0])
+            own = np.nonzero(p[: len(t) - 1, 0] < threshold)[0]
             group = self.prior.group(k, b) if self.prior is not None and passage else None
-            if group is None:
-                out.append((own, None))
-            else:
+            if group is not None:
+                own_marks = marks(own)
                 published = marks(np.nonzero(self.prior.breaks(p, passage, t, group))[0])
-                out.append((published, own if own != published else None))
+                out.append((published, own_marks if own_marks != published else None))
+                continue
+            bgroup = cp.break_group(k, b) if cp is not None else None
+            out.append((marks(cp.breaks(p, t, k, b, bgroup) if bgroup else own), None))
         return out
 
 
@@ -192,11 +196,11 @@ def read_segmenter(folder: Path, threads: int | None = 1, with_prior: bool = Tru
         raise ValueError(f"unknown segmenter type {kind!r} in {cfg_file}")
     with _torch_threads(threads if kind in TORCH_BACKENDS else None):
         backend = BACKENDS[kind](folder, cfg)
-    from pipeline.segment.final import FinalPrior
+    from pipeline.segment.context import ContextPrior
     from pipeline.segment.passage import PassagePrior
 
     return Segmenter(backend, folder, kind, threads, prior=PassagePrior.load(folder) if with_prior else None,
-                     final_prior=FinalPrior.load(folder) if with_prior else None)
+                     context_prior=ContextPrior.load(folder) if with_prior else None)
 
 
 def load_segmenter(path: str | Path | None = None, threads: int | None = 1) -> Segmenter:

@@ -261,7 +261,7 @@ def marks_at(probs: np.ndarray, idx: np.ndarray, n: int, final: bool = True,
     unit end gets UNIT_END_MARK (the passage prior decides its breaks otherwise and marks them
     through this too). Each break's mark: the most likely of the seven (final_threshold None),
     or sentence-final when the three final marks' summed probability reaches final_threshold;
-    `finals` (a boolean per break, the final prior's: segment/final.py) decides that instead."""
+    `finals` (a boolean per break, the context prior's: segment/context.py) decides that instead."""
     out = {}
     if len(idx):
         rows = probs[idx]

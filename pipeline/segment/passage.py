@@ -108,22 +108,27 @@ class PassagePrior:
         return cls(*got) if got else None
 
 
-def write_prior(path: Path, key: str, features: tuple[str, ...], groups: dict, meta: dict) -> Path:
+def write_prior(path: Path, key: str, features: tuple[str, ...] | dict, groups: dict, meta: dict) -> Path:
     """A prior's JSON (its feature names under `key`, its groups, its meta): sorted, the same bytes
     from the same fit."""
     from pipeline.atomic import write_text
 
-    body = {key: list(features), "groups": groups, **meta}
+    body = {key: _names(features), "groups": groups, **meta}
     write_text(path, json.dumps(body, ensure_ascii=False, indent=1, sort_keys=True) + "\n")
     return path
 
 
-def read_prior(path: Path, key: str, features: tuple[str, ...], command: str) -> tuple[dict, dict] | None:
+def read_prior(path: Path, key: str, features: tuple[str, ...] | dict, command: str) -> tuple[dict, dict] | None:
     """(groups, meta) of a prior's JSON, or None where the folder has none; refused when it was
     fitted on other features than this code computes."""
     if not path.exists():
         return None
     cfg = json.loads(path.read_text(encoding="utf-8"))
-    if cfg.get(key) != list(features):
+    if cfg.get(key) != _names(features):
         raise ValueError(f"{path}: fitted on other features than this code computes (refit with `zhushu train {command}`)")
     return cfg["groups"], {k: v for k, v in cfg.items() if k not in (key, "groups")}
+
+
+def _names(features: tuple[str, ...] | dict) -> list | dict:
+    """The feature names as the JSON holds them (a dict of tuples: of lists)."""
+    return {k: list(v) for k, v in features.items()} if isinstance(features, dict) else list(features)

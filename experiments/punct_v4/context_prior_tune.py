@@ -1,9 +1,9 @@
-"""The default segmenter with and without its final prior on the tune juan (never fitted on):
-sentence / punct F1 of the 注疏 tune juan as `eval segment` reads them (each 注 with its passage),
-and the glosses read with the segmenter's own marks (what align's 注 gloss reader reads) against the
-glosses read with the edition's marks. Before dev is read.
+"""The default segmenter with and without its context prior on the tune juan (never fitted on):
+seg / sentence / punct F1 of the tune juan as `eval segment` reads them (each 注 with its
+passage), and the 注疏's glosses read with the segmenter's own marks (what align's 注 gloss reader
+reads) against the glosses read with the edition's marks. Before dev is read.
 
-    python experiments/punct_v4/final_prior_tune.py [--train]
+    python experiments/punct_v4/context_prior_tune.py [--train]     # --train: the glosses of the train juan
 """
 
 from __future__ import annotations
@@ -22,30 +22,33 @@ from pipeline.evaluate.glosses import spans  # noqa: E402
 from pipeline.evaluate.segment import record_passages, score  # noqa: E402
 from pipeline.segment import load_segmenter, marks_and_own  # noqa: E402
 from pipeline.segment.data import read_records  # noqa: E402
-from pipeline.train.segment import TUNE_JUAN_ZHUSHU  # noqa: E402
+from pipeline.train.segment import TUNE_JUAN, TUNE_JUAN_ZHUSHU  # noqa: E402
 from pipeline.train.segment.passage import passage_pairs  # noqa: E402
 
 
 def main() -> None:
     seg = load_segmenter(paths.SEGMENTER_DEFAULT)
-    fp = seg.final_prior
+    fp = seg.context_prior
     train = "--train" in sys.argv
     pairs = list(passage_pairs(tune=not train))
-    for name in ("KR1d0003", "KR1d0053"):
+    for name in ("KR1d0003", "KR1d0053", "KR1d0030"):
         if train:
             break
+        juan = TUNE_JUAN if name == "KR1d0030" else TUNE_JUAN_ZHUSHU
         recs = [r for r in read_records(paths.DATA / "punct" / f"{name}.punct.jsonl")
-                if r["id"].split("#")[0] in TUNE_JUAN_ZHUSHU and r["text"]]
+                if r["id"].split("#")[0] in juan and r["text"] and r.get("aligned", 1.0) >= 0.9]
         kinds = ["base" if r["kind"] == "base" else r.get("marker") or "注" for r in recs]
         for label, prior in (("without", None), ("with", fp)):
-            seg.final_prior = prior
+            seg.context_prior = prior
             pred = seg.predict([r["text"] for r in recs], kinds, books=[name] * len(recs), passages=record_passages(recs))
             r = score(recs, pred)
-            print(json.dumps({"book": name, "final_prior": label, "sentence": r["sentence"]["f1"], "punct": r["punct"]["f1"],
-                              "by_marker": {k: v["sentence"]["f1"] for k, v in r.get("by_marker", {}).items()}}, ensure_ascii=False))
+            parts = r.get("by_marker") or r["by_kind"]
+            print(json.dumps({"book": name, "context_prior": label, "seg": r["seg"]["f1"], "sentence": r["sentence"]["f1"],
+                              "punct": r["punct"]["f1"], "seg_by": {k: v["seg"]["f1"] for k, v in parts.items()},
+                              "sentence_by": {k: v["sentence"]["f1"] for k, v in parts.items()}}, ensure_ascii=False))
     counts = {}
     for label, prior in (("without", None), ("with", fp)):
-        seg.final_prior = prior
+        seg.context_prior = prior
         for p in pairs:
             book = p["book"]
             if book == "KR1d0030":
@@ -57,9 +60,9 @@ def main() -> None:
             c[0] += len(got & gold)
             c[1] += len(got)
             c[2] += len(gold)
-    seg.final_prior = fp
+    seg.context_prior = fp
     for (book, label), c in sorted(counts.items()):
-        print(json.dumps({"glosses": book, "final_prior": label, **prf(*c)}, ensure_ascii=False))
+        print(json.dumps({"glosses": book, "context_prior": label, **prf(*c)}, ensure_ascii=False))
 
 
 if __name__ == "__main__":

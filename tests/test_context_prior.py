@@ -1,0 +1,91 @@
+"""The context prior (pipeline/segment/context.py, the default folder's context_prior.json):
+logistic regressions over v2's probabilities and the characters around a position, fitted on the
+train juan of a book group, deciding the breaks where the model alone decides (the 注疏's 疏 / 經 /
+小注) and whether each break is sentence-final.
+
+The tune juan (注疏 juan 7, 集釋 juan 7 and 27) were held out of the fit; the dev split is not read."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from pipeline import paths
+from pipeline.evaluate.segment import record_passages, score
+from pipeline.segment import load_segmenter, read_segmenter
+from pipeline.segment.context import FILE, ContextPrior
+from pipeline.segment.data import read_records
+from pipeline.train.segment import TUNE_JUAN, TUNE_JUAN_ZHUSHU
+
+
+def _tune(book: str) -> list[dict]:
+    juan = TUNE_JUAN_ZHUSHU if book != "KR1d0030" else TUNE_JUAN
+    return [r for r in read_records(paths.DATA / "punct" / f"{book}.punct.jsonl")
+            if r["id"].split("#")[0] in juan and r["text"] and r.get("aligned", 1.0) >= 0.9]
+
+
+def _kinds(recs: list[dict]) -> list[str]:
+    return ["base" if r["kind"] == "base" else r.get("marker") or "注" for r in recs]
+
+
+def _with_and_without(recs: list[dict], book: str) -> tuple[dict, dict]:
+    seg = read_segmenter(paths.SEGMENTER_DEFAULT)
+    args = ([r["text"] for r in recs], _kinds(recs))
+    kw = {"books": [book] * len(recs), "passages": record_passages(recs)}
+    on = score(recs, seg.predict(*args, **kw))
+    seg.context_prior = None
+    return on, score(recs, seg.predict(*args, **kw))
+
+
+def test_the_default_has_a_context_prior():
+    default = load_segmenter()
+    assert (paths.SEGMENTER_DEFAULT / FILE).exists() and default.context_prior is not None
+    cp = default.context_prior
+    assert cp.break_group("疏", "KR1d0003") == cp.break_group("base", "KR1d0053") == "注疏"
+    assert cp.break_group("注", "KR1d0003") is None and cp.break_group("音義", "KR1d0053") is None  # not its to read
+    assert cp.final_group("KR1d0003") == "注疏"
+
+
+@pytest.mark.parametrize("book", ["KR1d0003", "KR1d0053"])
+def test_the_context_prior_raises_seg_and_sentence_f1_on_the_注疏_tune_juan(book):
+    on, off = _with_and_without(_tune(book), book)
+    assert on["by_marker"]["疏"]["seg"]["f1"] > off["by_marker"]["疏"]["seg"]["f1"] + 0.01
+    assert on["by_marker"]["注"]["seg"] == off["by_marker"]["注"]["seg"]  # the 注's breaks are the passage prior's
+    assert on["sentence"]["f1"] > off["sentence"]["f1"] + 0.01
+
+
+def test_the_context_prior_does_not_depend_on_the_batch():
+    recs = _tune("KR1d0053")[:120]
+    seg = load_segmenter()
+    args = ([r["text"] for r in recs], _kinds(recs))
+    books, passages = ["KR1d0053"] * len(recs), record_passages(recs)
+    together = seg.predict(*args, books=books, passages=passages)
+    alone = [seg.predict([t], [k], books=[b], passages=[p])[0] for t, k, b, p in zip(*args, books, passages)]
+    assert together == alone
+
+
+def test_a_context_prior_of_other_features_is_refused(tmp_path):
+    body = json.loads((paths.SEGMENTER_DEFAULT / FILE).read_text(encoding="utf-8"))
+    body["numeric_features"]["breaks"] = body["numeric_features"]["breaks"][:-1]
+    (tmp_path / FILE).write_text(json.dumps(body), encoding="utf-8")
+    with pytest.raises(ValueError, match="other features"):
+        ContextPrior.load(tmp_path)
+
+
+def test_fitting_a_context_prior_is_deterministic_and_keeps_a_decision_only_where_it_beats_the_model(monkeypatch):
+    """A small fit (a slice of the train and tune records: CI never trains the shipped one): the
+    same weights twice; each decision of each group kept only when its tune score beats the
+    model's own by the margin."""
+    from pipeline.train.segment import context as fit
+
+    full = fit.group_records()
+    small = {g: (train[:300], tune[:120]) for g, (train, tune) in full.items()}
+    monkeypatch.setattr(fit, "group_records", lambda: small)
+    seg = read_segmenter(paths.SEGMENTER_DEFAULT, with_prior=False)
+    a, b = fit.fit_context_prior(seg, log=lambda m: None), fit.fit_context_prior(seg, log=lambda m: None)
+    assert a.groups == b.groups and a.meta == b.meta
+    for decision, groups in a.meta["tune"].items():
+        for group, rep in groups.items():
+            assert rep["kept"] == (group in a.groups[decision])
+            assert rep["kept"] == (rep["tune_f1_prior"] > rep["tune_f1_model"] + fit.MARGIN)
