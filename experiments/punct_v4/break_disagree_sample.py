@@ -1,0 +1,54 @@
+"""Dev positions of the 注疏's 疏 / 經 / 小注 (and the 集釋's base text) where the context prior and
+the model alone disagree on a break, for a hand check:
+
+    python experiments/punct_v4/break_disagree_sample.py SEED N
+
+Records aligned >= 0.99 to the edition, so that the edition's mark at the position can be shown."""
+from __future__ import annotations
+
+import json
+import random
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(ROOT))
+
+from pipeline import paths  # noqa: E402
+from pipeline.evaluate.segment import record_passages  # noqa: E402
+from pipeline.segment import load_segmenter  # noqa: E402
+
+
+def main() -> None:
+    seed, n = int(sys.argv[1]), int(sys.argv[2])
+    seg = load_segmenter(paths.SEGMENTER_DEFAULT)
+    prior = seg.context_prior
+    items = []
+    for book in ("KR1d0030", "KR1d0003", "KR1d0053"):
+        recs = [json.loads(line) for line in open(paths.DATA / "punct" / f"{book}.punct.jsonl", encoding="utf-8")]
+        recs = [r for r in recs if r.get("split") == "dev"]
+        passages = record_passages(recs)
+        keep = [i for i, r in enumerate(recs) if r["text"] and r.get("aligned", 0) >= 0.99]
+        recs, passages = [recs[i] for i in keep], [passages[i] for i in keep]
+        kinds = ["base" if r["kind"] == "base" else (r.get("marker") or "注") if book != "KR1d0030" else "note" for r in recs]
+        books = [book] * len(recs) if book != "KR1d0030" else None
+        out = []
+        for cp in (None, prior):
+            seg.context_prior = cp
+            out.append(seg.predict([r["text"] for r in recs], kinds, books=books, passages=passages))
+        seg.context_prior = prior
+        for r, k, a, b in zip(recs, kinds, *out):
+            if k not in ("base", "疏", "小注"):
+                continue
+            t = r["text"]
+            for pos in sorted((a.keys() ^ b.keys()) - {len(t)}):
+                items.append({"id": r["id"], "kind": k, "k": pos, "text": t[max(0, pos - 14):pos] + " | " + t[pos:pos + 10],
+                              "breaks": "prior" if pos in b else "model",
+                              "edition": {int(x): v for x, v in r["marks"].items()}.get(pos, "none")})
+    print(f"{len(items)} disagreements", file=sys.stderr)
+    for it in random.Random(seed).sample(items, min(n, len(items))):
+        print(json.dumps(it, ensure_ascii=False))
+
+
+if __name__ == "__main__":
+    main()
