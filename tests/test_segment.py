@@ -597,10 +597,11 @@ def test_ensemble_reads_the_zhushu_kinds_and_book_like_its_members(v2_alone_ense
     """An ensemble of the shipped v2 model alone marks a 疏 of the 周禮注疏 exactly as v2 does: the
     ensemble backend gets the 注疏 kind and the book (it was given base / note only, which v2 reads
     otherwise). Text: the first 疏 of 周禮注疏 juan 1 (train), KR1d0003_001#5."""
+    from pipeline import paths
     from pipeline.segment import load_segmenter, read_segmenter
 
     text = "釋曰自此以下至以為民極五句六官之首同此序者以其建國設官為民不異故也王者臨統無邊故首稱惟王眀事皆統之於王"
-    v2 = load_segmenter()
+    v2 = load_segmenter(paths.SEGMENTER_MODEL)  # (v2's own folder: the default adds its priors)
     ens = read_segmenter(v2_alone_ensemble)
     for kind in ("疏", "注"):
         want = v2.predict([text], [kind], books=["KR1d0003"])

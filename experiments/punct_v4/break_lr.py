@@ -2,7 +2,7 @@
 around each position (fitted on the 注疏 train juan, which v2 saw only at a 20 % sampling rate
 an epoch) place the breaks of the 注疏's 疏 / 經 / 小注 better than v2's threshold?
 
-    python experiments/punct_v4/break_lr.py [--jishi]     # --jishi: the 集釋's base text instead
+    python experiments/punct_v4/break_lr.py [--jishi] [--wide]   # --jishi: the 集釋's base text; --wide: more context
 """
 import sys
 from pathlib import Path
@@ -24,6 +24,7 @@ if "--jishi" in sys.argv:  # the 集釋's base text (its notes are the passage p
 else:
     ztrain, ztune = zhushu_data()
     KINDS = {"疏", "base", "小注"}
+WIDE = "--wide" in sys.argv
 train = [r for r in ztrain if r.get("weight", 1.0) >= 1.0 and r["kind"] in KINDS]
 tune = [r for r in ztune if r["kind"] in KINDS]
 v2 = NeuralSegmenter.load("models/segmenter-v2")
@@ -42,15 +43,18 @@ def design(recs):
         num.append(np.stack([np.log(pb + 1e-6) - np.log(1 - pb + 1e-6), np.minimum(n - 1 - i, 20) / 20,
                              np.minimum(i + 1, 20) / 20], axis=1))
         for j in range(n - 1):
-            keys.append(("b1=" + t[j], "b2=" + t[max(0, j - 1):j + 1], "a1=" + t[j + 1], "a2=" + t[j + 1:j + 3],
-                         "k=" + r["kind"], "bk=" + r["book"]))
+            ks = ("b1=" + t[j], "b2=" + t[max(0, j - 1):j + 1], "a1=" + t[j + 1], "a2=" + t[j + 1:j + 3],
+                  "k=" + r["kind"], "bk=" + r["book"])
+            if WIDE:  # three characters each side, the pair straddling the position, the char two after
+                ks += ("b3=" + t[max(0, j - 2):j + 1], "a3=" + t[j + 1:j + 4], "s=" + t[j:j + 2], "a_2=" + t[j + 2:j + 3])
+            keys.append(ks)
             y.append(j + 1 in gold)
     return np.vstack(num), keys, np.array(y)
 
 
 from sklearn.linear_model import LogisticRegression  # noqa: E402
 
-from pipeline.train.segment.final import sparse_design as matrix  # noqa: E402
+from pipeline.train.segment.context import sparse_design as matrix  # noqa: E402
 
 
 def f1(pred, gold):
