@@ -26,7 +26,9 @@ def _tune(book: str) -> list[dict]:
 
 
 def _kinds(recs: list[dict]) -> list[str]:
-    return ["base" if r["kind"] == "base" else r.get("marker") or "注" for r in recs]
+    from pipeline.segment.data import record_kind
+
+    return [record_kind(r) for r in recs]  # (as eval segment gives them)
 
 
 def _with_and_without(recs: list[dict], book: str) -> tuple[dict, dict]:
@@ -44,15 +46,17 @@ def test_the_default_has_a_context_prior():
     cp = default.context_prior
     assert cp.break_group("疏", "KR1d0003") == cp.break_group("base", "KR1d0053") == "注疏"
     assert cp.break_group("注", "KR1d0003") is None and cp.break_group("音義", "KR1d0053") is None  # not its to read
-    assert cp.final_group("KR1d0003") == "注疏"
+    assert cp.note_group("注", "KR1d0003") == "注疏" and cp.note_group("note", "KR1d0030") == "集釋"
+    assert cp.final_group("KR1d0003") == "注疏" and cp.final_group("KR1d0030") is None  # (not kept: the rule)
 
 
 @pytest.mark.parametrize("book", ["KR1d0003", "KR1d0053"])
 def test_the_context_prior_raises_seg_and_sentence_f1_on_the_注疏_tune_juan(book):
     on, off = _with_and_without(_tune(book), book)
-    assert on["by_marker"]["疏"]["seg"]["f1"] > off["by_marker"]["疏"]["seg"]["f1"] + 0.01
-    assert on["by_marker"]["注"]["seg"] == off["by_marker"]["注"]["seg"]  # the 注's breaks are the passage prior's
-    assert on["sentence"]["f1"] > off["sentence"]["f1"] + 0.01
+    assert on["by_marker"]["疏"]["seg"]["f1"] > off["by_marker"]["疏"]["seg"]["f1"] + 0.01  # breaks
+    assert on["by_marker"]["注"]["seg"]["f1"] > off["by_marker"]["注"]["seg"]["f1"] + 0.005  # notes
+    assert on["by_marker"]["音義"]["seg"] == off["by_marker"]["音義"]["seg"]  # (the reading grammar's)
+    assert on["sentence"]["f1"] > off["sentence"]["f1"] + 0.01  # finals
 
 
 def test_the_context_prior_does_not_depend_on_the_batch():
@@ -79,9 +83,10 @@ def test_fitting_a_context_prior_is_deterministic_and_keeps_a_decision_only_wher
     model's own by the margin."""
     from pipeline.train.segment import context as fit
 
-    full = fit.group_records()
-    small = {g: (train[:300], tune[:120]) for g, (train, tune) in full.items()}
+    small = {g: (train[:300], tune[:120]) for g, (train, tune) in fit.group_records().items()}
+    pairs = {g: (train[:200], tune[:80]) for g, (train, tune) in fit.note_pairs().items()}
     monkeypatch.setattr(fit, "group_records", lambda: small)
+    monkeypatch.setattr(fit, "note_pairs", lambda: pairs)
     seg = read_segmenter(paths.SEGMENTER_DEFAULT, with_prior=False)
     a, b = fit.fit_context_prior(seg, log=lambda m: None), fit.fit_context_prior(seg, log=lambda m: None)
     assert a.groups == b.groups and a.meta == b.meta
@@ -89,3 +94,18 @@ def test_fitting_a_context_prior_is_deterministic_and_keeps_a_decision_only_wher
         for group, rep in groups.items():
             assert rep["kept"] == (group in a.groups[decision])
             assert rep["kept"] == (rep["tune_f1_prior"] > rep["tune_f1_model"] + fit.MARGIN)
+
+
+def test_a_book_it_was_not_fitted_on_keeps_the_models_own_decisions():
+    """The characters of one book say little of another's: a unit of 儀禮釋宮 (KR1d0031, in the 集釋's
+    group for the passage prior) or of no known book is marked as without the context prior."""
+    cp = load_segmenter().context_prior
+    assert cp.break_group("base", "KR1d0031") is None and cp.break_group("base", None) is None
+    assert cp.final_group("KR1d0031") is None
+    recs = [r for r in _tune("KR1d0030") if r["kind"] == "base"][:40]
+    args = ([r["text"] for r in recs], ["base"] * len(recs))
+    seg = read_segmenter(paths.SEGMENTER_DEFAULT)
+    with_prior = {b: seg.predict(*args, books=[b] * len(recs)) for b in ("KR1d0030", "KR1d0031")}
+    seg.context_prior = None
+    assert with_prior["KR1d0031"] == seg.predict(*args, books=["KR1d0031"] * len(recs))
+    assert with_prior["KR1d0030"] != seg.predict(*args, books=["KR1d0030"] * len(recs))  # (its own book: read)

@@ -21,7 +21,7 @@ from pipeline.evaluate.common import prf  # noqa: E402
 from pipeline.evaluate.glosses import spans  # noqa: E402
 from pipeline.evaluate.segment import record_passages, score  # noqa: E402
 from pipeline.segment import load_segmenter, marks_and_own  # noqa: E402
-from pipeline.segment.data import read_records  # noqa: E402
+from pipeline.segment.data import read_records, record_kind  # noqa: E402
 from pipeline.train.segment import TUNE_JUAN, TUNE_JUAN_ZHUSHU  # noqa: E402
 from pipeline.train.segment.passage import passage_pairs  # noqa: E402
 
@@ -37,7 +37,7 @@ def main() -> None:
         juan = TUNE_JUAN if name == "KR1d0030" else TUNE_JUAN_ZHUSHU
         recs = [r for r in read_records(paths.DATA / "punct" / f"{name}.punct.jsonl")
                 if r["id"].split("#")[0] in juan and r["text"] and r.get("aligned", 1.0) >= 0.9]
-        kinds = ["base" if r["kind"] == "base" else r.get("marker") or "注" for r in recs]
+        kinds = [record_kind(r) for r in recs]  # (as eval segment gives them)
         for label, prior in (("without", None), ("with", fp)):
             seg.context_prior = prior
             pred = seg.predict([r["text"] for r in recs], kinds, books=[name] * len(recs), passages=record_passages(recs))

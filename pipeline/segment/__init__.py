@@ -119,9 +119,10 @@ class Segmenter:
         return both
 
     def _predict_with_priors(self, texts, kinds, books, passages) -> list[tuple[dict[int, str], dict[int, str] | None]]:
-        """The model's probabilities once. The breaks: the passage prior's where a 注 has its
-        passage (with the model's own marks beside them), the context prior's for the kinds it
-        reads in its books, else the model's threshold. Each break's mark: the context prior's
+        """The model's probabilities once. The breaks: where a 注 has its passage, the context
+        prior's notes decision in its books, else the passage prior's (with the model's own marks
+        beside them); the context prior's for the other kinds it reads in its books; else the
+        model's threshold. Each break's mark: the context prior's
         final decision in its books, else as the model chooses it (final_threshold)."""
         import numpy as np
 
@@ -144,9 +145,13 @@ class Segmenter:
 
             own = np.nonzero(p[: len(t) - 1, 0] < threshold)[0]
             group = self.prior.group(k, b) if self.prior is not None and passage else None
-            if group is not None:
+            ngroup = cp.note_group(k, b) if cp is not None and passage else None
+            if group is not None or ngroup is not None:
                 own_marks = marks(own)
-                published = marks(np.nonzero(self.prior.breaks(p, passage, t, group))[0])
+                if ngroup is not None:
+                    published = marks(cp.note_breaks(p, passage, t, k, b, ngroup))
+                else:
+                    published = marks(np.nonzero(self.prior.breaks(p, passage, t, group))[0])
                 out.append((published, own_marks if own_marks != published else None))
                 continue
             bgroup = cp.break_group(k, b) if cp is not None else None

@@ -4,6 +4,9 @@ context_prior.json):
 
 - **breaks** — where the model alone decides (the 注疏's 疏, 經 and 小注: every kind but the 注,
   which the passage prior reads, and the 音義, which the reading grammar reads): a break or not;
+- **notes** — a break or not in a 注 (or a 集釋 note) given its passage: the passage prior's
+  features (segment/passage.py) and the characters around the position, in place of the passage
+  prior where the group has it;
 - **finals** — at each break, sentence-final or not (else `bilstm.marks_at`'s rule, the final
   marks' summed probability against the folder's final_threshold).
 
@@ -23,22 +26,29 @@ from pathlib import Path
 import numpy as np
 
 from pipeline.segment.bilstm import FINAL_LABELS, NONFINAL_LABELS
+from pipeline.segment.passage import FEATURES as PASSAGE_FEATURES
+from pipeline.segment.passage import features as passage_features
 from pipeline.segment.passage import group_of, read_prior, write_prior
 
 FILE = "context_prior.json"
 # the numbers of a position the regressions read, besides the characters
 NUMERIC = {"breaks": ("logit", "pos_end", "pos_start"),
+           "notes": (*PASSAGE_FEATURES, "pos_end", "pos_start"),
            "finals": ("lf", "pf", "pnone", "pos_end", "pos_start")}
 SLOTS = ("b1", "b2", "a1", "a2")  # the characters around the break after char i: see slot_keys
 EPS = 1e-6
 
 
-def numeric_features(decision: str, probs: np.ndarray, idx: np.ndarray, n: int) -> np.ndarray:
+def numeric_features(decision: str, probs: np.ndarray, idx: np.ndarray, n: int,
+                     passage: str | None = None, text: str | None = None) -> np.ndarray:
     """(len(idx), len(NUMERIC[decision])) for the positions after chars `idx` of a unit of n chars.
-    breaks: the log-odds of a break; finals: the log-odds of a final mark against a non-final
-    one, P(final), P(none); both: how near each end of the unit it lies."""
+    breaks: the log-odds of a break; notes: the passage prior's features (of every position:
+    `idx` is all of them); finals: the log-odds of a final mark against a non-final one, P(final),
+    P(none); each: how near each end of the unit it lies."""
     rows = probs[idx].astype(np.float64)
     ends = [np.minimum(n - 1 - idx, 20) / 20, np.minimum(idx + 1, 20) / 20]
+    if decision == "notes":
+        return np.column_stack([passage_features(1 - probs[:, 0], passage, text).astype(np.float64), *ends])
     if decision == "breaks":
         pb = 1 - rows[:, 0]
         return np.stack([np.log(pb + EPS) - np.log(rows[:, 0] + EPS), *ends], axis=1)
@@ -54,23 +64,35 @@ def slot_keys(text: str, i: int) -> tuple[str, str, str, str]:
 
 class ContextPrior:
     """{decision: {group: {"numeric": [w per NUMERIC[decision]], "slots": {slot: {chars: w}},
-    "kind": {kind: w}, "book": {book: w}, "bias": b, "threshold": t[, "kinds": [...]]}}}."""
+    "kind": {kind: w}, "book": {book: w}, "bias": b, "threshold": t, "books": [...], "kinds": [...]}}};
+    decisions: breaks, notes, finals."""
 
     def __init__(self, groups: dict[str, dict], meta: dict | None = None):
         self.groups = groups  # (by decision, then book group)
         self.meta = meta or {}
 
+    def _group(self, decision: str, book: str | None, kind: str | None = None) -> str | None:
+        """The group whose `decision` reads this book (one of the books it was fitted on: the
+        characters of one book say little of another's) and kind, or None."""
+        g = self.groups.get(decision, {}).get(group_of(book))
+        if g is None or book not in g["books"] or (kind is not None and kind not in g["kinds"]):
+            return None
+        return group_of(book)
+
     def break_group(self, kind: str, book: str | None) -> str | None:
-        g = self.groups.get("breaks", {}).get(group_of(book))
-        return group_of(book) if g is not None and kind in g["kinds"] else None
+        return self._group("breaks", book, kind)
+
+    def note_group(self, kind: str, book: str | None) -> str | None:
+        return self._group("notes", book, kind)
 
     def final_group(self, book: str | None) -> str | None:
-        return group_of(book) if group_of(book) in self.groups.get("finals", {}) else None
+        return self._group("finals", book)
 
     def _z(self, decision: str, group: str, probs: np.ndarray, idx: np.ndarray, text: str, kind: str,
-           book: str | None) -> np.ndarray:
+           book: str | None, passage: str | None = None) -> np.ndarray:
         g = self.groups[decision][group]
-        z = numeric_features(decision, probs, idx, len(text)) @ np.asarray(g["numeric"], dtype=np.float64)
+        x = numeric_features(decision, probs, idx, len(text), passage, text)
+        z = x @ np.asarray(g["numeric"], dtype=np.float64)
         z += g["bias"] + g["kind"].get(kind, 0.0) + g["book"].get(str(book), 0.0)
         b1, b2, a1, a2 = (g["slots"][s].get for s in SLOTS)
         z += np.array([b1(x, 0.0) + b2(y, 0.0) + a1(u, 0.0) + a2(v, 0.0)
@@ -81,6 +103,12 @@ class ContextPrior:
         """The positions (chars 0 .. n-2) with a break after them."""
         idx = np.arange(len(text) - 1)
         return idx[self._z("breaks", group, probs, idx, text, kind, book)] if len(idx) else idx
+
+    def note_breaks(self, probs: np.ndarray, passage: str, text: str, kind: str, book: str | None,
+                    group: str) -> np.ndarray:
+        """The positions (chars 0 .. n-2) of a 注 with a break after them, given its passage."""
+        idx = np.arange(len(text) - 1)
+        return idx[self._z("notes", group, probs, idx, text, kind, book, passage)] if len(idx) else idx
 
     def finals(self, probs: np.ndarray, idx: np.ndarray, text: str, kind: str, book: str | None,
                group: str) -> np.ndarray:

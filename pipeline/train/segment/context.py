@@ -5,6 +5,9 @@ the segmenter's probabilities:
 
 - **breaks**: every position of the units of BREAK_KINDS (the kinds neither the passage prior nor
   the reading grammar reads), labelled by whether the edition has a mark there;
+- **notes**: every position of the 注 (and the 集釋's notes) printed right after their 經, with that
+  passage (the passage prior's pairs), labelled as breaks are; the model alone is the passage
+  prior here;
 - **finals**: every break the segmenter makes at its own threshold, labelled by whether the
   edition's mark there is sentence-final.
 
@@ -50,28 +53,42 @@ def group_records() -> dict[str, tuple[list[dict], list[dict]]]:
     return out
 
 
+def note_pairs() -> dict[str, tuple[list[dict], list[dict]]]:
+    """Per book group, (train, tune) 注 / note records with their passage (the passage prior's pairs)."""
+    from pipeline.train.segment.passage import passage_pairs
+
+    out: dict[str, tuple[list[dict], list[dict]]] = {}
+    for side, tune in ((0, False), (1, True)):
+        for pair in passage_pairs(tune=tune):
+            out.setdefault(group_of(pair["book"]), ([], []))[side].append(pair)
+    return out
+
+
 def _rows(decision: str, backend, recs: list[dict]):
-    """Probabilities, and per row (a position of BREAK_KINDS for breaks, a break at the
-    backend's threshold for finals): (record, index), numeric features, context keys, gold."""
+    """Probabilities, and per row (a position of BREAK_KINDS for breaks, of a 注 for notes, a
+    break at the backend's threshold for finals): (record, index), numeric features, context
+    keys, gold."""
     from pipeline.model import SENTENCE_FINAL
 
     probs = backend.probs([r["text"] for r in recs], [r["kind"] for r in recs], books=[r.get("book") for r in recs])
     where, num, keys, gold = [], [], [], []
     for ri, (r, p) in enumerate(zip(recs, probs)):
         t, n = r["text"], len(r["text"])
-        if decision == "breaks":
+        if decision == "notes":
+            idx = np.arange(n - 1)
+        elif decision == "breaks":
             idx = np.arange(n - 1) if r["kind"] in BREAK_KINDS else np.arange(0)
         else:
             idx = np.nonzero(p[: n - 1, 0] < backend.threshold)[0]
         if not len(idx):
             continue
         marks = {int(k): v for k, v in r["marks"].items()}
-        num.append(numeric_features(decision, p, idx, n))
+        num.append(numeric_features(decision, p, idx, n, r.get("passage"), t))
         unit = ("kind=" + r["kind"], "book=" + str(r.get("book")))
         for i in idx.tolist():
             where.append((ri, i))
             keys.append(unit + tuple(f"{s}={c}" for s, c in zip(SLOTS, slot_keys(t, i))))
-            gold.append(i + 1 in marks if decision == "breaks" else marks.get(i + 1, "") in SENTENCE_FINAL)
+            gold.append(i + 1 in marks if decision != "finals" else marks.get(i + 1, "") in SENTENCE_FINAL)
     return probs, where, np.vstack(num), keys, np.array(gold)
 
 
@@ -91,10 +108,10 @@ def sparse_design(num: np.ndarray, keys: list[tuple], vocab: dict[str, int]):
     return hstack([csr_matrix(num), ind]).tocsr()
 
 
-def _score(decision, recs, probs, where, chosen, backend) -> float:
+def _score(decision, recs, probs, where, chosen, backend, passage_prior=None) -> float:
     """Tune score of the records: breaks (seg F1) where `chosen` says for the rows, the backend's
-    threshold elsewhere; or sentence F1 with each break final as `chosen` says. `chosen` None:
-    the backend alone."""
+    threshold elsewhere (notes: the passage prior's breaks); or sentence F1 with each break final
+    as `chosen` says. `chosen` None: the backend (and its passage prior) alone."""
     by_rec: dict[int, list[int]] = {}
     for j, (ri, _i) in enumerate(where):
         by_rec.setdefault(ri, []).append(j)
@@ -103,16 +120,19 @@ def _score(decision, recs, probs, where, chosen, backend) -> float:
     for ri, (r, p) in enumerate(zip(recs, probs)):
         n, js = len(r["text"]), by_rec.get(ri, [])
         own = np.nonzero(p[: n - 1, 0] < backend.threshold)[0]
-        if decision == "breaks":
+        if decision == "notes" and passage_prior is not None and n:
+            own = np.nonzero(passage_prior.breaks(p, r["passage"], r["text"], group_of(r["book"])))[0]
+        if decision != "finals":
             idx = own if chosen is None or not js else np.array([where[j][1] for j in js if chosen[j]], dtype=int)
             pred.append(marks_at(p, idx, n, final_threshold=fin) if n else {})
         else:
             f = None if chosen is None else np.array([chosen[j] for j in js], dtype=bool)
             pred.append(marks_at(p, np.array([where[j][1] for j in js], dtype=int), n, final_threshold=fin, finals=f) if n else {})
-    return score(recs, pred)["seg" if decision == "breaks" else "sentence"]["f1"]
+    return score(recs, pred)["sentence" if decision == "finals" else "seg"]["f1"]
 
 
-def _fit(decision: str, backend, train: list[dict], tune: list[dict], log) -> tuple[dict | None, dict]:
+def _fit(decision: str, backend, train: list[dict], tune: list[dict], log,
+         passage_prior=None) -> tuple[dict | None, dict]:
     """One decision of one group: its weights (None when not kept) and its report."""
     from sklearn.linear_model import LogisticRegression
 
@@ -125,13 +145,13 @@ def _fit(decision: str, backend, train: list[dict], tune: list[dict], log) -> tu
     X = sparse_design(num, keys, vocab)
     tprobs, twhere, tnum, tkeys, _ = _rows(decision, backend, tune)
     tX = sparse_design(tnum, tkeys, vocab)
-    base = _score(decision, tune, tprobs, twhere, None, backend)
+    base = _score(decision, tune, tprobs, twhere, None, backend, passage_prior)
     best = None
     for C in C_GRID:
         lr = LogisticRegression(C=C, max_iter=5000, solver="lbfgs").fit(X, y)
         q = lr.predict_proba(tX)[:, 1]
         for t in THRESHOLDS:
-            f = _score(decision, tune, tprobs, twhere, q >= t, backend)
+            f = _score(decision, tune, tprobs, twhere, q >= t, backend, passage_prior)
             if best is None or f > best[0] + 1e-9:
                 best = (f, C, t, lr)
     f, C, t, lr = best
@@ -148,21 +168,29 @@ def _fit(decision: str, backend, train: list[dict], tune: list[dict], log) -> tu
         if w != 0.0:
             slot, chars = key.split("=", 1)
             (out["slots"][slot] if slot in SLOTS else out[slot])[chars] = w
-    if decision == "breaks":
-        out["kinds"] = sorted({r["kind"] for r in train if r["kind"] in BREAK_KINDS})
+    # whom it reads: the books it was fitted on (their characters), the kinds its rows came from
+    out["books"] = sorted({str(r.get("book")) for r in train})
+    out["kinds"] = sorted({r["kind"] for r in train if decision != "breaks" or r["kind"] in BREAK_KINDS})
     return out, report
 
 
 def fit_context_prior(segmenter, log=print) -> ContextPrior:
+    from pipeline.segment.passage import PassagePrior
+
     backend = segmenter.backend
-    groups: dict[str, dict] = {"breaks": {}, "finals": {}}
+    passage_prior = PassagePrior.load(segmenter.path)  # (the notes' baseline: None, the model alone)
+    groups: dict[str, dict] = {"breaks": {}, "notes": {}, "finals": {}}
     report: dict[str, dict] = {}
-    for group, (train, tune) in sorted(group_records().items()):
-        for decision in ("breaks", "finals"):
-            got, rep = _fit(decision, backend, train, tune, log)
+    records, pairs = group_records(), note_pairs()
+    for group in sorted(records):
+        for decision in ("breaks", "notes", "finals"):
+            train, tune = (pairs if decision == "notes" else records).get(group, ([], []))
+            if not train or not tune:
+                continue
+            got, rep = _fit(decision, backend, train, tune, log, passage_prior)
             report.setdefault(decision, {})[group] = rep
-            what = "seg F1" if decision == "breaks" else "sentence F1"
-            log(f"context prior {decision} {group}: C {rep['C']}, tune {what} {rep['tune_f1_model']} (the model alone) -> "
+            what = "sentence F1" if decision == "finals" else "seg F1"
+            log(f"context prior {decision} {group}: C {rep['C']}, tune {what} {rep['tune_f1_model']} (without it) -> "
                 f"{rep['tune_f1_prior']}; {'kept' if got else 'not kept'}")
             if got is not None:
                 groups[decision][group] = got
