@@ -1,7 +1,8 @@
 """Dev positions of the 注疏's 疏 / 經 / 小注 (and the 集釋's base text) where the context prior and
-the model alone disagree on a break, for a hand check:
+the model alone disagree on a break, for a hand check; with --notes, of the 注 (and the 集釋's
+notes), where the context prior and the passage prior disagree:
 
-    python experiments/punct_v4/break_disagree_sample.py SEED N
+    python experiments/punct_v4/break_disagree_sample.py SEED N [--notes]
 
 Records aligned >= 0.99 to the edition, so that the edition's mark at the position can be shown."""
 from __future__ import annotations
@@ -17,6 +18,7 @@ sys.path.insert(0, str(ROOT))
 from pipeline import paths  # noqa: E402
 from pipeline.evaluate.segment import record_passages  # noqa: E402
 from pipeline.segment import load_segmenter  # noqa: E402
+from pipeline.segment.data import record_kind  # noqa: E402
 
 
 def main() -> None:
@@ -30,7 +32,7 @@ def main() -> None:
         passages = record_passages(recs)
         keep = [i for i, r in enumerate(recs) if r["text"] and r.get("aligned", 0) >= 0.99]
         recs, passages = [recs[i] for i in keep], [passages[i] for i in keep]
-        kinds = ["base" if r["kind"] == "base" else (r.get("marker") or "注") if book != "KR1d0030" else "note" for r in recs]
+        kinds = [record_kind(r) for r in recs]  # (as eval segment gives them)
         books = [book] * len(recs) if book != "KR1d0030" else None
         out = []
         for cp in (None, prior):
@@ -38,12 +40,12 @@ def main() -> None:
             out.append(seg.predict([r["text"] for r in recs], kinds, books=books, passages=passages))
         seg.context_prior = prior
         for r, k, a, b in zip(recs, kinds, *out):
-            if k not in ("base", "疏", "小注"):
+            if (k in ("注", "note")) != ("--notes" in sys.argv) or k == "音義":
                 continue
             t = r["text"]
             for pos in sorted((a.keys() ^ b.keys()) - {len(t)}):
                 items.append({"id": r["id"], "kind": k, "k": pos, "text": t[max(0, pos - 14):pos] + " | " + t[pos:pos + 10],
-                              "breaks": "prior" if pos in b else "model",
+                              "breaks": "context prior" if pos in b else "without it",
                               "edition": {int(x): v for x, v in r["marks"].items()}.get(pos, "none")})
     print(f"{len(items)} disagreements", file=sys.stderr)
     for it in random.Random(seed).sample(items, min(n, len(items))):
