@@ -41,12 +41,10 @@ def test_the_final_group_is_decided_by_its_summed_probability():
 
 @pytest.fixture(scope="module")
 def tune():
-    from pipeline.train.segment import training_data, v2_records, zhushu_data
+    from pipeline.train.segment import tune_sets
 
-    _, jishi, _ = training_data()
-    v2_records([], jishi, [])
-    _, zhushu = zhushu_data()
-    return jishi + zhushu
+    sets = tune_sets()
+    return sets["集釋"] + sets["注疏"]
 
 
 def test_the_shipped_final_threshold_is_the_tune_juans_and_beats_the_argmax_there(tune):

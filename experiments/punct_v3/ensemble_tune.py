@@ -12,13 +12,10 @@ import torch
 sys.path.insert(0, __file__.rsplit("/experiments/", 1)[0])
 from pipeline.evaluate.segment import score  # noqa: E402
 from pipeline.segment.bilstm import NeuralSegmenter, decode  # noqa: E402
-from pipeline.train.segment import training_data, v2_records, zhushu_data  # noqa: E402
+from pipeline.train.segment import tune_sets  # noqa: E402
 
 torch.set_num_threads(1)
-_, tune, _ = training_data()
-v2_records([], tune, [])
-_, ztune = zhushu_data()
-sets = {"集釋": tune, "注疏": ztune}
+sets = tune_sets()
 dirs = sys.argv[1:3]
 models = [NeuralSegmenter.load(d, quantize=False) for d in dirs]
 P = {name: [m.probs([x["text"] for x in recs], [x["kind"] for x in recs], books=[x["book"] for x in recs])

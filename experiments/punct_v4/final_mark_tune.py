@@ -15,13 +15,10 @@ sys.path.insert(0, __file__.rsplit("/experiments/", 1)[0])
 from pipeline.evaluate.segment import score  # noqa: E402
 from pipeline.segment import read_segmenter  # noqa: E402
 from pipeline.segment.bilstm import LABELS, UNIT_END_MARK, decode  # noqa: E402
-from pipeline.train.segment import training_data, v2_records, zhushu_data  # noqa: E402
+from pipeline.train.segment import tune_sets  # noqa: E402
 
 torch.set_num_threads(1)
-_, tune, _ = training_data()
-v2_records([], tune, [])
-_, ztune = zhushu_data()
-sets = {"集釋": tune, "注疏": ztune}
+sets = tune_sets()
 model = read_segmenter(Path(sys.argv[1] if len(sys.argv) > 1 else "models/segmenter-v2"), with_prior=False).backend
 P = {name: model.probs([x["text"] for x in recs], [x["kind"] for x in recs], books=[x["book"] for x in recs])
      for name, recs in sets.items()}

@@ -146,6 +146,15 @@ def v2_records(train: list[dict], tune: list[dict], extra: list[dict]) -> None:
         r["book"] = "ext"
 
 
+def tune_sets() -> dict[str, list[dict]]:
+    """The tune juan as the v2 models read them: {"集釋": juan 7 + 27, "注疏": juan 7 of both books}
+    (held out of every model's gradient steps; thresholds and priors are chosen on them)."""
+    _, tune, _ = training_data()
+    v2_records([], tune, [])
+    _, ztune = zhushu_data()
+    return {"集釋": tune, "注疏": ztune}
+
+
 def train_segmenter(out_dir: str | Path, model_type: str = "bilstm", punct_file: str | Path = PUNCT_FILE,
                     use_extra: bool = True, log=print, **overrides) -> dict:
     """Train and write a model folder; returns its config (with train_seconds)."""
