@@ -56,6 +56,12 @@ def numeric_features(decision: str, probs: np.ndarray, idx: np.ndarray, n: int,
     return np.stack([np.log(pf + EPS) - np.log(pn + EPS), pf, rows[:, 0], *ends], axis=1)
 
 
+def canonical_kind(kind: str) -> str:
+    """The kind as the regressions know it: a 注 and a note are one (the run reads the 集釋's 鄭注
+    as a 注, `eval segment` its records as notes; the model and the passage prior read both alike)."""
+    return "注" if kind == "note" else kind
+
+
 def slot_keys(text: str, i: int) -> tuple[str, str, str, str]:
     """The characters around the break after char i, one per SLOTS: one before, two before, one
     after, two after."""
@@ -75,7 +81,7 @@ class ContextPrior:
         """The group whose `decision` reads this book (one of the books it was fitted on: the
         characters of one book say little of another's) and kind, or None."""
         g = self.groups.get(decision, {}).get(group_of(book))
-        if g is None or book not in g["books"] or (kind is not None and kind not in g["kinds"]):
+        if g is None or book not in g["books"] or (kind is not None and canonical_kind(kind) not in g["kinds"]):
             return None
         return group_of(book)
 
@@ -93,7 +99,7 @@ class ContextPrior:
         g = self.groups[decision][group]
         x = numeric_features(decision, probs, idx, len(text), passage, text)
         z = x @ np.asarray(g["numeric"], dtype=np.float64)
-        z += g["bias"] + g["kind"].get(kind, 0.0) + g["book"].get(str(book), 0.0)
+        z += g["bias"] + g["kind"].get(canonical_kind(kind), 0.0) + g["book"].get(str(book), 0.0)
         b1, b2, a1, a2 = (g["slots"][s].get for s in SLOTS)
         z += np.array([b1(x, 0.0) + b2(y, 0.0) + a1(u, 0.0) + a2(v, 0.0)
                        for x, y, u, v in (slot_keys(text, i) for i in idx.tolist())])

@@ -26,7 +26,7 @@ import numpy as np
 
 from pipeline.evaluate.segment import score
 from pipeline.segment.bilstm import LABELS, marks_at
-from pipeline.segment.context import NUMERIC, SLOTS, ContextPrior, numeric_features, slot_keys
+from pipeline.segment.context import NUMERIC, SLOTS, ContextPrior, canonical_kind, numeric_features, slot_keys
 from pipeline.segment.passage import group_of
 
 MIN_COUNT = 3
@@ -84,7 +84,7 @@ def _rows(decision: str, backend, recs: list[dict]):
             continue
         marks = {int(k): v for k, v in r["marks"].items()}
         num.append(numeric_features(decision, p, idx, n, r.get("passage"), t))
-        unit = ("kind=" + r["kind"], "book=" + str(r.get("book")))
+        unit = ("kind=" + canonical_kind(r["kind"]), "book=" + str(r.get("book")))
         for i in idx.tolist():
             where.append((ri, i))
             keys.append(unit + tuple(f"{s}={c}" for s, c in zip(SLOTS, slot_keys(t, i))))
@@ -170,7 +170,7 @@ def _fit(decision: str, backend, train: list[dict], tune: list[dict], log,
             (out["slots"][slot] if slot in SLOTS else out[slot])[chars] = w
     # whom it reads: the books it was fitted on (their characters), the kinds its rows came from
     out["books"] = sorted({str(r.get("book")) for r in train})
-    out["kinds"] = sorted({r["kind"] for r in train if decision != "breaks" or r["kind"] in BREAK_KINDS})
+    out["kinds"] = sorted({canonical_kind(r["kind"]) for r in train if decision != "breaks" or r["kind"] in BREAK_KINDS})
     return out, report
 
 
