@@ -122,8 +122,8 @@ class Segmenter:
         """The model's probabilities once. The breaks: where a 注 has its passage, the context
         prior's notes decision in its books, else the passage prior's (with the model's own marks
         beside them); the context prior's for the other kinds it reads in its books; else the
-        model's threshold. Each break's mark: the context prior's
-        final decision in its books, else as the model chooses it (final_threshold)."""
+        model's threshold. Each break's mark: the context prior's final decision in its books,
+        else as the model chooses it (final_threshold)."""
         import numpy as np
 
         from pipeline.segment.bilstm import marks_at
