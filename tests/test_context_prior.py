@@ -71,7 +71,7 @@ def test_the_context_prior_does_not_depend_on_the_batch():
 
 def test_a_context_prior_of_other_features_is_refused(tmp_path):
     body = json.loads((paths.SEGMENTER_DEFAULT / FILE).read_text(encoding="utf-8"))
-    body["numeric_features"]["breaks"] = body["numeric_features"]["breaks"][:-1]
+    body["features"]["slots"] = body["features"]["slots"][:-1]  # (fitted on other slots)
     (tmp_path / FILE).write_text(json.dumps(body), encoding="utf-8")
     with pytest.raises(ValueError, match="other features"):
         ContextPrior.load(tmp_path)

@@ -36,6 +36,8 @@ NUMERIC = {"breaks": ("logit", "pos_end", "pos_start"),
            "notes": (*PASSAGE_FEATURES, "pos_end", "pos_start"),
            "finals": ("lf", "pf", "pnone", "pos_end", "pos_start")}
 SLOTS = ("b1", "b2", "a1", "a2")  # the characters around the break after char i: see slot_keys
+# what a fitted file must have been fitted on (checked at load): the numbers and the slots
+FEATURES = {**NUMERIC, "slots": SLOTS}
 EPS = 1e-6
 
 
@@ -122,9 +124,9 @@ class ContextPrior:
         return self._z("finals", group, probs, idx, text, kind, book)
 
     def save(self, folder: str | Path) -> Path:
-        return write_prior(Path(folder) / FILE, "numeric_features", NUMERIC, self.groups, self.meta)
+        return write_prior(Path(folder) / FILE, "features", FEATURES, self.groups, self.meta)
 
     @classmethod
     def load(cls, folder: str | Path) -> "ContextPrior | None":
-        got = read_prior(Path(folder) / FILE, "numeric_features", NUMERIC, "context-prior")
+        got = read_prior(Path(folder) / FILE, "features", FEATURES, "context-prior")
         return cls(*got) if got else None
