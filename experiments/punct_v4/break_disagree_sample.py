@@ -1,6 +1,6 @@
 """Dev positions of the 注疏's 疏 / 經 / 小注 (and the 集釋's base text) where the context prior and
-the model alone disagree on a break, for a hand check; with --notes, of the 注 (and the 集釋's
-notes), where the context prior and the passage prior disagree:
+the model alone disagree on a break, for a hand check; with --notes, of the two 注疏's 注, where
+the context prior and the passage prior disagree:
 
     python experiments/punct_v4/break_disagree_sample.py SEED N [--notes]
 
@@ -16,9 +16,10 @@ ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
 
 from pipeline import paths  # noqa: E402
-from pipeline.evaluate.segment import record_passages  # noqa: E402
 from pipeline.segment import load_segmenter  # noqa: E402
-from pipeline.segment.data import record_kind  # noqa: E402
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from final_mark_disagree_sample import aligned_dev  # noqa: E402
 
 
 def main() -> None:
@@ -26,21 +27,17 @@ def main() -> None:
     seg = load_segmenter(paths.SEGMENTER_DEFAULT)
     prior = seg.context_prior
     items = []
-    for book in ("KR1d0030", "KR1d0003", "KR1d0053"):
-        recs = [json.loads(line) for line in open(paths.DATA / "punct" / f"{book}.punct.jsonl", encoding="utf-8")]
-        recs = [r for r in recs if r.get("split") == "dev"]
-        passages = record_passages(recs)
-        keep = [i for i, r in enumerate(recs) if r["text"] and r.get("aligned", 0) >= 0.99]
-        recs, passages = [recs[i] for i in keep], [passages[i] for i in keep]
-        kinds = [record_kind(r) for r in recs]  # (as eval segment gives them)
-        books = [book] * len(recs) if book != "KR1d0030" else None
+    notes = "--notes" in sys.argv
+    # (the notes draws published in docs/segmentation.md are of the two 注疏's 注)
+    for book in (("KR1d0003", "KR1d0053") if notes else ("KR1d0030", "KR1d0003", "KR1d0053")):
+        recs, kinds, books, passages = aligned_dev(book)
         out = []
         for cp in (None, prior):
             seg.context_prior = cp
             out.append(seg.predict([r["text"] for r in recs], kinds, books=books, passages=passages))
         seg.context_prior = prior
         for r, k, a, b in zip(recs, kinds, *out):
-            if (k in ("注", "note")) != ("--notes" in sys.argv) or k == "音義":
+            if (k in ("注", "note")) != notes or k == "音義":
                 continue
             t = r["text"]
             for pos in sorted((a.keys() ^ b.keys()) - {len(t)}):

@@ -20,6 +20,17 @@ from pipeline import paths  # noqa: E402
 from pipeline.evaluate.segment import record_passages  # noqa: E402
 from pipeline.model import SENTENCE_FINAL  # noqa: E402
 from pipeline.segment import load_segmenter  # noqa: E402
+from pipeline.segment.data import read_records, record_kind  # noqa: E402
+
+
+def aligned_dev(book: str) -> tuple[list[dict], list[str], list[str], list[str | None]]:
+    """The dev records of a book aligned >= 0.99 to the edition, with what `eval segment` gives
+    each: its kind, its book, its passage (the base record before it, over all dev records)."""
+    recs = [r for r in read_records(paths.DATA / "punct" / f"{book}.punct.jsonl", split="dev")]
+    passages = record_passages(recs)
+    keep = [i for i, r in enumerate(recs) if r["text"] and r.get("aligned", 0) >= 0.99]
+    recs, passages = [recs[i] for i in keep], [passages[i] for i in keep]
+    return recs, [record_kind(r) for r in recs], [book] * len(recs), passages
 
 
 def main() -> None:
@@ -31,15 +42,8 @@ def main() -> None:
     settings = ((tuned, None), (tuned, prior)) if by_prior else ((None, None), (tuned, None))
     items = []
     for book in (("KR1d0003", "KR1d0053") if by_prior else ("KR1d0030", "KR1d0003", "KR1d0053")):
-        recs = [json.loads(line) for line in open(paths.DATA / "punct" / f"{book}.punct.jsonl", encoding="utf-8")]
-        recs = [r for r in recs if r.get("split") == "dev"]
-        passages = record_passages(recs)
-        keep = [i for i, r in enumerate(recs) if r["text"] and r.get("aligned", 0) >= 0.99]
-        recs, passages = [recs[i] for i in keep], [passages[i] for i in keep]
+        recs, kinds, books, passages = aligned_dev(book)
         texts = [r["text"] for r in recs]
-        kinds = [r.get("marker") or r["kind"] if book != "KR1d0030" else r["kind"] for r in recs]
-        kinds = ["base" if k in ("", "base") else k for k in kinds]
-        books = [book] * len(recs) if book != "KR1d0030" else None
         out = []
         for ft, fp in settings:
             seg.backend.final_threshold, seg.context_prior = ft, fp

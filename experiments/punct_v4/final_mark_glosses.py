@@ -27,7 +27,7 @@ def main() -> None:
     seg = load_segmenter(paths.SEGMENTER_MODEL)
     backend = seg.backend
     tuned = backend.final_threshold
-    counts, diffs = {}, []
+    counts = {}
     pairs = list(passage_pairs(tune="--train" not in sys.argv))
     by = {}
     for settings in (None, tuned):
