@@ -302,7 +302,7 @@ def _build_search(path: Path, parts: list[StagedPart]) -> None:
             conn.execute(f'CREATE TABLE "{table}" ("text" TEXT)')
             db[table].enable_fts(["text"], tokenize="trigram")
         conn.execute(GRAMS_TABLE)
-        for table in ("units", "sentences"):
+        for table in TRIGRAM_INDEXED:
             # one INSERT … SELECT over every part in document-id order, as enable_fts's own
             conn.execute(f"CREATE TEMP TABLE order_{table} (alias, first, last, offset)")
             offset = 1

@@ -47,10 +47,10 @@ def numeric_features(decision: str, probs: np.ndarray, idx: np.ndarray, n: int,
     breaks: the log-odds of a break; notes: the passage prior's features (of every position:
     `idx` is all of them); finals: the log-odds of a final mark against a non-final one, P(final),
     P(none); each: how near each end of the unit it lies."""
-    rows = probs[idx].astype(np.float64)
     ends = [np.minimum(n - 1 - idx, 20) / 20, np.minimum(idx + 1, 20) / 20]
     if decision == "notes":
         return np.column_stack([passage_features(1 - probs[:, 0], passage, text).astype(np.float64), *ends])
+    rows = probs[idx].astype(np.float64)
     if decision == "breaks":
         pb = 1 - rows[:, 0]
         return np.stack([np.log(pb + EPS) - np.log(rows[:, 0] + EPS), *ends], axis=1)
@@ -96,8 +96,9 @@ class ContextPrior:
     def final_group(self, book: str | None) -> str | None:
         return self._group("finals", book)
 
-    def _z(self, decision: str, group: str, probs: np.ndarray, idx: np.ndarray, text: str, kind: str,
-           book: str | None, passage: str | None = None) -> np.ndarray:
+    def _decide(self, decision: str, group: str, probs: np.ndarray, idx: np.ndarray, text: str, kind: str,
+                book: str | None, passage: str | None = None) -> np.ndarray:
+        """Boolean per position in `idx`: the regression's yes."""
         g = self.groups[decision][group]
         x = numeric_features(decision, probs, idx, len(text), passage, text)
         z = x @ np.asarray(g["numeric"], dtype=np.float64)
@@ -107,21 +108,24 @@ class ContextPrior:
                        for x, y, u, v in (slot_keys(text, i) for i in idx.tolist())])
         return 1 / (1 + np.exp(-z)) >= g["threshold"]
 
+    def _break_positions(self, decision: str, group: str, probs: np.ndarray, text: str, kind: str,
+                         book: str | None, passage: str | None = None) -> np.ndarray:
+        idx = np.arange(len(text) - 1)
+        return idx[self._decide(decision, group, probs, idx, text, kind, book, passage)] if len(idx) else idx
+
     def breaks(self, probs: np.ndarray, text: str, kind: str, book: str | None, group: str) -> np.ndarray:
         """The positions (chars 0 .. n-2) with a break after them."""
-        idx = np.arange(len(text) - 1)
-        return idx[self._z("breaks", group, probs, idx, text, kind, book)] if len(idx) else idx
+        return self._break_positions("breaks", group, probs, text, kind, book)
 
     def note_breaks(self, probs: np.ndarray, passage: str, text: str, kind: str, book: str | None,
                     group: str) -> np.ndarray:
         """The positions (chars 0 .. n-2) of a 注 with a break after them, given its passage."""
-        idx = np.arange(len(text) - 1)
-        return idx[self._z("notes", group, probs, idx, text, kind, book, passage)] if len(idx) else idx
+        return self._break_positions("notes", group, probs, text, kind, book, passage)
 
     def finals(self, probs: np.ndarray, idx: np.ndarray, text: str, kind: str, book: str | None,
                group: str) -> np.ndarray:
         """Boolean per break in `idx`: sentence-final."""
-        return self._z("finals", group, probs, idx, text, kind, book)
+        return self._decide("finals", group, probs, idx, text, kind, book)
 
     def save(self, folder: str | Path) -> Path:
         return write_prior(Path(folder) / FILE, "features", FEATURES, self.groups, self.meta)
