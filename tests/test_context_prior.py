@@ -47,16 +47,31 @@ def test_the_default_has_a_context_prior():
     assert cp.break_group("疏", "KR1d0003") == cp.break_group("base", "KR1d0053") == "注疏"
     assert cp.break_group("注", "KR1d0003") is None and cp.break_group("音義", "KR1d0053") is None  # not its to read
     assert cp.note_group("注", "KR1d0003") == "注疏" and cp.note_group("note", "KR1d0030") == "集釋"
-    assert cp.final_group("KR1d0003") == "注疏" and cp.final_group("KR1d0030") is None  # (not kept: the rule)
+    # finals: kept for the 集釋, not for the 注疏 (v2 of stop 32 places them as well alone: the rule)
+    assert cp.final_group("KR1d0030") == "集釋" and cp.final_group("KR1d0003") is None
 
 
-@pytest.mark.parametrize("book", ["KR1d0003", "KR1d0053"])
-def test_the_context_prior_raises_seg_and_sentence_f1_on_the_注疏_tune_juan(book):
-    on, off = _with_and_without(_tune(book), book)
-    assert on["by_marker"]["疏"]["seg"]["f1"] > off["by_marker"]["疏"]["seg"]["f1"] + 0.01  # breaks
-    assert on["by_marker"]["注"]["seg"]["f1"] > off["by_marker"]["注"]["seg"]["f1"] + 0.005  # notes
-    assert on["by_marker"]["音義"]["seg"] == off["by_marker"]["音義"]["seg"]  # (the reading grammar's)
-    assert on["sentence"]["f1"] > off["sentence"]["f1"] + 0.01  # finals
+def test_the_context_prior_raises_seg_f1_on_the_注疏_tune_juan():
+    """Both books' tune juan together, as the fit decides (per book group)."""
+    ons, offs = [], []
+    for book in ("KR1d0003", "KR1d0053"):
+        on, off = _with_and_without(_tune(book), book)
+        ons.append(on["by_marker"])
+        offs.append(off["by_marker"])
+
+    def f1(parts, marker):  # pooled over the two books
+        tp = sum(p[marker]["seg"]["tp"] for p in parts)
+        return 2 * tp / sum(p[marker]["seg"]["pred"] + p[marker]["seg"]["gold"] for p in parts)
+
+    assert f1(ons, "疏") > f1(offs, "疏") + 0.005  # breaks
+    assert f1(ons, "注") > f1(offs, "注") + 0.005  # notes
+    assert all(a["音義"]["seg"] == b["音義"]["seg"] for a, b in zip(ons, offs))  # (the reading grammar's)
+
+
+def test_the_context_prior_raises_sentence_f1_on_the_集釋_tune_juan():
+    on, off = _with_and_without(_tune("KR1d0030"), "KR1d0030")
+    assert on["sentence"]["f1"] > off["sentence"]["f1"] + 0.005  # breaks and finals
+    assert on["by_kind"]["base"]["seg"]["f1"] > off["by_kind"]["base"]["seg"]["f1"] + 0.01  # breaks
 
 
 def test_the_context_prior_does_not_depend_on_the_batch():

@@ -2,7 +2,7 @@
 default segmenter since stop 30 (models/segmenter-v2-passage: v2 referred to, with the prior); the
 注 gloss reader reads v2's own marks (Unit.model_marks).
 
-Fixtures are 注 blocks of TRAIN juan of 周禮注疏 (KR1d0003_001, _002 in data/punct), where the
+Fixtures are 注 blocks of TRAIN juan of 周禮注疏 (KR1d0003_002, _004 in data/punct), where the
 shipped v2 misses the break after a head of the passage and the edition has it."""
 
 from __future__ import annotations
@@ -19,8 +19,10 @@ from pipeline.ingest import read_document
 from pipeline.segment import load_segmenter, read_segmenter, segment_document
 from pipeline.segment.passage import FEATURES, FILE, PassagePrior, features, group_of
 
-# (passage, 注, the break the edition has after the head): KR1d0003_001#18, KR1d0003_002#61
-JI = ("以為民極", "極中也令天下之人各得其中不失其所", 1)  # 極，中也
+# (passage, 注, the break the edition has after the head): KR1d0003_004#157, KR1d0003_002#61
+# (KR1d0003_001#18's 極，中也 until stop 32: the v2 of stop 32 finds that break alone)
+GU = ("獸人掌罟田獸辨其名物", "罟罔也以罔搏所當田之獸", 1)  # 罟，罔也
+JI = ("以為民極", "極中也令天下之人各得其中不失其所", 1)  # 極，中也 (KR1d0003_001#18)
 QIANQI = ("前期十日帥執事而卜曰遂戒", "前期前所諏之日也十日容散齊七日致齊三日執事宗伯大卜之屬既卜又戒百官以始齊", 2)  # 前期，前所諏之日也
 
 
@@ -53,7 +55,7 @@ def test_outside_the_注_the_prior_marks_as_v2_does(seg):
     assert alone.predict(texts, kinds, books=books, passages=passages) == v2
 
 
-@pytest.mark.parametrize("case", [JI, QIANQI], ids=["極中也", "前期前所諏之日也"])
+@pytest.mark.parametrize("case", [GU, QIANQI], ids=["罟罔也", "前期前所諏之日也"])
 def test_a_head_of_the_passage_gets_its_break(seg, case):
     passage, note, k = case
     alone = seg.predict([note], ["注"], books=["KR1d0003"])[0]
@@ -63,7 +65,7 @@ def test_a_head_of_the_passage_gets_its_break(seg, case):
 
 
 def test_without_a_passage_or_for_other_kinds_the_model_decides_alone(seg):
-    passage, note, _ = JI
+    passage, note, _ = GU
     alone = seg.predict([note], ["注"], books=["KR1d0003"])[0]
     assert seg.predict([note], ["注"], books=["KR1d0003"], passages=[None])[0] == alone
     shu = seg.predict([note], ["疏"], books=["KR1d0003"])[0]
@@ -89,8 +91,8 @@ def test_marks_with_passages_do_not_depend_on_the_batch(seg):
 
 
 def test_segment_document_gives_a_commentary_unit_the_base_unit_before_it(seg):
-    passage, note, k = JI
-    doc = read_document(paths.DATA / "corpus" / "KR1d0003" / "KR1d0003_001.txt")
+    passage, note, k = GU
+    doc = read_document(paths.DATA / "corpus" / "KR1d0003" / "KR1d0003_004.txt")
     i = next(i for i, u in enumerate(doc.units) if u.text == note)
     assert doc.units[i - 1].kind == "base" and doc.units[i - 1].text == passage
     segment_document(doc, seg)
@@ -99,8 +101,8 @@ def test_segment_document_gives_a_commentary_unit_the_base_unit_before_it(seg):
 
 
 def test_segment_document_keeps_v2s_own_marks_where_the_prior_changed_them(seg):
-    passage, note, k = JI
-    doc = read_document(paths.DATA / "corpus" / "KR1d0003" / "KR1d0003_001.txt")
+    passage, note, k = GU
+    doc = read_document(paths.DATA / "corpus" / "KR1d0003" / "KR1d0003_004.txt")
     segment_document(doc, seg)
     unit = next(u for u in doc.units if u.text == note)
     v2 = load_segmenter(paths.SEGMENTER_MODEL)
@@ -156,12 +158,12 @@ def test_a_prior_fitted_on_other_features_is_refused(tmp_path):
 
 
 def test_eval_segment_gives_records_their_passage_unless_told_not_to(tmp_path, seg):
-    passage, note, k = JI
+    passage, note, k = GU
     rec = {"split": "dev", "kind": "note", "marker": "注", "text": note, "marks": {str(k): "，"}, "aligned": 1.0}
     gold = tmp_path / "g.jsonl"
     gold.write_text("\n".join(json.dumps(r, ensure_ascii=False) for r in (
-        {"id": "KR1d0003_001#17", "split": "dev", "kind": "base", "marker": "", "text": passage, "marks": {}, "aligned": 1.0},
-        dict(rec, id="KR1d0003_001#18"))) + "\n", encoding="utf-8")
+        {"id": "KR1d0003_004#156", "split": "dev", "kind": "base", "marker": "", "text": passage, "marks": {}, "aligned": 1.0},
+        dict(rec, id="KR1d0003_004#157"))) + "\n", encoding="utf-8")
     on = evaluate_segment(gold, seg, split="dev")
     off = evaluate_segment(gold, seg, split="dev", passages=False)
     assert on["passages"] and not off["passages"]
@@ -171,7 +173,7 @@ def test_eval_segment_gives_records_their_passage_unless_told_not_to(tmp_path, s
 def test_a_folder_read_without_its_prior_reads_as_v2(tmp_path):
     seg = read_segmenter(paths.SEGMENTER_PASSAGE, with_prior=False)
     assert seg.prior is None
-    passage, note, k = JI
+    passage, note, k = GU
     assert k not in seg.predict([note], ["注"], books=["KR1d0003"], passages=[passage])[0]
 
 

@@ -3,7 +3,9 @@ seg / sentence / punct F1 of the tune juan as `eval segment` reads them (each �
 passage), and the 注疏's glosses read with the segmenter's own marks (what align's 注 gloss reader
 reads) against the glosses read with the edition's marks. Before dev is read.
 
-    python experiments/punct_v4/context_prior_tune.py [--train]     # --train: the glosses of the train juan
+    python experiments/punct_v4/context_prior_tune.py [--train] [--model DIR]
+        # --train: the glosses of the train juan; --model: another folder with a context prior
+        # (default models/segmenter-v2-passage)
 """
 
 from __future__ import annotations
@@ -27,7 +29,9 @@ from pipeline.train.segment.passage import passage_pairs  # noqa: E402
 
 
 def main() -> None:
-    seg = load_segmenter(paths.SEGMENTER_DEFAULT)
+    args = sys.argv[1:]
+    model = Path(args[args.index("--model") + 1]) if "--model" in args else paths.SEGMENTER_DEFAULT
+    seg = load_segmenter(model)
     fp = seg.context_prior
     train = "--train" in sys.argv
     pairs = list(passage_pairs(tune=not train))
