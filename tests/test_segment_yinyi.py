@@ -1,6 +1,7 @@
 """音義 notes punctuated from their grammar (pipeline/segment/yinyi.py). Every rule has a note
 cut from a TRAIN juan record of data/punct (id given; aligned 1.0, the gold mark shown) where the
-shipped segmenter alone puts the wrong mark and the rule puts the edition's: each test fails
+shipped segmenter alone puts the wrong mark and the rule puts the edition's (five were re-cut at
+stop 32, whose v2 gets the old ones right alone; the 笠 case is cut short of its record's end): each test fails
 when its rule is taken out of RULES (checked: docs/segmentation.md, "音義 notes from their
 grammar")."""
 
@@ -15,20 +16,20 @@ ZHOULI, LIJI = "KR1d0003", "KR1d0053"
 
 # (rule, book, train record, note, k, the edition's mark after the k-th character (None: none))
 CASES = [
-    # 腴，以朱反。 — the segmenter alone: 腴以朱反
-    ("head_fanqie", LIJI, "KR1d0053_035#317", "腴以朱反", 1, "，"),
-    # 搏，音博，下同。 (周禮注疏 commas a head before 音X) — alone: 搏音博
-    ("head_book", ZHOULI, "KR1d0003_015#59", "搏音博下同", 1, "，"),
+    # 言言，魚斤反，注同。 — the segmenter alone (stop 32's v2): 言言魚斤反
+    ("head_fanqie", LIJI, "KR1d0053_029#144", "言言魚斤反注同", 2, "，"),
+    # 使，所吏反。介，音界。 (周禮注疏 commas a head before 音X) — alone: 介音界
+    ("head_book", ZHOULI, "KR1d0003_008#29", "使所吏反介音界", 5, "，"),
     # 徭役音遙 (禮記註疏 does not) — alone: 徭役，音遙
     ("head_book", LIJI, "KR1d0053_016#134", "徭役音遙", 2, None),
     # 捧，衆家並扶恭反。 — alone: 衆家並，扶恭反
     ("authority", ZHOULI, "KR1d0003_033#122", "捧衆家並扶恭反", 4, None),
-    # 覲見，如字，舊賢遍反。 — alone: 如字。舊…
-    ("alternative", LIJI, "KR1d0053_011#112", "覲見如字舊賢遍反", 4, "，"),
-    # 聿，尹必反。謂王，于况反。 — alone: 尹必反，謂王
-    ("next_entry", LIJI, "KR1d0053_054#139", "聿尹必反謂王于况反", 4, "。"),
-    # 享，許兩反，劉音向，注享幣同。 — alone: 音向。注享幣同
-    ("scope", ZHOULI, "KR1d0003_002#82", "享許兩反劉音向注享幣同", 7, "，"),
+    # 縵，莫半反，杜音慢。 — alone: 莫半反。杜…
+    ("alternative", ZHOULI, "KR1d0003_024#5", "縵莫半反杜音慢操七曹反", 4, "，"),
+    # 笠，音立。使使，上音史… — alone: 音立，使使
+    ("next_entry", LIJI, "KR1d0053_026#93", "笠音立使使上音史下及下使者皆色吏反", 3, "。"),
+    # 何爲，于僞反，盡篇末文注皆同。 — alone: 于僞反。盡篇末…
+    ("scope", LIJI, "KR1d0053_056#161", "何爲于僞反盡篇末文注皆同", 5, "，"),
 ]
 
 

@@ -95,8 +95,8 @@ class Segmenter:
 
     def predict_both(self, texts: list[str], kinds: list[str], books: list[str] | None = None,
                      passages: list[str | None] | None = None) -> list[tuple[dict[int, str], dict[int, str] | None]]:
-        """predict's marks, each with the model's own marks (its threshold, no passage prior)
-        where the prior changed them, else None: the 注 gloss reader reads those (align; it was
+        """predict's marks, each with the model's own marks (its threshold and final_threshold, no
+        passage or context prior) where the priors changed them, else None: the 注 gloss reader reads those (align; it was
         built on them and reads a subject the prior sets off, 「舜，征有苗而死」, as a head)."""
         if len(texts) != len(kinds):
             raise ValueError("texts and kinds differ in length")
@@ -147,7 +147,8 @@ class Segmenter:
             group = self.prior.group(k, b) if self.prior is not None and passage else None
             ngroup = cp.note_group(k, b) if cp is not None and passage else None
             if group is not None or ngroup is not None:
-                own_marks = marks(own)
+                # the model's own: its breaks and its own choice of mark (not the context prior's finals)
+                own_marks = marks_at(p, own, len(t), final_threshold=fin)
                 if ngroup is not None:
                     published = marks(cp.note_breaks(p, passage, t, k, b, ngroup))
                 else:
