@@ -152,12 +152,13 @@ def eval_segment(gold, split, model_dir, as_json, no_passage):
               help="bilstm: BiLSTM layers (default 1; models/segmenter-v3 has 2: --recipe v3 --epochs 4 --layers 2).")
 @click.option("--zhushu-frac", type=click.FloatRange(0.0, 1.0), default=None,
               help="bilstm, with the 注疏 (v2 / v3 / v2d): the share of their chunks drawn each epoch (recipe default 0.2).")
+@click.option("--seed", type=int, default=None, help="bilstm: the training seed (default 13).")
 @click.option("--seeds", default=None, help="Comma-separated member seeds (ensemble; default 13,14,15).")
 @click.option("--bilstm-from", default=None, type=click.Path(file_okay=False, exists=True),
               help="hybrid: use this trained BiLSTM folder (referred to, not copied) instead of training one.")
 @reports_input_errors
 def train_segmenter_cmd(out_dir, model_type, no_extra, recipe, epochs, seeds, bilstm_from, outside_file, checkpoint,
-                        teacher_dir, members, layers, zhushu_frac):
+                        teacher_dir, members, layers, zhushu_frac, seed):
     """Rebuild the segmenter from data/punct (train split) and data/extra; fixed seeds."""
     from pipeline import paths
     from pipeline.train.segment import V2_OVERRIDES, V2D_OVERRIDES, V3_OVERRIDES, train_segmenter
@@ -187,6 +188,10 @@ def train_segmenter_cmd(out_dir, model_type, no_extra, recipe, epochs, seeds, bi
         if model_type != "bilstm" or not overrides.get("zhushu"):
             raise click.UsageError("--zhushu-frac goes with --type bilstm and a recipe with the 注疏 (v2, v3, v2d)")
         overrides["zhushu_frac"] = zhushu_frac
+    if seed is not None:
+        if model_type != "bilstm":
+            raise click.UsageError("--seed goes with --type bilstm (an ensemble's members: --seeds)")
+        overrides["seed"] = seed
     if seeds:
         overrides["seeds"] = [int(x) for x in seeds.split(",")]
     cfg = train_segmenter(out_dir, model_type, use_extra=not no_extra,

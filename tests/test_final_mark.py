@@ -66,3 +66,24 @@ def test_the_default_chooses_its_marks_as_v2_does():
     default = load_segmenter()
     assert default.backend.final_threshold == NeuralSegmenter.load(paths.SEGMENTER_MODEL).final_threshold
 
+
+
+def test_train_segmenter_refuses_the_v2_options_where_they_mean_nothing(tmp_path, monkeypatch):
+    """--zhushu-frac (stop 32: the v2 recipe draws the 注疏 at 0.5) and --seed are read by the
+    BiLSTM recipes with the 注疏 only: elsewhere a usage error (exit 2) before anything trains."""
+    from click.testing import CliRunner
+
+    import pipeline.train.segment as training
+    from pipeline.cli import main
+
+    trained = []
+    monkeypatch.setattr(training, "train_segmenter", lambda *a, **kw: trained.append(kw) or {})
+    run = lambda *args: CliRunner().invoke(main, ["train", "segmenter", "--out", str(tmp_path / "m"), *args])
+    for args in (["--recipe", "v1", "--zhushu-frac", "0.5"], ["--type", "ensemble", "--zhushu-frac", "0.5"],
+                 ["--type", "ensemble", "--seed", "14"], ["--recipe", "v2", "--zhushu-frac", "1.5"]):
+        res = run(*args)
+        assert res.exit_code == 2, (args, res.output)
+    assert not trained
+    assert run("--recipe", "v2", "--zhushu-frac", "0.3", "--seed", "14").exit_code == 0
+    assert trained[-1]["zhushu_frac"] == 0.3 and trained[-1]["seed"] == 14 and trained[-1]["epochs"] == 8
+    assert training.V2_OVERRIDES["zhushu_frac"] == 0.5  # (the shipped v2's recipe)
