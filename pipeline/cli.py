@@ -151,7 +151,7 @@ def eval_segment(gold, split, model_dir, as_json, no_passage):
 @click.option("--layers", type=int, default=None,
               help="bilstm: BiLSTM layers (default 1; models/segmenter-v3 has 2: --recipe v3 --epochs 4 --layers 2).")
 @click.option("--zhushu-frac", type=click.FloatRange(0.0, 1.0), default=None,
-              help="bilstm, with the 注疏 (v2 / v3 / v2d): the share of their chunks drawn each epoch (recipe default 0.2).")
+              help="bilstm, with the 注疏 (v2 / v3 / v2d): the share of their chunks drawn each epoch (v2: 0.5; v3, v2d: 0.2).")
 @click.option("--seed", type=int, default=None, help="bilstm: the training seed (default 13).")
 @click.option("--seeds", default=None, help="Comma-separated member seeds (ensemble; default 13,14,15).")
 @click.option("--bilstm-from", default=None, type=click.Path(file_okay=False, exists=True),

@@ -171,9 +171,9 @@ class Unit:
     signs: dict[int, str] = field(default_factory=dict)
     # filled by later stages
     marks: dict[int, str] = field(default_factory=dict)  # k -> mark after the k-th char
-    # the segmenter's own breaks (its threshold; each mark chosen as `marks`' are) where a prior
-    # read the unit with its passage and changed them (else None): what the 注 gloss reader reads
-    # (Segmenter.predict_both); `marks` are what every export publishes
+    # the segmenter's own marks (its threshold and final_threshold, no prior's breaks or finals)
+    # where a prior read the unit with its passage and changed them (else None): what the 注 gloss
+    # reader reads (Segmenter.predict_both); `marks` are what every export publishes
     model_marks: dict[int, str] | None = None
     sentences: list[Sentence] = field(default_factory=list)
     clauses: list[Sentence] = field(default_factory=list)

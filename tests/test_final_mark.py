@@ -87,3 +87,6 @@ def test_train_segmenter_refuses_the_v2_options_where_they_mean_nothing(tmp_path
     assert run("--recipe", "v2", "--zhushu-frac", "0.3", "--seed", "14").exit_code == 0
     assert trained[-1]["zhushu_frac"] == 0.3 and trained[-1]["seed"] == 14 and trained[-1]["epochs"] == 8
     assert training.V2_OVERRIDES["zhushu_frac"] == 0.5  # (the shipped v2's recipe)
+    # v3's recipe still rebuilds the shipped v3 (its DVC stage): the 注疏 share it was trained with
+    v3 = json.loads((paths.MODELS / "segmenter-v3" / "config.json").read_text(encoding="utf-8"))
+    assert training.V3_OVERRIDES["zhushu_frac"] == v3["zhushu_frac"] == 0.2

@@ -19,7 +19,7 @@ from pipeline import paths  # noqa: E402
 from pipeline.segment import load_segmenter  # noqa: E402
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from final_mark_disagree_sample import aligned_dev  # noqa: E402
+from final_mark_disagree_sample import aligned_dev, break_disagreements  # noqa: E402
 
 
 def main() -> None:
@@ -36,14 +36,8 @@ def main() -> None:
             seg.context_prior = cp
             out.append(seg.predict([r["text"] for r in recs], kinds, books=books, passages=passages))
         seg.context_prior = prior
-        for r, k, a, b in zip(recs, kinds, *out):
-            if (k in ("注", "note")) != notes or k == "音義":
-                continue
-            t = r["text"]
-            for pos in sorted((a.keys() ^ b.keys()) - {len(t)}):
-                items.append({"id": r["id"], "kind": k, "k": pos, "text": t[max(0, pos - 14):pos] + " | " + t[pos:pos + 10],
-                              "breaks": "context prior" if pos in b else "without it",
-                              "edition": {int(x): v for x, v in r["marks"].items()}.get(pos, "none")})
+        items += break_disagreements(recs, kinds, *out, ("without it", "context prior"),
+                                     keep=lambda k: (k in ("注", "note")) == notes and k != "音義")
     print(f"{len(items)} disagreements", file=sys.stderr)
     for it in random.Random(seed).sample(items, min(n, len(items))):
         print(json.dumps(it, ensure_ascii=False))

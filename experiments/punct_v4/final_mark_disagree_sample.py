@@ -33,6 +33,23 @@ def aligned_dev(book: str) -> tuple[list[dict], list[str], list[str], list[str |
     return recs, [record_kind(r) for r in recs], [book] * len(recs), passages
 
 
+def break_disagreements(recs: list[dict], kinds: list[str], a: list[dict], b: list[dict], names: tuple[str, str],
+                        keep=lambda kind: True) -> list[dict]:
+    """The positions (not the unit end) where marks `a` and `b` of the records disagree on a break,
+    for the kinds `keep` accepts: each with its stretch, which side breaks (`names`: a's, b's) and
+    the edition's mark there."""
+    items = []
+    for r, k, x, y in zip(recs, kinds, a, b):
+        if not keep(k):
+            continue
+        t = r["text"]
+        for pos in sorted((x.keys() ^ y.keys()) - {len(t)}):
+            items.append({"id": r["id"], "kind": k, "k": pos, "text": t[max(0, pos - 14):pos] + " | " + t[pos:pos + 10],
+                          "breaks": names[1] if pos in y else names[0],
+                          "edition": {int(m): v for m, v in r["marks"].items()}.get(pos, "none")})
+    return items
+
+
 def main() -> None:
     seed, n = int(sys.argv[1]), int(sys.argv[2])
     seg = load_segmenter(paths.SEGMENTER_DEFAULT)

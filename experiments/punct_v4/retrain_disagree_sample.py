@@ -20,7 +20,7 @@ from pipeline import paths  # noqa: E402
 from pipeline.segment import load_segmenter  # noqa: E402
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from final_mark_disagree_sample import aligned_dev  # noqa: E402
+from final_mark_disagree_sample import aligned_dev, break_disagreements  # noqa: E402
 
 
 def main() -> None:
@@ -30,14 +30,7 @@ def main() -> None:
     for book in ("KR1d0030", "KR1d0003", "KR1d0053"):
         recs, kinds, books, passages = aligned_dev(book)
         a, b = (s.predict([r["text"] for r in recs], kinds, books=books, passages=passages) for s in (old, new))
-        for r, k, x, y in zip(recs, kinds, a, b):
-            if k == "音義":
-                continue
-            t = r["text"]
-            for pos in sorted((x.keys() ^ y.keys()) - {len(t)}):
-                items.append({"id": r["id"], "kind": k, "k": pos, "text": t[max(0, pos - 14):pos] + " | " + t[pos:pos + 10],
-                              "breaks": "stop 32" if pos in y else "stop 31",
-                              "edition": {int(m): v for m, v in r["marks"].items()}.get(pos, "none")})
+        items += break_disagreements(recs, kinds, a, b, ("stop 31", "stop 32"), keep=lambda k: k != "音義")
     print(f"{len(items)} disagreements, stop 32 breaks at {sum(i['breaks'] == 'stop 32' for i in items)}", file=sys.stderr)
     for it in random.Random(seed).sample(items, min(n, len(items))):
         print(json.dumps(it, ensure_ascii=False))

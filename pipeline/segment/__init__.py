@@ -96,8 +96,9 @@ class Segmenter:
     def predict_both(self, texts: list[str], kinds: list[str], books: list[str] | None = None,
                      passages: list[str | None] | None = None) -> list[tuple[dict[int, str], dict[int, str] | None]]:
         """predict's marks, each with the model's own marks (its threshold and final_threshold, no
-        passage or context prior) where the priors changed them, else None: the 注 gloss reader reads those (align; it was
-        built on them and reads a subject the prior sets off, 「舜，征有苗而死」, as a head)."""
+        passage or context prior) where the priors changed them, else None: the 注 gloss reader
+        reads those (align; it was built on them and reads a subject the prior sets off,
+        「舜，征有苗而死」, as a head)."""
         if len(texts) != len(kinds):
             raise ValueError("texts and kinds differ in length")
         if passages is not None and len(passages) != len(texts):

@@ -58,7 +58,9 @@ V2_OVERRIDES = {
 # Punctuation v3 (issue 22): v2 + the outside punctuated prose (19.4 M characters, simplified),
 # every text read through the per-character t2s fold; a fresh 5 % of the outside chunks an epoch
 # (the probe before the issue: +1.5 points on the tune juan at that rate, 6 epochs).
-V3_OVERRIDES = {**V2_OVERRIDES, "fold": "t2s", "outside": True, "outside_frac": 0.05, "outside_weight": 1.0}
+# The 注疏 at 0.2 an epoch, as models/segmenter-v3 was trained (v2's 0.5 came at stop 32).
+V3_OVERRIDES = {**V2_OVERRIDES, "zhushu_frac": 0.2, "fold": "t2s", "outside": True, "outside_frac": 0.05,
+                "outside_weight": 1.0}
 OUTSIDE_FILE = paths.OUTSIDE_PROSE
 
 # Punctuation v2, distilled (issue 22, "a large teacher distilled into a fast student"): the v2
@@ -67,7 +69,9 @@ OUTSIDE_FILE = paths.OUTSIDE_PROSE
 # models/segmenter-ensemble: the mean of v2 and the 2x192 folded v3 (on the tune juan +1.4 seg F1
 # over either alone; docs/segmentation.md).
 DISTIL_WEIGHT = 0.5
-V2D_OVERRIDES = {**V2_OVERRIDES, "teacher": str(paths.MODELS / "segmenter-ensemble"), "distil_weight": DISTIL_WEIGHT}
+# (the 注疏 at 0.2, as the v2d students of stops 27-28 were measured)
+V2D_OVERRIDES = {**V2_OVERRIDES, "zhushu_frac": 0.2, "teacher": str(paths.MODELS / "segmenter-ensemble"),
+                 "distil_weight": DISTIL_WEIGHT}
 
 
 def training_data(punct_file: str | Path = PUNCT_FILE, use_extra: bool = True, min_aligned: float = MIN_ALIGNED,
