@@ -4,7 +4,8 @@ the pipeline gives it its 經 unit) against v2 alone (models/segmenter-v2, no pa
 thread, the dev split of each book, best of 3 predict calls each, alternately in one run (the
 ratio is the measure on a shared machine).
 
-    python benchmarks/segment_prior_speed.py [BOOK ...]      # default: KR1d0030 KR1d0003 KR1d0053
+    python benchmarks/segment_prior_speed.py [--model DIR] [BOOK ...]   # default: KR1d0030 KR1d0003 KR1d0053
+        # --model: another segmenter folder in the default's place (e.g. an ensemble with its priors)
 """
 
 from __future__ import annotations
@@ -23,13 +24,13 @@ from pipeline.segment import read_segmenter  # noqa: E402
 from pipeline.segment.data import MARKER_KIND, read_records  # noqa: E402
 
 
-def main(books: list[str]) -> None:
+def main(books: list[str], model: Path = paths.SEGMENTER_DEFAULT) -> None:
     import torch
 
     torch.set_num_threads(1)
     v2 = read_segmenter(paths.SEGMENTER_MODEL)
-    default = read_segmenter(paths.SEGMENTER_DEFAULT)
-    out = {"load": [round(x, 2) for x in os.getloadavg()[:1]], "books": {}}
+    default = read_segmenter(model)
+    out = {"model": str(model), "load": [round(x, 2) for x in os.getloadavg()[:1]], "books": {}}
     for book in books:
         recs = [r for r in read_records(paths.DATA / "punct" / f"{book}.punct.jsonl", split="dev") if r["text"]]
         texts = [r["text"] for r in recs]
@@ -52,4 +53,10 @@ def main(books: list[str]) -> None:
 
 
 if __name__ == "__main__":
-    main(sys.argv[1:] or ["KR1d0030", "KR1d0003", "KR1d0053"])
+    argv = sys.argv[1:]
+    model = paths.SEGMENTER_DEFAULT
+    if "--model" in argv:
+        i = argv.index("--model")
+        model = Path(argv[i + 1])
+        del argv[i : i + 2]
+    main(argv or ["KR1d0030", "KR1d0003", "KR1d0053"], model)
