@@ -3,12 +3,15 @@ by hand (docs/glosses.md) or as the pre-fill of a gold set (annotations/gold/).
 
     python benchmarks/gloss_sample.py --book KR1d0003 --split train --blocks 20 --seed 20261201
     python benchmarks/gloss_sample.py --book KR1d0030 --split train --blocks 30 --jsonl out.jsonl
+    python benchmarks/gloss_sample.py --book KR1d0003 --split tune --blocks 15 --seed 33
 
 Blocks: the 注 units of a 注疏 (KR1d0003, KR1d0053) or the 鄭注 units of the 集釋 (KR1d0030), from
 the juan of the chosen split (dev = juan 10, 20, …; train = the juan in data/punct that are not
-dev — the juan data/punct lacks are held out and never sampled). Each block is read as
-`zhushu eval glosses` reads a gold record: the segmenter restores the note's marks one note per
-call (kind 注 with the book for a 注疏; kind note for the 集釋, as the 集釋 gold is scored), then
+dev — the juan data/punct lacks are held out and never sampled; tune = the train juan every
+segmenter, prior and gloss-head fit holds out: juan 7 of a 注疏, 7 and 27 of the 集釋). Each block
+is read as `zhushu eval glosses` reads a gold record (`note_marks`: the segmenter restores the
+note's marks one note per call, kind 注 with the book for a 注疏, kind note for the 集釋, the base
+as its passage, and the reader gets the model's own marks, as in the pipeline), then
 `align_block(base, note, marks)` with base = the base unit before the block.
 
 Prints each block (base, punctuated note, glosses) and, with --jsonl, writes the records in the
@@ -31,6 +34,10 @@ MARKERS = {"KR1d0003": ("注",), "KR1d0053": ("注",), "KR1d0028": ("注",), "KR
 
 def split_juan(book: str, split: str) -> list[str]:
     """Juan numbers of the split, from data/punct (juan absent there are held out)."""
+    if split == "tune":
+        from pipeline.train.segment import TUNE_JUAN, TUNE_JUAN_ZHUSHU
+
+        return sorted(j.split("_")[1] for j in TUNE_JUAN + TUNE_JUAN_ZHUSHU if j.startswith(book))
     seen: dict[str, str] = {}
     with open(ROOT / "data" / "punct" / f"{book}.punct.jsonl", encoding="utf-8") as f:
         for line in f:
@@ -54,13 +61,14 @@ def blocks(book: str, split: str):
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--book", required=True, choices=sorted(MARKERS))
-    ap.add_argument("--split", default="train", choices=("train", "dev"))
+    ap.add_argument("--split", default="train", choices=("train", "dev", "tune"))
     ap.add_argument("--blocks", type=int, default=20)
     ap.add_argument("--seed", type=int, default=20261201)
     ap.add_argument("--jsonl", help="write the sampled records (gold format, system glosses) here")
     args = ap.parse_args(argv)
 
     from pipeline.align import align_block
+    from pipeline.evaluate.glosses import note_marks
     from pipeline.segment import load_segmenter
 
     pool = list(blocks(args.book, args.split))
@@ -70,10 +78,7 @@ def main(argv=None) -> int:
     out = []
     for n, i in enumerate(picked, 1):
         rid, base, note = pool[i]
-        if zhushu:
-            marks = seg.predict([note], ["注"], books=[args.book])[0]
-        else:
-            marks = seg.predict([note], ["note"])[0]
+        marks = note_marks([note], seg, ids=[rid] if zhushu else None, bases=[base])[0][0]
         gl = align_block(base, note, marks, zhushu=zhushu)
         punct = "".join(ch + marks.get(k + 1, "") for k, ch in enumerate(note))
         print(f"[{n}] {rid}\n  base: {base}\n  note: {punct}")

@@ -171,6 +171,24 @@ def test_coordinated_heads_share_their_gloss():
     assert ("definition", "貍首", 7, 9) in got and ("definition", "騶虞", 11, 13) in got
 
 
+def test_a_phrase_quoted_to_locate_an_emended_character_is_no_head():
+    # KR1d0030_001#231 (train), the edition's marks: 「加俎嚌之，嚌當爲祭」 emends the 嚌 of 加俎嚌之 (the
+    # 注 goes on 「祭俎如初」), not the later 嚌 of 嚌肺, and says nothing of the phrase itself
+    base = "三醮攝酒如再醮加俎嚌之皆如初嚌肺"
+    note = "攝酒如再醮則再醮亦攝之矣加俎嚌之嚌當爲祭字之誤也祭俎如初如祭脯醢"
+    got = spans(base, note, {5: "，", 12: "。", 16: "，", 20: "，", 24: "。", 28: "，", 32: "。"})
+    assert ("emendation", "嚌", 9, 10) in got
+    assert not [g for g in got if g[2:] in ((7, 11), (14, 15))]
+    # KR1d0053_039#44 (train): 「石聲磬，磬當為罄」 — the 磬 of 石聲磬
+    got = spans("石聲磬磬以立辨辨以致死君子聼磬聲則思死封疆之臣", "石聲磬磬當為罄字之誤也辨謂分明於節義",
+                {3: "，", 7: "，", 11: "。", 12: "，", 19: "。"})
+    assert ("emendation", "磬", 2, 3) in got and not [g for g in got if g[2:] == (0, 3)]
+    # a definition of a word of the phrase paraphrases the phrase, which stays the head:
+    # KR1d0053_058#110 (train), the segmenter's marks 「拜送，送，矢也」
+    got = spans("主人阼階上拜送賓般還曰辟", "拜送送矢也辟亦於其階上", {2: "，", 3: "，", 5: "。", 11: "。"})
+    assert ("definition", "拜送", 5, 7) in got
+
+
 def test_a_name_closing_a_later_clause():
     # KR1d0003_042#64 (train), the segmenter's marks: 「…以爲閷囷圜倉，穿地曰窌」 (Y曰X in a run-on)
     got = spans("囷窌倉城逆墻六分", "逆猶郤也築此四者六分其高郤一分以爲閷囷圜倉穿地曰窌", {4: "。", 8: "，", 21: "，", 25: "。"})

@@ -650,7 +650,12 @@ def read_note(note: str, marks: dict[int, str], in_base, base_count=lambda x: 1,
                     if c.type != "variant":
                         c.optional = True
             new = out[before:]
-            if bare is not None and new and new[0].lemma_note_start == cs and new[0].type != "variant":
+            if (bare is not None and new and new[0].lemma_note_start == cs and new[0].type != "variant"
+                    # a phrase quoted to locate the character that a reading or an emendation
+                    # then treats is no head of its own: 「振祭，振讀為慎」, 「加俎嚌之，嚌當爲祭」
+                    # (KR1d0003_025#76, KR1d0030_001#231, train). A definition of a word of the
+                    # phrase paraphrases it and glosses it: 「拜送，送矢也」, 「左頭，頭陽也」
+                    and not (new[0].type in _LOCATES and new[0].lemma in note[bare[0] : bare[1]])):
                 # coordinated heads share the gloss: 「救日之弓，救月之矢，謂日月食所作弓矢」,
                 # 「貍首、騶虞，所以歌為節也」 (KR1d0003_036#227, KR1d0053_039#119, train)
                 out.insert(before, Candidate(bare[0], bare[1], new[0].type, note[bare[0] : bare[1]], bare[0], 0.6,
@@ -660,6 +665,8 @@ def read_note(note: str, marks: dict[int, str], in_base, base_count=lambda x: 1,
     return out
 
 
+# glosses of a character, before which a quoted phrase only locates it (coordinated heads)
+_LOCATES = frozenset({"reading", "emendation", "explanation", "sound"})
 _NAME_AT_END = re.compile(r"(.{1,6}?)曰(.{1,3})$")
 _CALLED_AT_END = re.compile(r"(.{1,12}?)謂之(.{1,4}?)[也者]?$")
 _WEI_YOU = re.compile(r"謂(?!之)|猶")
