@@ -7,8 +7,9 @@ by hand (docs/glosses.md) or as the pre-fill of a gold set (annotations/gold/).
 
 Blocks: the 注 units of a 注疏 (KR1d0003, KR1d0053) or the 鄭注 units of the 集釋 (KR1d0030), from
 the juan of the chosen split (dev = juan 10, 20, …; train = the juan in data/punct that are not
-dev — the juan data/punct lacks are held out and never sampled; tune = the train juan every
-segmenter, prior and gloss-head fit holds out: juan 7 of a 注疏, 7 and 27 of the 集釋). Each block
+dev — the juan data/punct lacks are held out and never sampled; tune = the train juan that the
+segmenters and their priors hold out, juan 7 of a 注疏, 7 and 27 of the 集釋 — the gloss-head
+classifier was fitted on them, and earlier rounds' train samples may have drawn from them). Each block
 is read as `zhushu eval glosses` reads a gold record (`note_marks`: the segmenter restores the
 note's marks one note per call, kind 注 with the book for a 注疏, kind note for the 集釋, the base
 as its passage, and the reader gets the model's own marks, as in the pipeline), then
