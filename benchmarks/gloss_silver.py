@@ -2,14 +2,17 @@
 TRAIN juan (silver: no gloss gold involved). Measures what segmentation costs the aligner on juan
 the dev set does not cover, and compares ways of calling the segmenter.
 
-    python benchmarks/gloss_silver.py --book KR1d0030 --blocks 400 --seed 20261201 [--call note|pipeline]
+    python benchmarks/gloss_silver.py --book KR1d0030 --blocks 400 --seed 20261201 [--call note|pipeline|reader]
 
 Blocks: records of data/punct/BOOK.punct.jsonl with split train, the commentary record (鄭注 for
 the 集釋, 注 for a 注疏) right after its base record, aligned >= 0.9. Spans as `zhushu eval
 glosses` scores them (distinct anchored lemma spans per block, micro P/R/F1), the edition-marks
 spans standing in for gold. --call: how the segmenter is asked for a note's marks: `note` (kind
-note, no book: what `zhushu eval glosses` did for the 集釋 before) or `pipeline` (the kind and book
-`segment_document` gives the unit: 注 and the book id).
+note, no book: what `zhushu eval glosses` did for the 集釋 before), `pipeline` (the kind and book
+`segment_document` gives the unit: 注 and the book id; the published marks of a call without the
+passage — the figures of stops 20-32) or `reader` (the marks the pipeline's gloss reader gets:
+`note_marks`, the model's own marks with the base as the note's passage, kind and book as
+`zhushu eval glosses` gives them).
 """
 
 from __future__ import annotations
@@ -39,12 +42,12 @@ def main(argv=None) -> int:
     ap.add_argument("--book", default="KR1d0030")
     ap.add_argument("--blocks", type=int, default=400)
     ap.add_argument("--seed", type=int, default=20261201)
-    ap.add_argument("--call", choices=("note", "pipeline"), default="pipeline")
+    ap.add_argument("--call", choices=("note", "pipeline", "reader"), default="pipeline")
     args = ap.parse_args(argv)
 
     from pipeline.align import align_block
     from pipeline.evaluate.common import prf
-    from pipeline.evaluate.glosses import spans
+    from pipeline.evaluate.glosses import note_marks, spans
     from pipeline.segment import load_segmenter
 
     pool = list(pairs(args.book))
@@ -52,7 +55,9 @@ def main(argv=None) -> int:
     seg = load_segmenter()
     tp = n_sys = n_gold = 0
     for _rid, base, note, marks in picked:
-        if args.call == "note":
+        if args.call == "reader":
+            pred = note_marks([note], seg, ids=[_rid] if args.book != "KR1d0030" else None, bases=[base])[0][0]
+        elif args.call == "note":
             pred = seg.predict([note], ["note"])[0]
         else:
             pred = seg.predict([note], ["注"], books=[args.book])[0]
