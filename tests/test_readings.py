@@ -134,6 +134,16 @@ def test_a_remark_between_head_and_reading():
     assert heng.head == "衡" and [text[s.start:s.end] for s in heng.sounds] == ["音横", "華彭反"]
 
 
+def test_a_remark_naming_the_character_the_head_stands_for():
+    # KR1d0053_035 and KR1d0053_059 (train): 圂與豢同音患, 鷙與摯同音至 — the head is the first
+    # character, 與X同 a remark (it was read as a head 同)
+    assert [(r.head, r.head_start) for r in parse_note("圂與豢同音患濊本又作穢紆廢反一音烏外反")] == [("圂", 0), ("濊", 6)]
+    got = parse_note("沮在呂反注同鷙與摯同音至攫俱縛反")
+    assert [r.head for r in got] == ["沮", "鷙", "攫"] and got[0].scope == "注同"
+    # after a variant remark too (KR1d0053_049, train): 齊盛本亦作齍與粢同音咨 — as 齊盛本亦作齍音咨
+    assert [r.head for r in parse_note("齊盛本亦作齍與粢同音咨")] == [r.head for r in parse_note("齊盛本亦作齍音咨")]
+
+
 def test_an_authority_followed_by_more_characters():
     # KR1d0003_024: 舋舊許鄞反沈一依聶氏音問 — 沈 reads 問 for the same head, 氏 is no head
     text, readings, targets = _note("KR1d0003_024", "󰪃音兆亦作兆舋")
