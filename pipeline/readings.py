@@ -234,8 +234,11 @@ def _continues(rest: str, authority: tuple[str, ...], remark: str) -> bool:
     """An alternative of the previous head: nothing but authorities (and a gloss, a remark) before it."""
     if rest in LATER or rest == "絶句" or (rest.startswith("一讀") and len(rest) <= 3):
         return True  # `一讀此如字`, `一讀下五教反`: another way of reading the passage
-    if remark and not _authority(rest)[0]:
-        return True  # `沈一依聶氏音問`, `李依大夫音董`: an authority and the text it follows
+    if remark and not _authority(rest)[0] and not remark.startswith("與"):
+        # `沈一依聶氏音問`, `李依大夫音董`: an authority and the text it follows. Not before 與X同,
+        # which is said of a character of the text: a head that may look like an authority's name
+        # (干與豻同五旦反: 干, not 干寶 — the dev hand check's #1, looked at after the 與X同 rule)
+        return True
     # `別也一音平勉反`, `慢也王肅五髙反`, `威畏也讀者亦依尚書音畏`, `…云香草也昌以反`: a gloss,
     # then maybe an authority or a remark — still the same head
     return rest.endswith("也") and (len(rest) > 1 or bool(authority or remark))
