@@ -62,6 +62,16 @@ def test_variant_lacking_a_particle_and_variant_without_x():
     assert got == [("definition", "不嘏", 34, 36), ("emendation", "綏", 11, 12), ("variant", "綏", 11, 12)]
 
 
+def test_a_quote_of_the_other_edition_lacking_a_word_glosses_that_word():
+    # KR1d0030_028#266 (train): 今文曰祝拜受 for 祝拜坐受 → the 坐 the other edition lacks, as 今文無X
+    got = glosses("主婦洗酌獻祝祝拜坐受爵主婦荅拜于主人之北卒爵不興坐授主婦", "不俠拜下尸也今文曰祝拜受", {3: "，", 6: "。", 9: "："})
+    assert ("variant", "坐", 8, 9) in got
+    # KR1d0030_013#124 (train): 今文曰迎于門外 for 迎于外門外 → the first 外
+    got = glosses("賓皮弁襲迎于外門外不拜帥大夫以入", "迎之不拜示將去不純爲主也帥道也今文曰迎于門外古文帥爲率",
+                  {4: "，", 7: "，", 12: "。", 13: "，", 15: "。", 22: "，", 27: "。"})
+    assert ("variant", "外", 6, 7) in got
+
+
 def test_lemma_matched_through_variant_characters():
     # KR1d0030_001#129/130: note 卽, base 即
     got = glosses("賓揖將冠者將冠者即筵坐贊者坐櫛設纚", "卽就設施", {1: "，", 2: "。", 3: "，", 4: "。"})
