@@ -79,7 +79,7 @@ def main(argv=None) -> int:
     out = []
     for n, i in enumerate(picked, 1):
         rid, base, note = pool[i]
-        marks = note_marks([note], seg, ids=[rid] if zhushu else None, bases=[base])[0][0]
+        marks = note_marks([note], seg, ids=[rid], bases=[base])[0][0]  # the id gives the kind and book
         gl = align_block(base, note, marks, zhushu=zhushu)
         punct = "".join(ch + marks.get(k + 1, "") for k, ch in enumerate(note))
         print(f"[{n}] {rid}\n  base: {base}\n  note: {punct}")

@@ -54,9 +54,9 @@ def main(argv=None) -> int:
     picked = random.Random(args.seed).sample(pool, min(args.blocks, len(pool)))
     seg = load_segmenter()
     tp = n_sys = n_gold = 0
-    for _rid, base, note, marks in picked:
-        if args.call == "reader":
-            pred = note_marks([note], seg, ids=[_rid] if args.book != "KR1d0030" else None, bases=[base])[0][0]
+    for rid, base, note, marks in picked:
+        if args.call == "reader":  # the id gives the kind and book, as `zhushu eval glosses` reads it
+            pred = note_marks([note], seg, ids=[rid], bases=[base])[0][0]
         elif args.call == "note":
             pred = seg.predict([note], ["note"])[0]
         else:

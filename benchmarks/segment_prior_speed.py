@@ -53,10 +53,11 @@ def main(books: list[str], model: Path = paths.SEGMENTER_DEFAULT) -> None:
 
 
 if __name__ == "__main__":
-    argv = sys.argv[1:]
-    model = paths.SEGMENTER_DEFAULT
-    if "--model" in argv:
-        i = argv.index("--model")
-        model = Path(argv[i + 1])
-        del argv[i : i + 2]
-    main(argv or ["KR1d0030", "KR1d0003", "KR1d0053"], model)
+    import argparse
+
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("books", nargs="*", default=["KR1d0030", "KR1d0003", "KR1d0053"])
+    ap.add_argument("--model", type=Path, default=paths.SEGMENTER_DEFAULT,
+                    help="a segmenter folder in the default's place (e.g. an ensemble with its priors)")
+    args = ap.parse_args()
+    main(args.books, args.model)

@@ -30,7 +30,7 @@ def dump(out_path: str) -> None:
         for book in ("KR1d0003", "KR1d0053", "KR1d0030"):
             zs = book != "KR1d0030"
             for rid, base, note, marks in pairs(book):
-                own = note_marks([note], seg, ids=[rid] if zs else None, bases=[base])[0][0]
+                own = note_marks([note], seg, ids=[rid], bases=[base])[0][0]  # the id gives the kind and book
                 for name, m in (("edition", marks), ("own", own)):
                     gl = align_block(base, note, m, zhushu=zs)
                     out.write(json.dumps({

@@ -160,15 +160,16 @@ def anchor_quote(base: str, fb: str, quote: str, prev) -> tuple[_Anchor, str | N
         i = _choose(occ, prev)
         return _Anchor(i, i + len(quote), 0.6), base[i : i + len(quote)]
     L = len(fq)
+    if L == 0 or L > len(fb):
+        return _Anchor(reason=f"quoted wording 「{quote}」 longer than the passage"), None
     # the passage with one word more: the lemma is the word the other edition lacks, as for
-    # 「…無X」 (今文曰奠于薦右 for 奠觶于薦右 → 觶; 今文曰祝拜受 for 祝拜坐受 → 坐: KR1d0030_027, _028, train)
-    lacked = sorted({i + k for i in range(len(fb) - L) for k in range(L + 1)
-                     if 0 < k < L and fb[i : i + k] + fb[i + k + 1 : i + L + 1] == fq})
+    # 「…無X」 (今文曰奠于薦右 for 奠觶于薦右 → 觶; 今文曰祝拜受 for 祝拜坐受 → 坐: KR1d0030_027, _028, train).
+    # An inner word only: a quote lacking an edge character stands in the passage as it is (above)
+    lacked = sorted({i + k for i in range(len(fb) - L) for k in range(1, L)
+                     if fb[i : i + k] + fb[i + k + 1 : i + L + 1] == fq})
     if lacked:
         i = _choose(lacked, prev)
         return _Anchor(i, i + 1, 0.7), base[i]
-    if L == 0 or L > len(fb):
-        return _Anchor(reason=f"quoted wording 「{quote}」 longer than the passage"), None
     best_key, best_i = (0, 0), None
     for i in range(len(fb) - L + 1):
         w = fb[i : i + L]
