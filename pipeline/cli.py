@@ -638,6 +638,23 @@ def train_context_prior_cmd(model_dir):
     click.echo(f"wrote {path}")
 
 
+@train_group.command("segment-memory")
+@click.option("--out", "out_dir", default=None, type=click.Path(file_okay=False),
+              help="The memory folder to write (default models/segment-memory).")
+@click.option("--segmenter", "model_dir", default=None, type=click.Path(file_okay=False, exists=True),
+              help="The segmenter folder whose config.json is to read the memory (default: the default segmenter, "
+                   "models/segmenter-v2-passage).")
+@click.option("--window", type=click.IntRange(2, 10), default=None, help="Characters a remembered stretch holds (6).")
+@reports_input_errors
+def train_segment_memory_cmd(out_dir, model_dir, window):
+    """Build the segmenter's phrase memory from the train split (the tune juan left out); deterministic."""
+    from pipeline.train.segment.memory import N, attach_memory, build_memory
+
+    out = build_memory(Path(out_dir) if out_dir else paths.SEGMENT_MEMORY, n=window or N, log=lambda m: click.echo(m, err=True))
+    cfg = attach_memory(Path(model_dir) if model_dir else paths.SEGMENTER_DEFAULT, out)
+    click.echo(f"wrote {out}; {cfg} reads it")
+
+
 @train_group.command("quotations")
 @click.option("--reader", type=click.Choice(["spans", "tagger"]), default="spans", show_default=True,
               help="spans: the shipped span reader (models/quotations/spans.json); tagger: the CRF compared in docs "

@@ -15,6 +15,7 @@ SEGMENTER_MODEL = MODELS / "segmenter-v2"  # the BiLSTM of punctuation v2 (docs/
 # the default segmenter since stop 30: v2 (referred to) + the passage prior (segment/passage.py)
 SEGMENTER_PASSAGE = MODELS / "segmenter-v2-passage"
 SEGMENTER_DEFAULT = SEGMENTER_PASSAGE
+SEGMENT_MEMORY = MODELS / "segment-memory"  # the phrase memory the default segmenter reads (stop 34)
 SEGMENTER_V1 = MODELS / "segmenter"  # the 集釋 + TLS recipe, an option (and the hybrid's BiLSTM)
 TAGGER_MODEL = MODELS / "tagger"
 LEXICON_DIR = MODELS / "lexicon"

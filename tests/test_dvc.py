@@ -58,7 +58,7 @@ def test_training_stages_rebuild_the_models_the_pipeline_uses():
     assert outs == {"train_segmenter": [param("segment.v1_model")], "train_segmenter_hybrid": [param("segment.hybrid_model")],
                     "train_segmenter_v2": [param("segment.model")], "train_segmenter_v3": [param("segment.v3_model")],
                     "train_segmenter_ensemble": [param("segment.ensemble_model") + "/config.json"],
-                    "train_passage_prior": [param("segment.passage_model")],
+                    "train_passage_prior": [param("segment.passage_model"), param("segment.memory")],
                     "train_tagger": [param("tag.model")], "train_quotations": [param("align.quotations_model")]}
     ensemble_deps = [interpolate(d) for d in DVC["stages"]["train_segmenter_ensemble"]["deps"]]
     assert {param("segment.model"), param("segment.v3_model")} <= set(ensemble_deps)  # the members it refers to

@@ -28,7 +28,11 @@ QIANQI = ("前期十日帥執事而卜曰遂戒", "前期前所諏之日也十�
 
 @pytest.fixture(scope="module")
 def seg():
-    return load_segmenter(paths.SEGMENTER_PASSAGE)
+    # the prior without the phrase memory, which knows these train blocks' marks by heart
+    # (tests/test_segment_memory.py)
+    s = read_segmenter(paths.SEGMENTER_PASSAGE)
+    s.memory = None
+    return s
 
 
 def test_the_default_is_v2_with_a_fitted_prior(seg):
@@ -41,7 +45,8 @@ def test_the_default_is_v2_with_a_fitted_prior(seg):
 
 def test_outside_the_注_the_prior_marks_as_v2_does(seg):
     """Outside the 注 the passage prior leaves the breaks to others: with the context prior set
-    aside (tests/test_context_prior.py) every mark is v2's."""
+    aside (tests/test_context_prior.py), and the phrase memory (tests/test_segment_memory.py),
+    every mark is v2's."""
     recs = [json.loads(line) for line in open(paths.DATA / "punct" / "KR1d0003.punct.jsonl", encoding="utf-8")]
     recs = [r for r in recs if r["id"].startswith("KR1d0003_001#") and r["text"] and r.get("marker") != "注"][:80]
     texts = [r["text"] for r in recs]
@@ -52,6 +57,7 @@ def test_outside_the_注_the_prior_marks_as_v2_does(seg):
     assert seg.predict(texts, kinds, books=books, passages=passages) != v2  # (the context prior's)
     alone = read_segmenter(paths.SEGMENTER_PASSAGE)
     alone.context_prior = None
+    alone.memory = None
     assert alone.predict(texts, kinds, books=books, passages=passages) == v2
 
 

@@ -72,8 +72,10 @@ class Segmenter:
     """
 
     def __init__(self, backend, path: Path, kind: str, threads: int | None = 1, yinyi_grammar: bool = True,
-                 prior=None, context_prior=None):
+                 prior=None, context_prior=None, memory=None):
         self.backend = backend
+        # the folder's phrase memory (segment/memory.py): the editions' breaks in stretches seen in training
+        self.memory = memory
         # the folder's passage prior (segment/passage.py), read where a 注 is given its passage
         self.prior = prior
         # the folder's context prior (segment/context.py): breaks and sentence-final marks, in its books
@@ -112,6 +114,9 @@ class Segmenter:
                 both = [(p, None) for p in self.backend.predict(list(texts), kinds, books=books)]
             else:
                 both = [(p, None) for p in self.backend.predict(list(texts), ["base" if k == "base" else "note" for k in kinds])]
+        if self.memory is not None:  # over the model's and the priors' marks (the 音義 grammar's are its own)
+            mem = self.memory.apply
+            both = [(mem(t, k, p), own if own is None else mem(t, k, own)) for t, k, (p, own) in zip(texts, kinds, both)]
         if self.yinyi_grammar and "音義" in kinds:  # (the prior reads no 音義 note)
             from pipeline.segment.yinyi import punctuate
 
@@ -204,10 +209,12 @@ def read_segmenter(folder: Path, threads: int | None = 1, with_prior: bool = Tru
     with _torch_threads(threads if kind in TORCH_BACKENDS else None):
         backend = BACKENDS[kind](folder, cfg)
     from pipeline.segment.context import ContextPrior
+    from pipeline.segment.memory import PhraseMemory
     from pipeline.segment.passage import PassagePrior
 
     return Segmenter(backend, folder, kind, threads, prior=PassagePrior.load(folder) if with_prior else None,
-                     context_prior=ContextPrior.load(folder) if with_prior else None)
+                     context_prior=ContextPrior.load(folder) if with_prior else None,
+                     memory=PhraseMemory.load(folder, cfg) if with_prior else None)
 
 
 def load_segmenter(path: str | Path | None = None, threads: int | None = 1) -> Segmenter:

@@ -120,5 +120,9 @@ def train_passage_prior(model_dir: str | Path, out: str | Path | None = None, pu
            "note": "the segmenter `of` (its members at its own threshold) with the passage prior of passage_prior.json"}
     if seg.backend.final_threshold is not None:  # its marks chosen as `of` chooses them
         cfg["final_threshold"] = seg.backend.final_threshold
+    old = out / "config.json"
+    if old.exists() and "memory" in json.loads(old.read_text(encoding="utf-8")):
+        # the phrase memory the folder reads (`zhushu train segment-memory`) is not the prior's to drop
+        cfg["memory"] = json.loads(old.read_text(encoding="utf-8"))["memory"]
     write_text(out / "config.json", json.dumps(cfg, ensure_ascii=False, indent=1) + "\n")
     return prior.save(out)
