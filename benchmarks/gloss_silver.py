@@ -52,7 +52,7 @@ def main(argv=None) -> int:
 
     pool = list(pairs(args.book))
     picked = random.Random(args.seed).sample(pool, min(args.blocks, len(pool)))
-    seg = load_segmenter()
+    seg = load_segmenter().without_memory()  # train juan: the phrase memory knows their marks by heart
     tp = n_sys = n_gold = 0
     for rid, base, note, marks in picked:
         if args.call == "reader":  # the id gives the kind and book, as `zhushu eval glosses` reads it

@@ -87,6 +87,16 @@ class Segmenter:
         # 音義 notes: the reading grammar's marks laid over the model's (segment/yinyi.py)
         self.yinyi_grammar = yinyi_grammar
 
+    def without_memory(self) -> Segmenter:
+        """A copy that does not read the phrase memory: for text the memory was built from (train
+        juan), whose marks it knows by heart — a measurement there would see the edition, not the
+        model."""
+        import copy
+
+        out = copy.copy(self)
+        out.memory = None
+        return out
+
     def predict(self, texts: list[str], kinds: list[str], books: list[str] | None = None,
                 passages: list[str | None] | None = None) -> list[dict[int, str]]:
         """`kinds`: base / note, or the 注疏 kinds 注 / 疏 / 音義 / 小注 (models without them read
