@@ -5,7 +5,8 @@ be built without the tune juan (docs/segmentation.md, "Stop 34"):
 
     python -c "from pathlib import Path; from pipeline.train.segment.memory import build_memory; \\
         build_memory(Path('/tmp/memtune'), hold_out=frozenset(['KR1d0003_007', 'KR1d0053_007', 'KR1d0030_007', 'KR1d0030_027']))"
-    python experiments/punct_v4/memory_tune.py /tmp/memtune [--window N] [--kinds 注,疏,…]
+    python experiments/punct_v4/memory_tune.py /tmp/memtune [--window N] [--kinds 注,疏,…] [--segmenter DIR]
+    # the shipped models/segment-memory leaves the tune juan out: it can be named here itself
 """
 
 from __future__ import annotations
@@ -46,7 +47,7 @@ def main() -> None:
         for k in list(memory_mod.KIND_MEMORY):
             if k not in keep:
                 del memory_mod.KIND_MEMORY[k]
-    seg = load_segmenter(paths.SEGMENTER_DEFAULT)
+    seg = load_segmenter(Path(args[args.index("--segmenter") + 1]) if "--segmenter" in args else paths.SEGMENTER_DEFAULT)
     mem = memory_mod.PhraseMemory.load(Path("/"), {"memory": str(mdir.resolve())})
     for name in ("KR1d0003", "KR1d0053", "KR1d0030"):
         juan = TUNE_JUAN if name == "KR1d0030" else TUNE_JUAN_ZHUSHU
