@@ -38,6 +38,7 @@ MARKS = "，、：；。？！"
 _MARK_CODE = {m: i + 1 for i, m in enumerate(MARKS)}
 _PRIME = np.uint64(1_000_003)
 AMBIGUOUS = np.uint32(0xFFFFFFFF)
+BUCKET_BITS = 20  # the lookup's first-level index: 2**20 buckets for ~1.2 M windows
 # the kinds a memory reads: commentary from `all`, base text from `base`; 音義 notes have their grammar
 KIND_MEMORY = {"注": "all", "疏": "all", "小注": "all", "note": "all", "base": "base"}
 
@@ -70,6 +71,12 @@ def _window_hashes(codes: np.ndarray, n: int) -> np.ndarray:
     h = np.zeros(m, dtype=np.uint64)
     for j in range(n):
         h = h * _PRIME + codes[j:j + m]
+    # MurmurHash3's finaliser: the polynomial leaves the top bits (the lookup's buckets) uneven
+    h ^= h >> np.uint64(33)
+    h *= np.uint64(0xFF51AFD7ED558CCD)
+    h ^= h >> np.uint64(33)
+    h *= np.uint64(0xC4CEB9FE1A85EC53)
+    h ^= h >> np.uint64(33)
     return h
 
 
@@ -81,6 +88,7 @@ class _Index:
         self.n = n
         self.hashes = np.zeros(0, dtype=np.uint64)
         self.packed = np.zeros(0, dtype=np.uint32)
+        self._bucket_index()
         # every line at once: its characters' code points, a 0 between lines (no window crosses
         # it), and per character the code of the mark printed after it
         raw = np.frombuffer("\n".join(lines).encode("utf-32-le"), dtype=np.uint32).astype(np.uint64)
@@ -123,19 +131,33 @@ class _Index:
         out[lo != hi] = AMBIGUOUS
         self.hashes = h[starts]
         self.packed = out
+        self._bucket_index()
+
+    def _bucket_index(self) -> None:
+        """Where each bucket of the top BUCKET_BITS bits of the (sorted) hashes begins: a lookup
+        reads its bucket (about one hash) instead of a binary search over the whole table."""
+        top = (self.hashes >> np.uint64(64 - BUCKET_BITS)).astype(np.int64)
+        self.bucket = np.searchsorted(top, np.arange((1 << BUCKET_BITS) + 1), side="left")
+        sizes = np.diff(self.bucket)
+        self.max_bucket = int(sizes.max()) if len(sizes) else 0
 
     def lookup(self, codes: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """Window starts of `codes` found unambiguously in the index, and their packed marks."""
         if len(codes) < self.n or not len(self.hashes):
             return np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.uint32)
         h = _window_hashes(codes, self.n)
-        pos = np.searchsorted(self.hashes, h)
-        pos[pos == len(self.hashes)] = 0
-        hit = (self.hashes[pos] == h)
-        packed = self.packed[pos]
-        hit &= packed != AMBIGUOUS
-        starts = np.nonzero(hit)[0]
-        return starts, packed[starts]
+        b = (h >> np.uint64(64 - BUCKET_BITS)).astype(np.int64)
+        first, end = self.bucket[b], self.bucket[b + 1]
+        pos = np.full(len(h), -1, dtype=np.int64)
+        last = len(self.hashes) - 1
+        for step in range(int((end - first).max())):  # a bucket holds about one hash, a few at most
+            at = np.minimum(first + step, last)
+            found = (first + step < end) & (self.hashes[at] == h)
+            pos[found] = at[found]
+        starts = np.nonzero(pos >= 0)[0]
+        packed = self.packed[pos[starts]]
+        keep = packed != AMBIGUOUS
+        return starts[keep], packed[keep]
 
 
 class PhraseMemory:
@@ -175,26 +197,27 @@ class PhraseMemory:
         if which is None or len(text) < self.n:
             return {}
         t = self.fold(text) if self.fold else text
-        codes = np.fromiter((ord(c) for c in t), dtype=np.uint64, count=len(t))
+        codes = np.frombuffer(t.encode("utf-32-le"), dtype=np.uint32).astype(np.uint64)
         starts, packed = self.indexes[which].lookup(codes)
         if not len(starts):
             return {}
         n1 = self.n - 1
-        lo = np.full(len(t) + 1, 3, dtype=np.int64)
-        hi = np.full(len(t) + 1, -1, dtype=np.int64)
-        mark = np.zeros(len(t) + 1, dtype=np.int64)
-        for j in range(n1):  # position k = start + j + 1 gets the window's j-th interior mark
-            code = ((packed >> np.uint32(3 * j)) & np.uint32(7)).astype(np.int64)
+        # per position k and window offset j: the class / mark code the window starting at k-j-1
+        # remembers there (-1: no such window)
+        cls = np.full((len(t) + 1, n1), -1, dtype=np.int64)
+        code = np.zeros((len(t) + 1, n1), dtype=np.int64)
+        for j in range(n1):
+            c = ((packed >> np.uint32(3 * j)) & np.uint32(7)).astype(np.int64)
             k = starts + j + 1
-            c = _cls(code)
-            np.minimum.at(lo, k, c)
-            np.maximum.at(hi, k, c)
-            # the mark itself: the first one met (any window's: they agree on its class)
-            free = (mark[k] == 0) & (code > 0)
-            mark[k[free]] = code[free]
+            code[k, j] = c
+            cls[k, j] = _cls(c)
+        hi = cls.max(axis=1)
+        lo = np.where(cls >= 0, cls, 3).min(axis=1)
+        # the mark itself: the first window's (by offset) that prints one (they agree on its class)
+        has = code > 0
+        mark = code[np.arange(len(code)), has.argmax(axis=1)]
         out: dict[int, str | None] = {}
-        for k in np.nonzero((hi >= 0) & (lo == hi))[0]:
-            k = int(k)
+        for k in np.nonzero((hi >= 0) & (lo == hi))[0].tolist():
             out[k] = MARKS[mark[k] - 1] if lo[k] > 0 else None
         return out
 
