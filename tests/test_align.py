@@ -190,10 +190,11 @@ def test_cli_eval_glosses_json():
 
 
 def test_cli_eval_glosses_reads_the_notes_with_the_segmenter_it_is_given(tmp_path, v2_alone_ensemble):
-    """--segmenter DIR: the marks come from that model. An ensemble of v2 alone with the default's
-    context prior gives the marks the gloss reader reads in the default (v2's own breaks, the
-    context prior's sentence-final marks), so the figures equal the default's on the same records,
-    and the model's name is reported (the option ignored would report the default "pipeline.segment")."""
+    """--segmenter DIR: the marks come from that model. An ensemble of v2 alone with v2-passage's
+    context prior gives the marks the gloss reader reads with models/segmenter-v2-passage (v2's own
+    breaks, the context prior's sentence-final marks), so the figures equal that folder's on the same
+    records, and the model's name is reported (the option ignored would report the default
+    "pipeline.segment", since stop 34 models/segmenter-v4-passage, whose marks differ)."""
     import shutil
 
     from click.testing import CliRunner
@@ -203,16 +204,17 @@ def test_cli_eval_glosses_reads_the_notes_with_the_segmenter_it_is_given(tmp_pat
     from pipeline.segment.context import FILE
 
     model = v2_alone_ensemble
-    shutil.copy(paths.SEGMENTER_DEFAULT / FILE, model / FILE)
+    shutil.copy(paths.SEGMENTER_PASSAGE / FILE, model / FILE)
     lines = (ROOT / "annotations/gold/glosses.dev.zhushu.jsonl").read_text(encoding="utf-8").splitlines()[:6]
     gold = tmp_path / "gold.jsonl"
     gold.write_text("\n".join(lines) + "\n", encoding="utf-8")
     outs = []
-    for extra in ([], ["--segmenter", str(model)]):
+    for extra in (["--segmenter", str(paths.SEGMENTER_PASSAGE)], ["--segmenter", str(model)], []):
         res = CliRunner().invoke(main, ["eval", "glosses", "--gold", str(gold), "--json", *extra])
         assert res.exit_code == 0, res.output
         outs.append(json.loads(res.output.strip().splitlines()[-1]))
-    assert outs[0]["segmenter"] == "pipeline.segment" and outs[1]["segmenter"] == "ensemble:ens"
+    assert outs[0]["segmenter"] == "ensemble:segmenter-v2-passage" and outs[1]["segmenter"] == "ensemble:ens"
+    assert outs[2]["segmenter"] == "pipeline.segment"
     assert outs[0]["lemma"] == outs[1]["lemma"] and outs[0]["lemma"]["system"] > 0
 
 

@@ -32,7 +32,7 @@ def _kinds(recs: list[dict]) -> list[str]:
 
 
 def _with_and_without(recs: list[dict], book: str) -> tuple[dict, dict]:
-    seg = read_segmenter(paths.SEGMENTER_DEFAULT)
+    seg = read_segmenter(paths.SEGMENTER_PASSAGE)
     args = ([r["text"] for r in recs], _kinds(recs))
     kw = {"books": [book] * len(recs), "passages": record_passages(recs)}
     on = score(recs, seg.predict(*args, **kw))
@@ -41,8 +41,8 @@ def _with_and_without(recs: list[dict], book: str) -> tuple[dict, dict]:
 
 
 def test_the_default_has_a_context_prior():
-    default = load_segmenter()
-    assert (paths.SEGMENTER_DEFAULT / FILE).exists() and default.context_prior is not None
+    default = load_segmenter(paths.SEGMENTER_PASSAGE)
+    assert (paths.SEGMENTER_PASSAGE / FILE).exists() and default.context_prior is not None
     cp = default.context_prior
     assert cp.break_group("疏", "KR1d0003") == cp.break_group("base", "KR1d0053") == "注疏"
     assert cp.break_group("注", "KR1d0003") is None and cp.break_group("音義", "KR1d0053") is None  # not its to read
@@ -76,7 +76,7 @@ def test_the_context_prior_raises_sentence_f1_on_the_集釋_tune_juan():
 
 def test_the_context_prior_does_not_depend_on_the_batch():
     recs = _tune("KR1d0053")[:120]
-    seg = load_segmenter()
+    seg = load_segmenter(paths.SEGMENTER_PASSAGE)
     args = ([r["text"] for r in recs], _kinds(recs))
     books, passages = ["KR1d0053"] * len(recs), record_passages(recs)
     together = seg.predict(*args, books=books, passages=passages)
@@ -85,7 +85,7 @@ def test_the_context_prior_does_not_depend_on_the_batch():
 
 
 def test_a_context_prior_of_other_features_is_refused(tmp_path):
-    body = json.loads((paths.SEGMENTER_DEFAULT / FILE).read_text(encoding="utf-8"))
+    body = json.loads((paths.SEGMENTER_PASSAGE / FILE).read_text(encoding="utf-8"))
     body["features"]["slots"] = body["features"]["slots"][:-1]  # (fitted on other slots)
     (tmp_path / FILE).write_text(json.dumps(body), encoding="utf-8")
     with pytest.raises(ValueError, match="other features"):
@@ -102,7 +102,7 @@ def test_fitting_a_context_prior_is_deterministic_and_keeps_a_decision_only_wher
     pairs = {g: (train[:200], tune[:80]) for g, (train, tune) in fit.note_pairs().items()}
     monkeypatch.setattr(fit, "group_records", lambda: small)
     monkeypatch.setattr(fit, "note_pairs", lambda: pairs)
-    seg = read_segmenter(paths.SEGMENTER_DEFAULT, with_prior=False)
+    seg = read_segmenter(paths.SEGMENTER_PASSAGE, with_prior=False)
     a, b = fit.fit_context_prior(seg, log=lambda m: None), fit.fit_context_prior(seg, log=lambda m: None)
     assert a.groups == b.groups and a.meta == b.meta
     for decision, groups in a.meta["tune"].items():
@@ -114,12 +114,12 @@ def test_fitting_a_context_prior_is_deterministic_and_keeps_a_decision_only_wher
 def test_a_book_it_was_not_fitted_on_keeps_the_models_own_decisions():
     """The characters of one book say little of another's: a unit of 儀禮釋宮 (KR1d0031, in the 集釋's
     group for the passage prior) or of no known book is marked as without the context prior."""
-    cp = load_segmenter().context_prior
+    cp = load_segmenter(paths.SEGMENTER_PASSAGE).context_prior
     assert cp.break_group("base", "KR1d0031") is None and cp.break_group("base", None) is None
     assert cp.final_group("KR1d0031") is None
     recs = [r for r in _tune("KR1d0030") if r["kind"] == "base"][:40]
     args = ([r["text"] for r in recs], ["base"] * len(recs))
-    seg = read_segmenter(paths.SEGMENTER_DEFAULT)
+    seg = read_segmenter(paths.SEGMENTER_PASSAGE)
     with_prior = {b: seg.predict(*args, books=[b] * len(recs)) for b in ("KR1d0030", "KR1d0031")}
     seg.context_prior = None
     assert with_prior["KR1d0031"] == seg.predict(*args, books=["KR1d0031"] * len(recs))
