@@ -11,6 +11,7 @@ be built without the tune juan (docs/segmentation.md, "Stop 34"):
 
 from __future__ import annotations
 
+import copy
 import json
 import sys
 from pathlib import Path
@@ -18,15 +19,14 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
 
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from context_prior_tune import gloss_counts, segment_row, tune_records  # noqa: E402
+
 from pipeline import paths  # noqa: E402
-from pipeline.align import align_block  # noqa: E402
 from pipeline.evaluate.common import prf  # noqa: E402
-from pipeline.evaluate.glosses import spans  # noqa: E402
-from pipeline.evaluate.segment import record_passages, score  # noqa: E402
-from pipeline.segment import load_segmenter, marks_and_own  # noqa: E402
+from pipeline.segment import load_segmenter  # noqa: E402
 from pipeline.segment import memory as memory_mod  # noqa: E402
-from pipeline.segment.data import read_records, record_kind  # noqa: E402
-from pipeline.train.segment import TUNE_JUAN, TUNE_JUAN_ZHUSHU  # noqa: E402
 from pipeline.train.segment.passage import passage_pairs  # noqa: E402
 
 
@@ -49,34 +49,18 @@ def main() -> None:
                 del memory_mod.KIND_MEMORY[k]
     seg = load_segmenter(Path(args[args.index("--segmenter") + 1]) if "--segmenter" in args else paths.SEGMENTER_DEFAULT)
     mem = memory_mod.PhraseMemory.load(Path("/"), {"memory": str(mdir.resolve())})
+    with_memory = copy.copy(seg)  # (the cached default is left as it is)
+    with_memory.memory = mem
+    variants = (("without", seg.without_memory()), ("with", with_memory))
     for name in ("KR1d0003", "KR1d0053", "KR1d0030"):
-        juan = TUNE_JUAN if name == "KR1d0030" else TUNE_JUAN_ZHUSHU
-        recs = [r for r in read_records(paths.DATA / "punct" / f"{name}.punct.jsonl")
-                if r["id"].split("#")[0] in juan and r["text"] and r.get("aligned", 1.0) >= 0.9]
-        kinds = [record_kind(r) for r in recs]
-        for label, m in (("without", None), ("with", mem)):
-            seg.memory = m
-            pred = seg.predict([r["text"] for r in recs], kinds, books=[name] * len(recs), passages=record_passages(recs))
-            r = score(recs, pred)
-            parts = r.get("by_marker") or r["by_kind"]
-            print(json.dumps({"book": name, "memory": label, "seg": r["seg"]["f1"], "sentence": r["sentence"]["f1"],
-                              "punct": r["punct"]["f1"], "seg_by": {k: v["seg"]["f1"] for k, v in parts.items()},
-                              "sentence_by": {k: v["sentence"]["f1"] for k, v in parts.items()}}, ensure_ascii=False), flush=True)
+        recs = tune_records(name)
+        for label, s in variants:
+            row = segment_row(s, name, recs)
+            print(json.dumps({"book": name, "memory": label, **{k: v for k, v in row.items() if k != "book"}},
+                             ensure_ascii=False), flush=True)
     counts = {}
-    for label, m in (("without", None), ("with", mem)):
-        seg.memory = m
-        for p in passage_pairs(tune=True):
-            book = p["book"]
-            if book == "KR1d0030":
-                continue
-            marks, own = marks_and_own(seg, [p["text"]], ["注"], books=[book], passages=[p["passage"]])[0]
-            gold = set(spans(align_block(p["passage"], p["text"], p["marks"], zhushu=True)))
-            got = set(spans(align_block(p["passage"], p["text"], own or marks, zhushu=True)))
-            c = counts.setdefault((book, label), [0, 0, 0])
-            c[0] += len(got & gold)
-            c[1] += len(got)
-            c[2] += len(gold)
-    seg.memory = None
+    for label, s in variants:
+        gloss_counts(s, passage_pairs(tune=True), counts, label)
     for (book, label), c in sorted(counts.items()):
         print(json.dumps({"glosses": book, "memory": label, **prf(*c)}, ensure_ascii=False))
 

@@ -52,19 +52,6 @@ def _cls(code: np.ndarray) -> np.ndarray:
     return out
 
 
-def parse_line(line: str) -> tuple[str, dict[int, str]]:
-    """A memory line (text with its marks inline) -> (text, {k: mark after the k-th char})."""
-    chars: list[str] = []
-    marks: dict[int, str] = {}
-    for ch in line:
-        if ch in _MARK_CODE:
-            if chars:
-                marks[len(chars)] = ch
-        else:
-            chars.append(ch)
-    return "".join(chars), marks
-
-
 def _window_hashes(codes: np.ndarray, n: int) -> np.ndarray:
     """The rolling hash of every window codes[i:i+n], i = 0 .. len-n (uint64, wrapping)."""
     m = len(codes) - n + 1
@@ -138,8 +125,6 @@ class _Index:
         reads its bucket (about one hash) instead of a binary search over the whole table."""
         top = (self.hashes >> np.uint64(64 - BUCKET_BITS)).astype(np.int64)
         self.bucket = np.searchsorted(top, np.arange((1 << BUCKET_BITS) + 1), side="left")
-        sizes = np.diff(self.bucket)
-        self.max_bucket = int(sizes.max()) if len(sizes) else 0
 
     def lookup(self, codes: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """Window starts of `codes` found unambiguously in the index, and their packed marks."""
