@@ -14,11 +14,12 @@ MODELS = REPO / "models"
 SEGMENTER_MODEL = MODELS / "segmenter-v2"  # the BiLSTM of punctuation v2 (docs/segmentation.md)
 # the default segmenter since stop 30: v2 (referred to) + the passage prior (segment/passage.py)
 SEGMENTER_PASSAGE = MODELS / "segmenter-v2-passage"
-# the default since stop 34: v4 (v2's recipe and data, two BiLSTM layers; referred to) + its passage
-# and context priors + the phrase memory (docs/segmentation.md, "Stop 34")
-SEGMENTER_V4 = MODELS / "segmenter-v4"
-SEGMENTER_V4_PASSAGE = MODELS / "segmenter-v4-passage"
-SEGMENTER_DEFAULT = SEGMENTER_V4_PASSAGE
+# the default since stop 36: v5 (v4's shape, two BiLSTM layers, trained with the outside prose, every
+# text folded t2s; referred to) + its passage and context priors + the phrase memory
+# (docs/segmentation.md, "Stop 35–36"; v4, stop 34, the same without the outside prose, is in git history)
+SEGMENTER_V5 = MODELS / "segmenter-v5"
+SEGMENTER_V5_PASSAGE = MODELS / "segmenter-v5-passage"
+SEGMENTER_DEFAULT = SEGMENTER_V5_PASSAGE
 SEGMENT_MEMORY = MODELS / "segment-memory"  # the phrase memory the default segmenter reads (stop 34)
 SEGMENTER_V1 = MODELS / "segmenter"  # the 集釋 + TLS recipe, an option (and the hybrid's BiLSTM)
 TAGGER_MODEL = MODELS / "tagger"

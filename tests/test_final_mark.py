@@ -62,9 +62,13 @@ def test_the_shipped_final_threshold_is_the_tune_juans_and_beats_the_argmax_ther
     assert sentence_f1(v2.final_threshold) > sentence_f1(None) + 0.005
 
 
-def test_the_default_chooses_its_marks_as_v2_does():
+def test_the_default_chooses_its_marks_at_its_bilstms_tuned_final_threshold():
+    """The default (an ensemble folder over one BiLSTM, with its priors) marks a break as its BiLSTM
+    was tuned to, not by the argmax."""
     default = load_segmenter()
-    assert default.backend.final_threshold == NeuralSegmenter.load(paths.SEGMENTER_MODEL).final_threshold
+    bilstm = NeuralSegmenter.load(paths.SEGMENTER_V5)
+    assert bilstm.final_threshold is not None
+    assert default.backend.final_threshold == bilstm.final_threshold
 
 
 
