@@ -152,13 +152,15 @@ def eval_segment(gold, split, model_dir, as_json, no_passage):
               help="bilstm: BiLSTM layers (default 1; models/segmenter-v3 has 2: --recipe v3 --epochs 4 --layers 2).")
 @click.option("--zhushu-frac", type=click.FloatRange(0.0, 1.0), default=None,
               help="bilstm, with the 注疏 (v2 / v3 / v2d): the share of their chunks drawn each epoch (v2: 0.5; v3, v2d: 0.2).")
+@click.option("--outside-frac", type=click.FloatRange(0.0, 1.0, min_open=True), default=None,
+              help="v3: the share of the outside prose's chunks drawn each epoch (default 0.05).")
 @click.option("--seed", type=int, default=None, help="bilstm: the training seed (default 13).")
 @click.option("--seeds", default=None, help="Comma-separated member seeds (ensemble; default 13,14,15).")
 @click.option("--bilstm-from", default=None, type=click.Path(file_okay=False, exists=True),
               help="hybrid: use this trained BiLSTM folder (referred to, not copied) instead of training one.")
 @reports_input_errors
 def train_segmenter_cmd(out_dir, model_type, no_extra, recipe, epochs, seeds, bilstm_from, outside_file, checkpoint,
-                        teacher_dir, members, layers, zhushu_frac, seed):
+                        teacher_dir, members, layers, zhushu_frac, outside_frac, seed):
     """Rebuild the segmenter from data/punct (train split) and data/extra; fixed seeds."""
     from pipeline import paths
     from pipeline.train.segment import V2_OVERRIDES, V2D_OVERRIDES, V3_OVERRIDES, train_segmenter
@@ -174,6 +176,7 @@ def train_segmenter_cmd(out_dir, model_type, no_extra, recipe, epochs, seeds, bi
             (teacher_dir, recipe == "v2d", "--teacher goes with --recipe v2d", "teacher"),
             (members and [m for m in members.split(",") if m], model_type == "ensemble", "--members goes with --type ensemble", "members_from"),
             (outside_file, recipe == "v3", "--outside goes with --recipe v3", "outside_file"),
+            (outside_frac, model_type == "bilstm" and recipe == "v3", "--outside-frac goes with --type bilstm --recipe v3", "outside_frac"),
             (checkpoint, model_type == "bilstm", "--checkpoint goes with --type bilstm", "checkpoint"),
             (bilstm_from, model_type == "hybrid", "--bilstm-from goes with --type hybrid", "bilstm_from")):
         if value:

@@ -73,7 +73,7 @@ def test_the_default_chooses_its_marks_at_its_bilstms_tuned_final_threshold():
 
 
 def test_train_segmenter_refuses_the_v2_options_where_they_mean_nothing(tmp_path, monkeypatch):
-    """--zhushu-frac (stop 32: the v2 recipe draws the 注疏 at 0.5) and --seed are read by the
+    """--zhushu-frac (stop 32: the v2 recipe draws the 注疏 at 0.5), --outside-frac (v3 only) and --seed are read by the
     BiLSTM recipes with the 注疏 only: elsewhere a usage error (exit 2) before anything trains."""
     from click.testing import CliRunner
 
@@ -84,13 +84,18 @@ def test_train_segmenter_refuses_the_v2_options_where_they_mean_nothing(tmp_path
     monkeypatch.setattr(training, "train_segmenter", lambda *a, **kw: trained.append(kw) or {})
     run = lambda *args: CliRunner().invoke(main, ["train", "segmenter", "--out", str(tmp_path / "m"), *args])
     for args in (["--recipe", "v1", "--zhushu-frac", "0.5"], ["--type", "ensemble", "--zhushu-frac", "0.5"],
-                 ["--type", "ensemble", "--seed", "14"], ["--recipe", "v2", "--zhushu-frac", "1.5"]):
+                 ["--type", "ensemble", "--seed", "14"], ["--recipe", "v2", "--zhushu-frac", "1.5"],
+                 ["--recipe", "v2", "--outside-frac", "0.1"], ["--recipe", "v3", "--outside-frac", "0"],
+                 ["--type", "ensemble", "--recipe", "v3", "--outside-frac", "0.1"]):
         res = run(*args)
         assert res.exit_code == 2, (args, res.output)
     assert not trained
     assert run("--recipe", "v2", "--zhushu-frac", "0.3", "--seed", "14").exit_code == 0
     assert trained[-1]["zhushu_frac"] == 0.3 and trained[-1]["seed"] == 14 and trained[-1]["epochs"] == 8
     assert training.V2_OVERRIDES["zhushu_frac"] == 0.5  # (the shipped v2's recipe)
+    assert run("--recipe", "v3", "--outside-frac", "0.1").exit_code == 0
+    assert trained[-1]["outside_frac"] == 0.1 and trained[-1]["fold"] == "t2s"
+    assert training.V3_OVERRIDES["outside_frac"] == 0.05  # (what models/segmenter-v5 was trained with)
     # v3's recipe still rebuilds the shipped v3 (its DVC stage): the 注疏 share it was trained with
     v3 = json.loads((paths.MODELS / "segmenter-v3" / "config.json").read_text(encoding="utf-8"))
     assert training.V3_OVERRIDES["zhushu_frac"] == v3["zhushu_frac"] == 0.2
