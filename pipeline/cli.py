@@ -131,7 +131,7 @@ def eval_segment(gold, split, model_dir, as_json, no_passage):
 @click.option("--type", "model_type", type=click.Choice(list(SEGMENTER_BACKENDS)), default="bilstm",
               show_default=True,
               help="bilstm: the shipped model; ensemble: seed-varied BiLSTMs averaged (more accurate, slower); "
-                   "hybrid: the BiLSTM + a Stanza tokenizer (most accurate, about a third of the speed; needs stanza).")
+                   "hybrid: the v1 BiLSTM + a Stanza tokenizer (an option, about a third of the speed; needs stanza).")
 @click.option("--no-extra", is_flag=True, help="Train without the TLS 禮記/周禮 text in data/extra.")
 @click.option("--recipe", type=click.Choice(["v1", "v2", "v3", "v2d"]), default="v2", show_default=True,
               help="bilstm: v2 = the 集釋, the TLS extra text and the punctuated 注疏 with a kind per marker and a "

@@ -15,7 +15,7 @@ The model folder holds config.json whose "type" says which backend reads it: "bi
 (bilstm.py, one BiLSTM; models/segmenter-v2 and -v5 (two layers, every text folded t2s, the default's) are
 ones too, trained with the punctuated 注疏, kinds per marker and a book embedding, run in float), "ensemble" (ensemble.py:
 seed-varied BiLSTMs averaged, more accurate, a third of the speed), "hybrid" (hybrid.py: the
-BiLSTM and a Stanza tokenizer voting, the most accurate, about a third of the speed, needs
+v1's BiLSTM and a Stanza tokenizer voting, an option of 30 Nov, about a third of the speed, needs
 `stanza`) or "crf" (crf.py, the baseline). Training lives in pipeline/train/segment/.
 Output is deterministic: inference runs in eval mode, one thread by default.
 
