@@ -613,8 +613,8 @@ def train_gloss_heads_cmd():
 @click.option("--segmenter", "model_dir", default=None, type=click.Path(file_okay=False, exists=True),
               help="The segmenter folder to fit it for (default models/segmenter-v2).")
 @click.option("--out", "out_dir", default=None, type=click.Path(file_okay=False),
-              help="The folder to write: one that refers to the segmenter and adds the prior (default, for the default "
-                   "segmenter: models/segmenter-v2-passage); the segmenter's own folder to add the prior to it.")
+              help="The folder to write: one that refers to the segmenter and adds the prior (default, for v2: "
+                   "models/segmenter-v2-passage, the fast option); the segmenter's own folder to add the prior to it.")
 @reports_input_errors
 def train_passage_prior_cmd(model_dir, out_dir):
     """Fit a segmenter's passage prior (a 注 read with its 經 unit) on the train juan; deterministic."""
