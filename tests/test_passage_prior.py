@@ -219,3 +219,32 @@ def test_segment_document_takes_a_segmenter_with_predict_alone():
     segment_document(doc, EveryThird())
     note = next(u for u in doc.units if u.marker == "注" and len(u.text) > 6)
     assert note.marks[3] == "，" and note.model_marks is None
+
+
+def test_the_priors_are_fitted_on_probabilities_computed_as_at_run_time(seg, monkeypatch):
+    # the pipeline reads with one torch thread; the machine's thread count moves the probabilities
+    # in the 7th decimal, enough to flip a prior's near-tied choice of C (stop 37): the fits pin it
+    import torch
+
+    from pipeline.train.segment.context import _rows
+    from pipeline.train.segment.passage import _design
+
+    seen, real = [], seg.backend.probs
+
+    def spy(*args, **kwargs):
+        seen.append(torch.get_num_threads())
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(seg.backend, "probs", spy)
+    old = torch.get_num_threads()
+    torch.set_num_threads(2)  # as on a machine with more than one core
+    try:
+        X, y, _g = _design(seg, [{"book": "KR1d0003", "kind": "注", "passage": GU[0], "text": GU[1],
+                                  "marks": {GU[2]: "，"}}])
+        _rows("breaks", seg.backend, [{"text": QIANQI[1], "kind": "疏", "book": "KR1d0003", "marks": {2: "，"}}])
+        after = torch.get_num_threads()
+    finally:
+        torch.set_num_threads(old)
+    assert seen == [1, 1]
+    assert after == 2  # the caller's setting is given back
+    assert len(X) == len(GU[1]) - 1 and y.sum() == 1

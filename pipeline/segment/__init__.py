@@ -63,6 +63,14 @@ def _torch_threads(n: int | None):
             torch.set_num_threads(old)
 
 
+def run_time_probs(backend, texts: list[str], kinds: list[str], books: list[str | None]) -> list:
+    """The backend's per-character mark probabilities as the pipeline computes them (one torch
+    thread, `read_segmenter`'s default): a prior fitted over them is the same on any machine — with
+    the machine's thread count they differ in the 7th decimal, enough to flip a near-tied choice."""
+    with _torch_threads(1):
+        return backend.probs(texts, kinds, books=books)
+
+
 class Segmenter:
     """A loaded segmentation model. `predict(texts, kinds)` -> one {k: mark} dict per text.
 

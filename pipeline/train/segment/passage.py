@@ -46,9 +46,10 @@ def passage_pairs(punct_dir: str | Path | None = None, tune: bool = False) -> li
 
 def _design(segmenter, pairs: list[dict]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Features, gold breaks and book group of every break position of the pairs."""
-    backend = segmenter.backend
-    probs = backend.probs([p["text"] for p in pairs], [p["kind"] for p in pairs],
-                          books=[None if p["book"] == "KR1d0030" else p["book"] for p in pairs])
+    from pipeline.segment import run_time_probs
+
+    probs = run_time_probs(segmenter.backend, [p["text"] for p in pairs], [p["kind"] for p in pairs],
+                           books=[None if p["book"] == "KR1d0030" else p["book"] for p in pairs])
     X, y, g = [], [], []
     for pair, pr in zip(pairs, probs):
         n = len(pair["text"])
