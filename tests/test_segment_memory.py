@@ -118,3 +118,23 @@ def test_the_shipped_memory_is_rebuilt_byte_identical_and_holds_no_tune_or_dev_r
                 if inline(fold(r["text"]), {int(k): v for k, v in r["marks"].items()}) in lines]
     # … while a train record of the fixture's juan is there
     assert inline(fold(TEXT), MARKS) in lines
+
+
+def test_attaching_the_memory_says_so_in_the_folders_note_once(tmp_path):
+    # the DVC stage refits the priors (which rewrite config.json) and then attaches the memory: the
+    # shipped folders' config.json must come out of that byte for byte, note included
+    from pipeline.train.segment.memory import attach_memory
+
+    model, memory = tmp_path / "seg-passage", tmp_path / "segment-memory"
+    model.mkdir()
+    memory.mkdir()
+    (model / "config.json").write_text(json.dumps({"type": "ensemble", "note": "the segmenter `of`"}), encoding="utf-8")
+    attach_memory(model, memory)
+    attach_memory(model, memory)
+    cfg = json.loads((model / "config.json").read_text(encoding="utf-8"))
+    assert cfg["memory"] == "../segment-memory"
+    assert cfg["note"] == ("the segmenter `of`; the phrase memory of ../segment-memory laid over them "
+                           "(pipeline/segment/memory.py)")
+    for folder in (paths.SEGMENTER_V5_PASSAGE, paths.SEGMENTER_PASSAGE):  # what the shipped folders say
+        assert json.loads((folder / "config.json").read_text(encoding="utf-8"))["note"].endswith(
+            "; the phrase memory of ../segment-memory laid over them (pipeline/segment/memory.py)")

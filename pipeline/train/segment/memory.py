@@ -88,5 +88,8 @@ def attach_memory(model_dir: Path, memory_dir: Path) -> Path:
     cfg_file = Path(model_dir) / "config.json"
     cfg = json.loads(cfg_file.read_text(encoding="utf-8"))
     cfg["memory"] = os.path.relpath(Path(memory_dir).resolve(), Path(model_dir).resolve())
+    said = f"the phrase memory of {cfg['memory']} laid over them (pipeline/segment/memory.py)"
+    if "note" in cfg and said not in cfg["note"]:  # the folder says what it reads (once, on every rebuild)
+        cfg["note"] = f"{cfg['note']}; {said}"
     write_text(cfg_file, json.dumps(cfg, ensure_ascii=False, indent=1) + "\n")
     return cfg_file
