@@ -124,3 +124,22 @@ def test_a_book_it_was_not_fitted_on_keeps_the_models_own_decisions():
     seg.context_prior = None
     assert with_prior["KR1d0031"] == seg.predict(*args, books=["KR1d0031"] * len(recs))
     assert with_prior["KR1d0030"] != seg.predict(*args, books=["KR1d0030"] * len(recs))  # (its own book: read)
+
+
+def test_a_passage_prior_without_a_books_group_leaves_its_notes_to_the_model():
+    # a passage prior fitted for the 注疏 alone: the 集釋's notes are scored with the model's own
+    # breaks, as the pipeline reads them (PassagePrior.group gives None), not refused with a KeyError
+    import numpy as np
+
+    from pipeline.segment.passage import FEATURES, PassagePrior
+    from pipeline.train.segment.context import _score
+
+    text = "罟罔也以罔搏所當田之獸"
+    probs = np.full((len(text), 3), 0.0)
+    probs[:, 0] = 1.0  # no break anywhere ...
+    probs[1, 0], probs[1, 1] = 0.0, 1.0  # ... but after 罟罔 (index 1: a break before position 2)
+    rec = {"text": text, "passage": "獸人掌罟田獸辨其名物", "book": "KR1d0030", "kind": "note", "marks": {2: "，"}}
+    backend = type("B", (), {"threshold": 0.5, "final_threshold": None})()
+    only_zhushu = PassagePrior({"注疏": {"coef": [0.0] * len(FEATURES), "intercept": 0.0, "threshold": 0.5}})
+    assert _score("notes", [rec], [probs], [], None, backend, only_zhushu) == \
+        _score("notes", [rec], [probs], [], None, backend, None)

@@ -123,7 +123,7 @@ def _score(decision, recs, probs, where, chosen, backend, passage_prior=None) ->
     for ri, (r, p) in enumerate(zip(recs, probs)):
         n, js = len(r["text"]), by_rec.get(ri, [])
         own = np.nonzero(p[: n - 1, 0] < backend.threshold)[0]
-        if decision == "notes" and passage_prior is not None and n:
+        if decision == "notes" and passage_prior is not None and n and group_of(r["book"]) in passage_prior.groups:
             own = np.nonzero(passage_prior.breaks(p, r["passage"], r["text"], group_of(r["book"])))[0]
         if decision != "finals":
             idx = own if chosen is None or not js else np.array([where[j][1] for j in js if chosen[j]], dtype=int)
