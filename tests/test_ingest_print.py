@@ -7,7 +7,10 @@ Fixtures (tests/fixtures/print/) are cut, unchanged, from ../shared/corpus:
   column to the right, its 經 at 1 and its comments at 2);
 - KR1d0040_001.txt: 儀禮述註 juan 1, lines 1-75 (`註曰…○疏曰…○楊氏曰`, `士冠禮第一` at 2 with
   `鄭目錄云` at 3, `○坡謂`);
-- KR1d0063_001.txt: 表記集傳 juan 1, lines 1-48 (the commentary in small print, `(隱/公)` heads).
+- KR1d0063_001.txt: 表記集傳 juan 1, lines 1-48 (the commentary in small print, `(隱/公)` heads);
+- KR1d0057_000.txt: 禮記集說 front matter, lines 1-41 (the 提要: its title line set out in columns,
+  a 擡頭 break `…間今 / 聖朝 / 欽定禮記義疏…`, the compilers' signature set in at 7);
+- KR1d0040_000.txt: 儀禮述註 front matter, lines 1-21 (the 提要's first line broken for `國朝`).
 These books have no dev split: none of their juan is used for measuring anything else.
 """
 
@@ -118,6 +121,24 @@ def test_jishi_tiyao_and_preface_are_prose():
     # forced to the 集釋's layout, the front matter is read the same way
     forced = read_document(CORPUS / "KR1d0030" / "KR1d0030_000.txt", layout="wyg")
     assert [(u.kind, u.text) for u in forced.units] == [(u.kind, u.text) for u in doc.units]
+
+
+def test_a_tiyao_runs_on_over_its_raised_lines_and_keeps_its_headers_apart():
+    # 擡頭: the print breaks the line and raises the next to open it with 聖朝 / 欽定 / 國朝; the
+    # sentence runs on (it was cut into three units, 聖朝 a header); the title line set out in
+    # columns and the signatures are headers (the title ran into 提要 as prose, the two signature
+    # lines into one commentary unit)
+    doc = units("KR1d0057_000")
+    got = [(u.kind, u.text) for u in doc.units]
+    assert [k for k, _ in got] == ["header", "header", "header", "commentary", "header", "header"]
+    assert got[1][1].startswith("禮記集說\u3000") and got[2][1] == "提要"
+    prose = got[3][1]
+    assert prose.startswith("臣等謹按禮記集説一百六十卷") and "在若隠若顯間今聖朝欽定禮記義疏取于湜書者特多" in prose
+    assert prose.endswith("乾隆四十三年三月恭校上")
+    assert got[4][1].startswith("總纂官") and got[5][1].replace("\u3000", "") == "總校官臣陸費墀"
+    shuzhu = [(u.kind, u.text) for u in units("KR1d0040_000").units]
+    assert [k for k, _ in shuzhu] == ["header", "header", "header", "commentary"]
+    assert shuzhu[3][1].startswith("臣等謹按儀禮述注十七卷國朝李光坡撰")
 
 
 def test_jishi_tiyao_gets_segmented():

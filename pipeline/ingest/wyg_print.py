@@ -41,6 +41,13 @@ FRONT_MATTER_RE = re.compile(r"提要|序|跋|目[錄録]|原目|凡例|名氏|�
 COLLATION_OPENING_RE = re.compile(r"謹?[案按]|臣.{0,4}?[案按]")
 EDITION_RE = re.compile(r"據.{0,12}?改正|本作|訛作")
 SIGNATURE_INDENT = 8
+# 擡頭: the Qing print breaks a line and raises the next above its paragraph to open it with a word
+# for the throne (…若隠若顯間今 / 聖朝 / 欽定禮記義疏…); the sentence runs on across the break
+RAISED_WORD_RE = re.compile(r"[國聖本皇]朝|欽定|御[定纂製選批註]|皇[上帝]|聖[祖諭]|世[祖宗]|高宗|列聖|上諭|特[命旨]")
+# the compilers' signature closing a 提要 (總纂官臣紀昀…, 總　校　官　臣　陸　費　墀): a header line
+SIGNATURE_RE = re.compile(r"(?:總纂|總校|纂修|詳校|校對)官")
+# a line set out in columns (禮記集說　　　　禮類三禮記之屬: the title, the class at the foot): a header
+COLUMNS_RE = re.compile(r"[^\u3000]\u3000{2,}[^\u3000]")
 NEAR_FULL = 2  # columns a line of an attributed comment may fall short of full and still run on
 ATTRIBUTED_SHARE = 0.8  # of indented block starts with an attribution: the book attributes its comments
 MIN_BLOCKS = 10  # front matter: a line set this far in is a signature or an author line, never prose
@@ -152,7 +159,9 @@ class PrintReader:
     def front_matter(self, lines: list[SourceLine]) -> None:
         """目錄, 提要, 序 …: blocks of more than one line are prose, single lines headers."""
         for block in _blocks(lines):
-            prose = len(block) > 1 and block[0].indent < SIGNATURE_INDENT
+            first = line_text(block[0])
+            prose = (len(block) > 1 and block[0].indent < SIGNATURE_INDENT
+                     and not SIGNATURE_RE.match(first.replace("\u3000", "")))
             self.open("commentary" if prose else "header")
             for line in block:
                 self.add(line.tokens)
@@ -215,18 +224,28 @@ class PrintReader:
 
 
 def _blocks(lines: list[SourceLine]) -> list[list[SourceLine]]:
-    """Text lines grouped by the run-on rule: a block runs on while its lines are full."""
+    """Text lines grouped by the run-on rule: a block runs on while its lines are full, and over
+    a 擡頭 break (a line raised above the block to open with RAISED_WORD_RE). A line set out in
+    columns or a compilers' signature is a block of its own (a header: `front_matter`)."""
     blocks: list[list[SourceLine]] = []
-    prev_full = False
+    prev_full = prev_prose = False
     for line in lines:
         if line.kind != "text":
             prev_full = prev_full and line.kind == "pb"
+            prev_prose = prev_prose and line.kind == "pb"
             continue
-        if blocks and prev_full and line.indent < SIGNATURE_INDENT:
+        text = line_text(line).strip("\u3000")
+        own = bool(COLUMNS_RE.search(text) or SIGNATURE_RE.match(text.replace("\u3000", "")))
+        raised = (prev_prose and line.indent < blocks[-1][0].indent and bool(RAISED_WORD_RE.match(text))
+                  and not HEADER_RE.fullmatch(text))
+        if blocks and not own and (prev_full or raised) and line.indent < SIGNATURE_INDENT:
             blocks[-1].append(line)
         else:
             blocks.append([line])
-        prev_full = line.width >= LINE_COLUMNS
+        prev_full = line.width >= LINE_COLUMNS and not own
+        # a line that may be broken for a 擡頭: any line but a header's (set out in columns, a
+        # signature) or one set as far in as a signature
+        prev_prose = not own and blocks[-1][0].indent < SIGNATURE_INDENT
     return blocks
 
 
