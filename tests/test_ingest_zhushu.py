@@ -170,3 +170,63 @@ def test_cli_layout_option_and_base_text():
     result = CliRunner().invoke(main, ["ingest", str(LIJI), "--layout", "wyg-zhushu", "--base-text", str(LIJI_PLAIN)])
     assert result.exit_code == 0, result.output
     assert '"text": "立如齊"' in result.output
+
+
+# Front matter (`_000`, in no split: neither train nor dev juan) and the back matter's 跋語.
+CORPUS = paths.DATA / "corpus"
+
+
+def _after(doc, kind: str, text: str, n: int) -> list:
+    at = next(i for i, u in enumerate(doc.units) if u.kind == kind and u.text == text)
+    return doc.units[at : at + n]
+
+
+def test_the_yuanmu_reads_each_pian_as_a_title_then_its_notes():
+    """The 原目 is the 篇 list with Zheng's 目録 note on each title and its 音義 / 疏: no 經, and each
+    entry opens a line after a line that is not full (it was one header unit per entry, 注 and 疏
+    run together, unpunctuated and attributed to nobody)."""
+    yili = read_document(CORPUS / "KR1d0028" / "KR1d0028_000.txt")
+    title, zhu, shu, book, book_shu, zheng, zheng_shu = _after(yili, "title", "士冠禮第一", 7)
+    assert (zhu.kind, zhu.marker, zhu.source_name) == ("commentary", "注", "鄭玄")
+    assert zhu.text.startswith("童子任職居士位") and zhu.text.endswith("大小戴及别録此皆第一")
+    assert (shu.marker, shu.source_name) == ("疏", "賈公彦") and shu.text.startswith("注釋曰鄭云童子任職")
+    # the book's and the commentary's headings with their 疏, inline after the first 疏: `儀禮疏(…)鄭氏注疏(…)`
+    assert [(u.kind, u.text) for u in (book, zheng)] == [("title", "儀禮"), ("title", "鄭氏注")]
+    assert book_shu.text.startswith("釋曰儀禮者一部之大名") and zheng_shu.text.startswith("釋曰後漢書云鄭𤣥")
+    zhouli = read_document(CORPUS / "KR1d0003" / "KR1d0003_000.txt")
+    # a 注 with no 疏 ends on a short line: the next line is the next entry, not more 注
+    chun, chun_zhu, xia = _after(zhouli, "title", "春官宗伯第三", 3)
+    assert chun_zhu.text.endswith("鬼神示人之所尊不敢主之故也") and (xia.kind, xia.text) == ("title", "夏官司馬第四")
+    liji = read_document(CORPUS / "KR1d0053" / "KR1d0053_000.txt")
+    # an entry with no note at all (雜記下第二十一) is a title of its own
+    assert [(u.kind, u.text) for u in _after(liji, "title", "雜記下第二十一", 2)] == [
+        ("title", "雜記下第二十一"), ("title", "喪大記第二十二")]
+    yueling = _after(liji, "title", "月令第六", 3)
+    assert [(u.marker, u.source_name) for u in yueling[1:]] == [("音義", "陸德明"), ("疏", "孔穎達")]
+    assert yueling[2].text.startswith("正義日案鄭目錄云名曰月令者")
+    for doc in (yili, zhouli, liji):
+        assert rebuild_source(doc) == doc.source
+
+
+def test_the_zhushu_front_matter_is_read_by_the_print_grammar():
+    """序, 提要, 跋語: prose blocks are commentary that the segmenter punctuates, single lines and
+    the author's byline are headers, the 目録 set out in columns (small notes among them) stays
+    headers, and the 擡頭 before 敕 runs the 跋語 on."""
+    yili = read_document(CORPUS / "KR1d0028" / "KR1d0028_000.txt")
+    byline, preface = _after(yili, "header", "唐朝散大夫行太學博士𢎞文館學士臣賈公彦撰", 2)
+    assert preface.kind == "commentary" and preface.text.startswith("竊聞道本沖虚") and preface.text.endswith("得無譏焉")
+    zhouli = read_document(CORPUS / "KR1d0003" / "KR1d0003_000.txt")
+    tiyao = next(u for u in zhouli.units if u.text.startswith("臣等謹按周禮注疏"))
+    assert tiyao.kind == "commentary" and tiyao.text.endswith("乾隆四十二年三月恭校上")
+    # a byline over two lines (…等奉 / 勅撰) is a header too
+    assert any(u.kind == "header" and u.text == "唐朝散大夫行太學博士𢎞文館學士臣賈公彥等奉勅撰" for u in zhouli.units)
+    contents = [u for u in zhouli.units if u.text.startswith(("天官", "地官", "春官", "夏官", "秋官", "冬官"))
+                and u.kind in ("header", "commentary") and u.marker is None]
+    assert len(contents) > 30 and {u.kind for u in contents} == {"header"}
+    # the editors' `(案…)` inside the 提要 is lifted out as in every layout; the rest is text
+    assert [n.text[:4] for n in zhouli.notes] == ["案此條所"]
+    afterword = read_document(CORPUS / "KR1d0053" / "KR1d0053_064.txt")
+    prose = [u for u in afterword.units if u.kind == "commentary"]
+    assert len(prose) == 1 and "召南以讀禮家居奉敕即家編輯" in prose[0].text
+    for doc in (yili, zhouli, afterword):
+        assert rebuild_source(doc) == doc.source

@@ -144,7 +144,7 @@ def test_udpipe_sees_words_only_and_marks_hang_without_crossing_an_arc(parser, m
 
 
 def test_a_long_unsegmented_stretch_is_parsed_in_pieces_into_one_tree(parser, monkeypatch):
-    # the longest header unit of 禮記註疏 juan 0 (the 提要 and prefaces are not segmented): 3,470 characters
+    # the longest unit of 禮記註疏 juan 0, unsegmented here: the 原目's 疏 on 月令 (3,435 characters)
     from pipeline.ingest import read_document
     from pipeline.parse import MAX_PARSE_TOKENS
 

@@ -114,7 +114,7 @@ def read_document(path: str | Path, layout: str = "auto", encoding: str = "utf-8
         speakers = Speakers(book, author_of(units))
         units, notes = split_attributions(units, notes, text, speakers)
     elif layout == "wyg-zhushu":
-        units, notes = parse_zhushu(path, lines), []
+        units, notes = parse_zhushu(path, lines)
     elif layout == "punctuated":
         units, notes = parse_punctuated(path, lines), []
     else:

@@ -46,16 +46,16 @@ _JUAN_RE = re.compile(r"(?m)^#\+PROPERTY:\s*JUAN\s+(.*)$")  # a share over fewer
 def layout_evidence(doc: Document) -> dict[str, float | int | str]:
     counts = count_print(doc.source)
     layout = doc.layout.removesuffix("-plain")
-    base = sum(len(u.text) for u in doc.units if u.kind == "base")
+    body = _body_filter(doc.source)  # printcount leaves the front matter out: so do the read counts
     if layout == "wyg-zhushu":
         small = {"音義", "疏", "小注"}
-        read = sum(len(u.text) for u in doc.units if u.kind == "commentary" and u.marker in small)
+        read = sum(len(u.text) for u in doc.units if u.kind == "commentary" and u.marker in small and body(u.start))
         # everything printed but the headers, the markers (注, 音義, 疏) full size among it
         printed = {"注", "音義", "疏"}
-        total = sum(len(u.text) + (len(u.marker) if u.marker in printed else 0) for u in doc.units if u.kind != "header")
+        total = sum(len(u.text) + (len(u.marker) if u.marker in printed else 0) for u in doc.units
+                    if u.kind != "header" and body(u.start))
         commentary, all_text = counts.small, counts.flush + counts.indented + counts.small
     else:
-        body = _body_filter(doc.source)
         base = sum(len(u.text) for u in doc.units if u.kind == "base" and body(u.start))
         # a marker (鄭注, 鄭氏曰) is printed commentary too, though it stands outside `text`
         read = sum(len(u.text) + len(u.marker or "") for u in doc.units if u.kind == "commentary" and body(u.start))

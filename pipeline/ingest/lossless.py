@@ -56,9 +56,9 @@ def rebuild_source(doc: Document) -> str:
         # raw index of every decoded character, so that a note is still found by its source index
         inner, raw_at = _decoded(raw)
         zhushu = doc.layout.startswith("wyg-zhushu")
-        if doc.layout.startswith("sbck") and unit.kind == "commentary" or zhushu:
+        if doc.layout.startswith("sbck") and unit.kind == "commentary" or zhushu and not lifted:
             inner = inner.replace("(", "").replace(")", "").replace("/", "")  # the note is the text
-        elif doc.layout.startswith("wyg"):
+        elif doc.layout.startswith("wyg"):  # the 注疏 too, when a note of its front matter was lifted
             # the collation notes are lifted out (Document.notes); any other note is text (夾注)
             inner = _NOTE_RE.sub(lambda m: "" if _lifted(lifted, unit.start + raw_at[m.start()])
                                  else m.group(0)[1:-1].replace("/", ""), inner)

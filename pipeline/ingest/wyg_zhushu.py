@@ -6,10 +6,13 @@ are one note), opened by `音義` (Lu Deming's readings) or `疏`/`䟽` (the sub
 after it, full-size text is 經 again. `注` inside a 注 is text (Zheng quotes other 注), so a
 注 that runs straight into the next 經 is one unit here: `resume.py` finds where the 經
 resumes. Each section `卷N考證` is the Qing editors' collation report: one `report` unit
-per entry. Other sections (目錄, 序, 提要 …) are front matter: header units.
+per entry. The `原目` is the 篇 list with Zheng's 目録 notes and their 疏 (ContentsReader). The
+other front matter (目錄, 序, 提要 …) is read by the print grammar, as the 集釋's is
+(wyg_print.PrintReader.front_matter: prose blocks are commentary, single lines headers).
 
-Unlike the 集釋 layout, no small note is a collation remark: every `(a/b)` group is text of
-the unit it stands in (as in SBCK), so nothing is lifted into `Document.notes`.
+Unlike the 集釋 layout, no small note of a juan's body is a collation remark: every `(a/b)`
+group is text of the unit it stands in (as in SBCK); only the front matter's `(案…)` notes
+are lifted into `Document.notes`, as in every layout.
 """
 
 from __future__ import annotations
@@ -22,7 +25,8 @@ from pipeline.ingest.source import INDENT_CHARS as BLANKS
 from pipeline.ingest.source import SourceLine, Token
 from pipeline.ingest.units import UnitBuilder
 from pipeline.ingest.wyg import LINE_COLUMNS, line_text
-from pipeline.model import Unit
+from pipeline.ingest.wyg_print import PrintReader
+from pipeline.model import CollationNote, Unit
 
 ZHU = "注"
 # small-note markers, as printed → the unit marker (䟽 is a variant form of 疏 in 禮記 juan 4)
@@ -37,7 +41,10 @@ MAX_INLINE_ZHU = 2
 # how each marker may be printed (lossless.py checks the extent against these)
 PRINTED_MARKERS = {"注": ("注",), "音義": ("音義",), "疏": ("疏", "䟽", "注", ""), "小注": ("",), "考證": ("",)}
 _NUM = "一二三四五六七八九十百"
-HEADER_RE = re.compile(rf"欽定四庫全書.*|.+[注註][疏䟽][卷巻][{_NUM}]+.*|.*漢鄭氏.{{1,3}}唐.*")  # 漢鄭氏泣 (sic) in 禮記 juan 15
+HEADER_RE = re.compile(rf"欽定四庫全書.*|.+[注註][疏䟽](?:[卷巻][{_NUM}]+|原目).*|.*漢鄭氏.{{1,3}}唐.*"  # 漢鄭氏泣 (sic) in 禮記 juan 15
+                       r"|漢鄭氏目[録錄].*")  # the 原目's author line: 漢鄭氏目録　　唐賈公彦疏
+# the section of the 篇 list with Zheng's 目録 notes and their 疏 (ContentsReader)
+CONTENTS_SECTION = "原目"
 MAIN_SECTION_RE = re.compile(rf"[卷巻][{_NUM}]+")
 
 
@@ -46,17 +53,21 @@ def is_report_section(section: str) -> bool:
     return section.endswith(("考證", "考蹬"))
 
 
-def parse_zhushu(path: str, lines: list[SourceLine]) -> list[Unit]:
-    """Units of a 注疏 juan, section by section (a `#+PROPERTY: JUAN` line opens a section)."""
-    units: list[Unit] = []
+def parse_zhushu(path: str, lines: list[SourceLine]) -> tuple[list[Unit], list[CollationNote]]:
+    """Units of a 注疏 juan, section by section (a `#+PROPERTY: JUAN` line opens a section), and
+    the collation notes lifted out of its front matter (the 提要's `(案…)`: as in every layout)."""
+    front = PrintReader()  # 序, 提要 …: the print grammar's front matter, as in the 集釋
+    units = front.units  # one list: every reader numbers its units from its length
     for section, run in _sections(lines):
         if not section or MAIN_SECTION_RE.fullmatch(section):  # markup-free text has no sections
             units += MainReader(path, len(units)).read(run)
         elif is_report_section(section):
             units += _blocks(run, len(units), "report", "考證")
+        elif section.endswith(CONTENTS_SECTION):
+            units += ContentsReader(path, len(units)).read(run)
         else:
-            units += _blocks(run, len(units), "header", None)
-    return units
+            front.front_matter(run)
+    return units, front.notes
 
 
 ON_ZHU = ("注釋曰", "注正義曰")  # a 疏 that opens so comments on the 注 before it
@@ -135,6 +146,10 @@ def _blocks(lines: list[SourceLine], seq: int, kind: str, marker: str | None) ->
 class MainReader:
     """The body of a juan: opening headers and chapter title, then 經 / 注 / small notes."""
 
+    # whether `注` right before a `疏(` / `音義(` ends a heading (`鄭氏注疏(…`) rather than
+    # marking a 注 (which would be empty): only in the 原目 (ContentsReader)
+    headings_end_in_zhu = False
+
     def __init__(self, path: str, seq: int):
         self.path, self.seq0 = path, seq
         self.units: list[Unit] = []
@@ -203,18 +218,25 @@ class MainReader:
             if marker is None and tok.char == ZHU and self._in_small_note(or_base=True):
                 # 注 right before a group: a 疏 printed with the wrong marker (see SHU_OPENINGS)
                 followed = i + 1 < len(tokens) and tokens[i + 1].kind == "note"
-                marker = (ZHU, "疏" if followed else ZHU)
+                heading = self.headings_end_in_zhu and _note_marker(tokens, i + 1) is not None
+                marker = None if heading else (ZHU, "疏" if followed else ZHU)
             if marker is not None:
                 printed, name = marker
                 self._open("commentary", name, skip=len(printed), at=tok)
                 self.current.add(tokens[i : i + len(printed)])
                 i += len(printed)
                 continue
-            if self._in_small_note():
-                self._open("base", None, at=tok)  # after a small note, full-size text is 經 again
+            kind = self._full_size_opens(tok)
+            if kind is not None:
+                self._open(kind, None, at=tok)
             self.current.add([tok])
             self.after_group = False
             i += 1
+
+    def _full_size_opens(self, tok: Token) -> str | None:
+        """The kind of unit a full-size character opens, or None when it goes on the current one:
+        after a small note (or a title), full-size text is 經 again."""
+        return "base" if self._in_small_note() else None
 
     def _in_small_note(self, or_base: bool = False) -> bool:
         c = self.current
@@ -261,6 +283,44 @@ class MainReader:
         if c.marker == "小注" and "".join(c.chars).startswith(SHU_OPENINGS):
             c.marker = "疏"
         self.units.append(c.build())
+
+
+class ContentsReader(MainReader):
+    """The 原目: the 篇 one by one, each a title (`天官冢宰第一`, `曲禮上第一`), then Zheng's
+    目録 note on it (full size after `注`) and its 音義 / 疏 (small notes); the book's and the
+    commentary's own headings (`儀禮`, `鄭氏注`) with their 疏 among them. There is no 經:
+    full-size text outside a 注 is a title, and a line after a line that is not full opens a
+    new entry (a 注 runs on over full lines, by the WYG rule)."""
+
+    headings_end_in_zhu = True  # `鄭氏注疏(…`: the heading 鄭氏注, then its 疏
+
+    def read(self, lines: list[SourceLine]) -> list[Unit]:
+        self.entry_starts: set[int] = set()
+        body: list[Token] = []
+        prev_full = True
+        for line in lines:
+            if line.kind == "blank":
+                prev_full = False
+                continue
+            if HEADER_RE.fullmatch(line_text(line).strip("\u3000 ")):
+                self._flush(body)
+                self._single(line, "header")
+                prev_full = False
+                continue
+            first = next((t for t in line.tokens if not (t.kind == "char" and t.char in BLANKS)), None)
+            if first is not None and first.kind == "char" and not prev_full:
+                self.entry_starts.add(first.start)
+            body += line.tokens
+            self.numbers.update((tok.start, line.number) for tok in line.tokens)
+            prev_full = line.width >= LINE_COLUMNS
+        self._flush(body)
+        return self.units
+
+    def _full_size_opens(self, tok: Token) -> str | None:
+        c = self.current
+        if tok.start in self.entry_starts or c is None or c.kind == "header" or c.marker in SMALL_NOTES:
+            return "title"
+        return None
 
 
 def _note_marker(tokens: list[Token], i: int) -> tuple[str, str] | None:
