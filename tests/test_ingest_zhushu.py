@@ -230,3 +230,16 @@ def test_the_zhushu_front_matter_is_read_by_the_print_grammar():
     assert len(prose) == 1 and "召南以讀禮家居奉敕即家編輯" in prose[0].text
     for doc in (yili, zhouli, afterword):
         assert rebuild_source(doc) == doc.source
+
+
+def test_a_yuanmu_entry_it_cannot_read_is_refused_naming_its_line(tmp_path):
+    """Without its `注` marker the 目録 note of 士冠禮 is full-size text outside a 注: its first line
+    (now short of full) would be a title and the rest a title of 50 characters. The reader refuses
+    it, naming the line that long title starts on, rather than keep a title no print has."""
+    text = (CORPUS / "KR1d0028" / "KR1d0028_000.txt").read_text(encoding="utf-8")
+    assert "士冠禮第一注童子任職" in text
+    path = tmp_path / "KR1d0028_000.txt"
+    path.write_text(text.replace("士冠禮第一注童子任職", "士冠禮第一童子任職", 1), encoding="utf-8")
+    with pytest.raises(InputError) as err:
+        read_document(path)
+    assert err.value.line == _line_of(path, "𤣥冠朝服則是仕於諸侯天子") and "a title of 50" in err.value.message

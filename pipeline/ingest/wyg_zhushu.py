@@ -316,6 +316,16 @@ class ContentsReader(MainReader):
         self._flush(body)
         return self.units
 
+    def _close(self) -> None:
+        # a title is one short line; a longer one is text this reader has misread (a 注 whose
+        # marker is missing, prose the 原目 of another book holds): refused, not kept as a title
+        c = self.current
+        if c is not None and c.kind == "title" and len(c.chars) > LINE_COLUMNS:
+            title = "".join(c.chars)
+            raise InputError(self.path, self.marker_line, f"a title of {len(title)} characters in the 原目 "
+                             f"({title[:12]}…): the entries read as 篇 title, 注 (after 注), 音義 / 疏 notes")
+        super()._close()
+
     def _full_size_opens(self, tok: Token) -> str | None:
         c = self.current
         if tok.start in self.entry_starts or c is None or c.kind == "header" or c.marker in SMALL_NOTES:
