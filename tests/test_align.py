@@ -280,3 +280,23 @@ def test_run_on_sentences_still_yield_their_short_definitions():
     got = glosses(base, note, marks)
     assert ("reference", "故", 2, 3) in got and ("equivalence", "將", 10, 11) in got
     assert ("definition", "策", 18, 19) in got and ("definition", "方", 25, 26) in got
+
+
+def test_prose_with_no_marker_and_no_passage_is_not_read_for_glosses():
+    """Front matter and appendices (the 提要 of KR1d0028_000, the prefaces of KR1d0003_000 — read
+    as marker-less commentary by the print grammar) are not Zheng's kind of commentary: the
+    grammar made 「古文闑為𣙗」 a variant of 闑 and 「此所傳者謂十七篇」 a gloss of 此所傳 there,
+    lemmas of a passage that is not there. The 原目's 注 (Zheng's 目録 under a title) is still read."""
+    from pipeline.ingest import read_document
+
+    tiyao = read_document(str(ROOT / "data/corpus/KR1d0028/KR1d0028_000.txt"))
+    align_document(tiyao)
+    prose = [u for u in tiyao.units if u.kind == "commentary" and u.marker is None]
+    assert any("古文闑為" in u.text for u in prose)
+    assert not any(u.glosses for u in prose)
+
+    zhouli = read_document(str(ROOT / "data/corpus/KR1d0003/KR1d0003_000.txt"))
+    align_document(zhouli)
+    assert not any(u.glosses for u in zhouli.units if u.marker is None)
+    mulu = [g.lemma for u in zhouli.units if u.marker == "注" for g in u.glosses]
+    assert mulu, "the 原目's 注 notes lost their glosses"

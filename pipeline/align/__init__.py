@@ -318,6 +318,11 @@ def align_document(doc: Document) -> Document:
             passage_start = unit.seq + 1
             continue
         base = doc.base_before(unit)
+        if base is None and unit.marker is None:
+            # prose that no marker opens and no passage precedes — prefaces, 提要, the Qing
+            # editors' memorials, appendices — is no commentary of Zheng's kind: the grammar
+            # would read its sentences as glosses of words it has no passage to find them in
+            continue
         # the segmenter's own marks where its passage prior changed them (model.Unit.model_marks)
         marks = unit.model_marks if unit.model_marks is not None else unit.marks
         glosses = align_block(base.text if base else "", unit.text, marks, zhushu=unit.marker == ZHUSHU_NOTE)
