@@ -4,10 +4,12 @@ by hand (docs/glosses.md) or as the pre-fill of a gold set (annotations/gold/).
     python benchmarks/gloss_sample.py --book KR1d0003 --split train --blocks 20 --seed 20261201
     python benchmarks/gloss_sample.py --book KR1d0030 --split train --blocks 30 --jsonl out.jsonl
     python benchmarks/gloss_sample.py --book KR1d0003 --split tune --blocks 15 --seed 33
+    python benchmarks/gloss_sample.py --book KR1d0028 --split all --blocks 20 --seed 40   # 儀禮注疏: no punct data
 
 Blocks: the 注 units of a 注疏 (KR1d0003, KR1d0053) or the 鄭注 units of the 集釋 (KR1d0030), from
 the juan of the chosen split (dev = juan 10, 20, …; train = the juan in data/punct that are not
-dev — the juan data/punct lacks are held out and never sampled; tune = the train juan that the
+dev — the juan data/punct lacks are held out and never sampled; all = every juan of the book, for the
+儀禮注疏, which has no punct data and was never trained or tuned on; tune = the train juan that the
 segmenters and their priors hold out, juan 7 of a 注疏, 7 and 27 of the 集釋 — the gloss-head
 classifier was fitted on them, and earlier rounds' train samples may have drawn from them). Each block
 is read as `zhushu eval glosses` reads a gold record (`note_marks`: the segmenter restores the
@@ -35,6 +37,9 @@ MARKERS = {"KR1d0003": ("注",), "KR1d0053": ("注",), "KR1d0028": ("注",), "KR
 
 def split_juan(book: str, split: str) -> list[str]:
     """Juan numbers of the split, from data/punct (juan absent there are held out)."""
+    if split == "all":
+        return sorted(p.stem.split("_")[1] for p in (ROOT / "data" / "corpus" / book).glob(f"{book}_*.txt")
+                      if not p.stem.endswith("_000"))
     if split == "tune":
         from pipeline.train.segment import TUNE_JUAN, TUNE_JUAN_ZHUSHU
 
@@ -62,7 +67,7 @@ def blocks(book: str, split: str):
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--book", required=True, choices=sorted(MARKERS))
-    ap.add_argument("--split", default="train", choices=("train", "dev", "tune"))
+    ap.add_argument("--split", default="train", choices=("train", "dev", "tune", "all"))
     ap.add_argument("--blocks", type=int, default=20)
     ap.add_argument("--seed", type=int, default=20261201)
     ap.add_argument("--jsonl", help="write the sampled records (gold format, system glosses) here")

@@ -1,12 +1,13 @@
 """The 疏's quotations over both 注疏 books: counts, and a seeded sample of anchored ones to check by hand.
 
-    python benchmarks/shu_quotations.py [--sample 50] [--seed 20261201] [--split train|dev]
+    python benchmarks/shu_quotations.py [--sample 50] [--seed 20261201] [--split train|dev|all] [--book KR1d0028 …]
 
 Reads every juan (the embedded TLS 經 text splits 注 that run on, as `zhushu run` does), aligns
 it (pipeline.align, no punctuation needed for quotations) and prints, for the sample, each
 quotation in its 疏 context and the stretch of the 經 / 注 it is anchored to. The sample is
 drawn from train juan, or with --split dev from the dev juan (10, 20, …: the hand check of
-docs/quotations.md, juan the readers were not tuned on).
+docs/quotations.md, juan the readers were not tuned on); `--book KR1d0028 --split all` samples the
+儀禮注疏, a book the readers never saw (no quotation data exists for it).
 """
 
 from __future__ import annotations
@@ -27,12 +28,13 @@ def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--sample", type=int, default=50)
     ap.add_argument("--seed", type=int, default=20261201)
-    ap.add_argument("--split", choices=("train", "dev"), default="train")
+    ap.add_argument("--split", choices=("train", "dev", "all"), default="train")
+    ap.add_argument("--book", action="append", help="KR1d0003 / KR1d0053 / KR1d0028 (default: the first two)")
     args = ap.parse_args()
     rows, shu_units = [], 0
-    for book in ("KR1d0003", "KR1d0053"):
+    for book in args.book or ("KR1d0003", "KR1d0053"):
         for path in sorted((paths.DATA / "corpus" / book).glob("*.txt")):
-            if (path.stem in paths.DEV_DOCS) != (args.split == "dev"):
+            if args.split != "all" and (path.stem in paths.DEV_DOCS) != (args.split == "dev"):
                 continue
             doc = align_document(read_document(path))
             by_seq = {u.seq: u for u in doc.units}
