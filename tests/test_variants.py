@@ -52,3 +52,24 @@ def test_committed_table_matches_a_rebuild_from_opencc():
     rebuilt = builder.build_table()
     committed = {chr(k): v for k, v in load_table().items()}
     assert rebuilt == committed
+
+
+@pytest.mark.parametrize("a,b", [("賔", "賓"), ("竒", "奇"), ("隂", "陰"), ("扵", "於"), ("夲", "本"), ("\U00026D4F", "葬")])
+def test_forms_read_in_the_quotation_data_fold_together(a, b):
+    """Stop 40's supplement: pairs by which a modern edition's quotation differs from the WYG
+    passage in one character (data/quotes, train split), reviewed by hand at stop 27."""
+    assert fold(a) == fold(b)
+
+
+def test_a_gloss_anchors_on_the_passage_form_of_its_head():
+    """KR1d0003_007#102/#103 (train): the 注 writes 竒衺 for the 經's 奇衺 (the stop-33 tune check
+    missed this gloss); with the edition's marks it is a definition anchored on 奇衺."""
+    from pipeline.align import align_block
+
+    base = "以婦職之灋教九御使各有屬以作二事正其服禁其奇衺展其功緒"
+    note = ("婦職謂織紝組紃縫線之事九御女御也九九而御于王因以號焉使之九九爲屬同時御又同事也正其服止踰侈竒衺若今媚道"
+            "展猶録也緒業也故書二爲三杜子春云當爲二二事謂絲枲之事")
+    marks = {2: "，", 11: "。", 13: "，", 16: "，", 22: "，", 26: "。", 32: "，", 39: "。", 42: "，", 45: "。", 51: "。",
+             55: "。", 56: "，", 58: "。", 63: "，", 67: "：", 70: "，", 77: "。"}
+    got = {(g.lemma, g.lemma_start) for g in align_block(base, note, marks, zhushu=True)}
+    assert ("奇衺", 21) in got

@@ -76,3 +76,13 @@ def test_lossless_every_file_markers_alone_and_with_the_sbck_jing():
             doc = read_document(path, base_text=base_text)
             assert doc.layout == "wyg-zhushu", path
             assert rebuild_source(doc) == doc.source, (path, base_text)
+
+
+def test_the_jing_resumes_where_the_sbck_prints_a_variant_form():
+    """KR1d0028_005: the SBCK 儀禮 (the plain 經 text) prints 賔 where the WYG prints 賓; before stop
+    40 the fold did not join them, the 經 「賓降主人辭降…」 was found a character late and its 賓 was
+    left at the end of the 注 before it."""
+    doc = read_document(str(BOOK / "KR1d0028_005.txt"))
+    i = next(i for i, u in enumerate(doc.units) if u.text.startswith("乃降將更盥也"))
+    assert doc.units[i].text == "乃降將更盥也古文壹皆作一"
+    assert doc.units[i + 1].kind == "base" and doc.units[i + 1].text.startswith("賓降主人辭降")
