@@ -40,7 +40,8 @@ def reference(book: str, punct_dir: Path) -> dict[str, tuple[str, list[dict]]]:
     return out
 
 
-LABELS = {("base", ""): "經", ("commentary", "注"): "注"}
+# the reader's units are `commentary`, the punct records' `note` (data/punct/README): both 注
+LABELS = {("base", ""): "經", ("commentary", "注"): "注", ("note", "注"): "注"}
 
 
 def _stream(items) -> tuple[str, str]:
