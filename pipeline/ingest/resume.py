@@ -21,7 +21,7 @@ from pipeline.model import Document, Unit
 from pipeline.variants import fold
 
 ZHU = "注"
-GRAM = 4  # a base unit is located by its first 4 characters (3-grams recur too often)
+GRAM = 4  # a base unit is located by its 4-grams (3-grams recur too often)
 MIN_RESUMED = 3  # the shortest 經 accepted at the end of a 注 (2 characters: many chance hits)
 MISMATCH_EVERY = 10  # exact matching found 0.953 of the TLS 禮記 經, this 0.978 (docs/ingest.md)
 SLACK = 6  # the plain text may carry a few characters the print lacks (headings, variants)
@@ -46,17 +46,24 @@ class BaseText:
         return cls("".join(_plain_jing(Path(p)) for p in sorted(paths)))
 
     def locate(self, text: str, near: int) -> int | None:
-        """Where a base unit's text starts in the plain text: the occurrence nearest `near`.
-
-        The first 4-gram found in the plain text places it (a variant the folding misses,
-        such as 冡/冢, spoils only the grams it stands in)."""
+        """Where a base unit's text starts in the plain text: the occurrence its 4-grams agree on,
+        nearest `near` (stop 40; before, the first 4-gram found placed it, and a formula that recurs
+        in the book could take the pointer to its later occurrence)."""
         folded = fold(text)
+        votes: dict[int, int] = {}
         for k in range(len(folded) - GRAM + 1):
-            hits = self.index.get(folded[k : k + GRAM])
-            if hits:
-                # prefer going forward: the 經 comes in the same order in both editions
-                return max(0, min(hits, key=lambda p: p - near if p >= near else 4 * (near - p) + 10_000) - k)
-        return None
+            for p in self.index.get(folded[k : k + GRAM], ()):
+                votes[p - k] = votes.get(p - k, 0) + 1
+        if not votes:
+            return None
+        # the start most of the unit's 4-grams agree on (a formula recurring in the book matches its
+        # first gram at several places; a variant spoils only the grams it stands in); among equals
+        # the nearest ahead of `near` — the 經 comes in the same order in both editions, and a unit
+        # may start a few characters early (the print's ○, a heading the plain text lacks) —, one
+        # behind it only where nothing lies ahead
+        best = max(votes.values())
+        return max(0, min((p for p, v in votes.items() if v == best),
+                          key=lambda p: abs(p - near) if p >= near - SLACK else 4 * (near - p) + 10_000))
 
     def resumed(self, folded: str, lo: int, j: int, at: int) -> tuple[int, int] | None:
         """The longest `folded[cut:j]` (≥ MIN_RESUMED characters, cut > lo) that is the 經 due
