@@ -202,3 +202,16 @@ def test_heads_ahead_of_the_cursor_and_two_fanqie_at_once():
     hao = readings[1]
     assert hao.head == "好" and [(s.upper, s.lower) for s in hao.sounds] == [("呼", "報"), ("呼", "老")]
     assert hao.scope == "注同"
+
+
+def test_what_the_zhu_prints_is_a_remark_not_a_head():
+    """`X注作Y(同)` and `X依注作Y同`: the 注 prints the head X as Y; the remark stands between the head
+    and its reading (train juan: KR1d0003_035#292, KR1d0053_049#128; the 儀禮注疏's KR1d0028_012#102,
+    found in stop 40's hand check). The head was read as 注."""
+    for note, head, sounds in (("諜音牒搏注作膊同普博反磔", "搏", ["普博反"]),
+                               ("與也煇依注作韗同况萬反又音運下同", "煇", ["况萬反", "音運"]),
+                               ("綪注作䋫側庚反沔音緬", "綪", ["側庚反"])):
+        got = {r.head: [note[s.start:s.end] for s in r.sounds] for r in parse_note(note)}
+        assert "注" not in got and got.get(head) == sounds, got
+    # the head 依 of 「依本又作扆同」 (斧依, KR1d0053_005 / _031, train) stays a head
+    assert "依" in {r.head for r in parse_note("斧音甫依本又作扆同於豈反注同")}
