@@ -313,3 +313,16 @@ def test_x_zhi_wei_yan_y_is_a_sound_gloss():
     marks = {4: "，", 6: "。", 9: "，", 13: "。", 16: "，", 20: "。", 28: "。"}
     got = spans(base, note, marks)
     assert ("sound", "桑", 3, 4) in got
+
+
+def test_you_before_a_negated_clause_is_still_not_an_equivalence():
+    """「死猶不為諡耳」 (KR1d0030_001#341, train; the same 注 in the 儀禮注疏, KR1d0028_001#479): 猶
+    "still" before a negated clause; 「不再，猶不更也」 keeps its equivalence."""
+    base = "死而諡今也古者生無爵死無諡"
+    note = "今謂周衰記之時也古謂殷殷士生不爲爵死不爲諡周制以士爲爵死猶不爲諡耳下大夫也今記之時士死則諡之非也諡之由魯莊公始也"
+    marks = {1: "，", 4: "，", 8: "。", 9: "，", 11: "。", 17: "，", 21: "。", 27: "，", 33: "，", 37: "。",
+             41: "，", 46: "，", 48: "。", 50: "，", 56: "。"}  # the edition's, data/punct
+    got = [(g.lemma, g.type) for g in align_block(base, note, marks, zhushu=True)]
+    assert ("今", "reference") in got and ("古", "reference") in got
+    assert not any(lemma == "死" for lemma, _ in got)
+    assert ("不再", "equivalence") in [(g.lemma, g.type) for g in align_block("不再不極", "不再猶不更也", {}, zhushu=True)]

@@ -384,10 +384,21 @@ def read_keyword_formula(st: Statement) -> bool:
         if kw == "謂" and (x_stripped in ("此", "是", "皆", "亦", "又") or x_stripped.endswith("所")
                           or (x_stripped.startswith(("此", "是")) and not st.in_base(x_stripped))):
             return True  # 所謂 "what is called", 此謂 "this means": no lemma head
+        if kw == "猶" and _still(text, k + 1, st):
+            return True  # 「死猶不為諡耳」: 猶 "still" before a negated clause, no equivalence
         # a long unmarked head before 猶 / 謂 is mostly a clause (猶 "still", 謂 "means that")
         optional = kw in ("猶", "謂") and len(x_stripped) >= 4 and k not in st.clause_ends
         return st.add(typ, x_stripped, s, 0.9, optional=optional)
     return False
+
+
+def _still(text: str, y: int, st: Statement) -> bool:
+    """猶 followed by a negated clause of three characters or more (不 / 未 / 無 / 弗 / 非 + …, 也 / 耳 /
+    矣 not counted) reads "still not …", not X猶Y (「不再，猶不更也」, 「微，猶非也」 keep their Y)."""
+    if y >= len(text) or text[y] not in "不未無弗非":
+        return False
+    end = next((b for b in sorted(st.inner) + [st.e] if b > y), st.e)
+    return len(text[y:end].rstrip("也耳矣焉")) >= 3
 
 
 def _read_zhe(st: Statement, x: str, k: int) -> None:
