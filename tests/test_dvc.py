@@ -19,7 +19,8 @@ ROOT = Path(__file__).resolve().parent.parent
 DVC = yaml.safe_load((ROOT / "dvc.yaml").read_text(encoding="utf-8"))
 PARAMS = yaml.safe_load((ROOT / "params.yaml").read_text(encoding="utf-8"))
 TRAIN_STAGES = ["train_segmenter", "train_segmenter_hybrid", "train_segmenter_v2", "train_segmenter_v3",
-                "train_segmenter_v5", "train_segmenter_ensemble", "train_passage_prior", "train_tagger", "train_quotations"]
+                "train_segmenter_v5", "train_segmenter_ensemble", "train_passage_prior", "train_tagger", "train_variants",
+                "train_gloss_heads", "train_quotations"]
 STAGES = ["ingest", "segment", "tag", "align", "parse", "export", "evaluate"]
 
 
@@ -60,7 +61,8 @@ def test_training_stages_rebuild_the_models_the_pipeline_uses():
                     "train_segmenter_v5": [param("segment.v5_model")],
                     "train_segmenter_ensemble": [param("segment.ensemble_model") + "/config.json"],
                     "train_passage_prior": [param("segment.passage_model"), param("segment.default_model"), param("segment.memory")],
-                    "train_tagger": [param("tag.model")], "train_quotations": [param("align.quotations_model")]}
+                    "train_tagger": [param("tag.model")], "train_quotations": [param("align.quotations_model")],
+                    "train_variants": [param("align.variants_table")], "train_gloss_heads": [param("align.gloss_heads")]}
     ensemble_deps = [interpolate(d) for d in DVC["stages"]["train_segmenter_ensemble"]["deps"]]
     assert {param("segment.model"), param("segment.v3_model")} <= set(ensemble_deps)  # the members it refers to
     hybrid_deps = [interpolate(d) for d in DVC["stages"]["train_segmenter_hybrid"]["deps"]]
@@ -125,6 +127,8 @@ ENTRIES = {
     "train_segmenter_hybrid": ["pipeline.train.segment", "pipeline.evaluate.segment"],
     "train_tagger": ["pipeline.train.tag"],
     "train_quotations": ["pipeline.train.quotations", "pipeline.evaluate.quotations"],
+    "train_variants": ["pipeline.train.variants"],
+    "train_gloss_heads": ["pipeline.train.gloss_heads"],
     "ingest": ["pipeline.ingest"],
     "segment": ["pipeline.segment"],
     "tag": ["pipeline.tag"],
