@@ -326,3 +326,18 @@ def test_you_before_a_negated_clause_is_still_not_an_equivalence():
     assert ("今", "reference") in got and ("古", "reference") in got
     assert not any(lemma == "死" for lemma, _ in got)
     assert ("不再", "equivalence") in [(g.lemma, g.type) for g in align_block("不再不極", "不再猶不更也", {}, zhushu=True)]
+
+
+def test_a_lead_the_passage_has_too_stays_in_the_lemma():
+    """又 / 亦 / 凡 opening a statement are skipped (「亦當爲…」), but not when the passage has them with
+    what follows: the lemma is the longest stretch the note repeats (guidelines/glosses.md).
+    KR1d0053_056#44/45 (train, the edition's marks): 「又哭、三哭，亦入門左…」 glosses 又哭三哭 (it was
+    cut to 哭三哭); KR1d0003_041#62 (train): 「亦如之者，如邊璋七寸…」 explains 亦如之."""
+    got = {(g.lemma, g.lemma_start) for g in align_block(
+        "於又哭三哭皆免袒有賔則主人拜賔送賔", "又哭三哭亦入門左中庭北面如始至時也",
+        {2: "、", 4: "，", 8: "，", 12: "，", 17: "。"}, zhushu=True)}
+    assert ("又哭三哭", 1) in got and ("哭三哭", 2) not in got
+    got = {(g.lemma, g.lemma_start) for g in align_block(
+        "大璋亦如之諸侯以聘女", "亦納徵加於束帛也大璋者以大璋之文飾之也亦如之者如邊璋七寸射四寸",
+        {8: "。", 11: "，", 19: "。", 23: "，", 28: "，", 31: "。"}, zhushu=True)}
+    assert ("亦如之", 2) in got and ("大璋", 0) in got

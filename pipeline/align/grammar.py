@@ -119,15 +119,18 @@ NEGATIONS = frozenset("無不非未弗勿毋莫")  # 三者 "the three": a head,
 NOT_LEMMA_ZHE = frozenset(("古", "今", "或", "昔", "然", "所以", "所", "此", "是", "凡"))
 
 
-def _strip_lead(text: str, pos: int, end: int, clause_ends=()) -> int:
-    """Skip 或曰 / 又 / 亦 / 凡 that open a statement (not when a mark follows: 「又，復。」), and
-    an attribution (鄭司農云 …, 𤣥謂)."""
+def _strip_lead(text: str, pos: int, end: int, clause_ends=(), in_base=None) -> int:
+    """Skip 或曰 / 又 / 亦 / 凡 that open a statement (not when a mark follows: 「又，復。」, nor when
+    the passage itself has the lead and the two characters after it: 「凡用邦財者，謂軍旅」 quotes
+    「與凡用邦財者之幣」), and an attribution (鄭司農云 …, 𤣥謂)."""
     m = ATTRIBUTION.match(text, pos, end)
     if m and m.end() < end:
         pos = m.end()
     for lead in LEAD_STRIP:
         k = pos + len(lead)
         if text.startswith(lead, pos) and k < end and (k not in clause_ends or lead == "或曰"):
+            if lead != "或曰" and in_base is not None and k + 2 <= end and in_base(text[pos : k + 2]):
+                return pos
             return k
     return pos
 
@@ -560,7 +563,7 @@ def read_statement(text: str, s: int, e: int, clause_ends: list[int], in_base, o
                    sentence_start: bool, base_count=lambda x: 1, first_sentence: bool = False,
                    zhushu: bool = False) -> None:
     """Read one statement text[s:e] (a sentence, or a clause that opens a formula) into `out`."""
-    head = _strip_lead(text, s, e, clause_ends)
+    head = _strip_lead(text, s, e, clause_ends, in_base)
     if head >= e:
         return
     inner = [k for k in clause_ends if head < k < e]  # clause boundaries inside the statement
