@@ -63,7 +63,7 @@ class BaseText:
         # behind it only where nothing lies ahead
         best = max(votes.values())
         return max(0, min((p for p, v in votes.items() if v == best),
-                          key=lambda p: abs(p - near) if p >= near - SLACK else 4 * (near - p) + 10_000))
+                          key=lambda p: (abs(p - near), p < near) if p >= near - SLACK else (4 * (near - p) + 10_000, True)))
 
     def resumed(self, folded: str, lo: int, j: int, at: int) -> tuple[int, int] | None:
         """The longest `folded[cut:j]` (≥ MIN_RESUMED characters, cut > lo) that is the 經 due
