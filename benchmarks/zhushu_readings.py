@@ -27,6 +27,7 @@ from pipeline.readings import document_readings
 CORPUS = ROOT.parent / "shared" / "corpus"
 BOOKS = {"KR1d0003": "KR1d0001", "KR1d0053": "KR1d0052"}
 OTHER_BOOKS = {"KR1d0028": "KR1d0026"}  # 儀禮注疏: its 經 from the SBCK 儀禮 (paths.BASE_TEXT_OF)
+ALL_BOOKS = {**BOOKS, **OTHER_BOOKS}
 
 
 def collect(corpus: Path = CORPUS, base: bool = True, fold=None, alternates=None, books=None):
@@ -55,7 +56,7 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--sample", type=int, default=0)
     ap.add_argument("--seed", type=int, default=13)
-    ap.add_argument("--book", action="append", choices=sorted({**BOOKS, **OTHER_BOOKS}),
+    ap.add_argument("--book", action="append", choices=sorted(ALL_BOOKS),
                     help="the books to read (default KR1d0003 and KR1d0053)")
     ap.add_argument("--split", choices=("train", "dev", "all"), default="train",
                     help="juan the sample is drawn from: train (not divisible by 10, juan 0 excluded) or dev (10, 20, …)")
@@ -67,7 +68,7 @@ def main() -> None:
     fold = alternates = None
     if args.fold:
         from pipeline.variants import fold, reading_alternates as alternates
-    books = {b: {**BOOKS, **OTHER_BOOKS}[b] for b in args.book} if args.book else None
+    books = {b: ALL_BOOKS[b] for b in args.book} if args.book else None
     rows = list(collect(base=not args.no_base, fold=fold, alternates=alternates, books=books))
     total = len(rows)
     anchored = sum(r.target is not None for _, _, r, _ in rows)

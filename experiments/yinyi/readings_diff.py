@@ -19,14 +19,14 @@ sys.path.insert(0, str(ROOT / "benchmarks"))
 
 
 def dump(path: str) -> None:
-    from zhushu_readings import BOOKS, OTHER_BOOKS, collect
+    from zhushu_readings import ALL_BOOKS, collect
 
     from pipeline.variants import fold, reading_alternates
 
     out = [(doc_id, unit.seq, unit.text[r.head_start : r.sounds[-1].end], r.head, r.head_start,
             [unit.text[s.start : s.end] for s in r.sounds], r.scope, r.target, r.anchor_start)
            for doc_id, unit, r, _targets in collect(fold=fold, alternates=reading_alternates,
-                                                    books={**BOOKS, **OTHER_BOOKS})]
+                                                    books=ALL_BOOKS)]
     Path(path).write_text(json.dumps(out, ensure_ascii=False), encoding="utf-8")
     print(f"{len(out)} readings -> {path}")
 

@@ -400,7 +400,7 @@ def _still(text: str, y: int, st: Statement) -> bool:
     矣 not counted) reads "still not …", not X猶Y (「不再，猶不更也」, 「微，猶非也」 keep their Y)."""
     if y >= len(text) or text[y] not in "不未無弗非":
         return False
-    end = next((b for b in sorted(st.inner) + [st.e] if b > y), st.e)
+    end = next((b for b in st.inner if b > y), st.e)
     return len(text[y:end].rstrip("也耳矣焉")) >= 3
 
 
