@@ -300,3 +300,16 @@ def test_prose_with_no_marker_and_no_passage_is_not_read_for_glosses():
     assert not any(u.glosses for u in zhouli.units if u.marker is None)
     mulu = [g.lemma for u in zhouli.units if u.marker == "注" for g in u.glosses]
     assert mulu, "the 原目's 注 notes lost their glosses"
+
+
+def test_bi_x_zhe_explains_the_x_of_the_passage():
+    # KR1d0030_015#31 (train): 「必如饗者，先饗後食…」 "that it must be 如饗 is because …": the
+    # lemma is 如饗, the stretch the passage has, not 必如饗 (left unanchored before)
+    note = "必如饗者先饗後食如其近者也饗禮亡燕禮則設洗于阼階東南古文饗或作鄉"
+    got = glosses("設洗如饗", note, {4: "，", 8: "，", 13: "。", 16: "。", 27: "。"})
+    assert ("explanation", "如饗", 2, 4) in got
+    # KR1d0030_015#230 (train): 必辭公者 → 辭公
+    base = "公辭賓西面坐奠于階西東面對西面坐取之栗階升北面反奠于其所降辭公"
+    note = "奠而後對成其意也降辭公敬也必辭公者為其尊而親臨巳食侍食贊者之事"
+    got = glosses(base, note, {4: "，", 8: "。", 11: "，", 13: "。", 18: "，", 26: "。"})
+    assert ("explanation", "辭公", 29, 31) in got

@@ -434,7 +434,11 @@ def _read_zhe(st: Statement, x: str, k: int) -> None:
         return
     if x in NOT_LEMMA_ZHE:
         return
-    if not st.in_base(x) and len(x) >= 3:
+    if x[:1] == "必" and len(x) >= 2 and not st.in_base(x) and st.in_base(x[1:]):
+        # 「必辭公者，為其尊…」 "that he must X is because …": the lemma is the X the passage has
+        # (KR1d0030_015#230, train; 必請者, 必如饗者, 必佩者, 必使人弔者 …)
+        xs, x = xs + 1, x[1:]
+    elif not st.in_base(x) and len(x) >= 3:
         # two sentences run together (「以朱韋為之三者」): the head after a closing particle
         j = next((j for j in range(1, len(x)) if st.in_base(x[j:])), None)  # longest tail
         if j is not None and (
