@@ -1,0 +1,58 @@
+"""A seeded sample of the 疏's sentences as the default segmenter punctuates them, with the edition's
+marks beside them, for judging by hand (docs/segmentation.md, "The 疏's sentences by hand, stop 41").
+
+    python experiments/punct_v5/shu_sentence_sample.py [--n 30] [--seed 41]
+
+Records: the 疏 of the tune juan (juan 7 of 周禮注疏 and 禮記註疏: held out of the segmenter's and the
+priors' training), aligned >= 0.95 to the edition. A sentence: our text from one sentence-final mark
+(。？！) to the next, or to the record's end. Each record is one `predict` call of the pipeline's
+segmenter (kind 疏, its book), as `zhushu eval segment` calls it.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import random
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(ROOT))
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--n", type=int, default=30)
+    ap.add_argument("--seed", type=int, default=41)
+    args = ap.parse_args()
+
+    from pipeline.segment import load_segmenter
+    from pipeline.segment.data import book_of, record_kind
+
+    recs = []
+    for book in ("KR1d0003", "KR1d0053"):
+        with open(ROOT / "data" / "punct" / f"{book}.punct.jsonl", encoding="utf-8") as f:
+            for line in f:
+                r = json.loads(line)
+                if r["text"] and r.get("marker") == "疏" and r["id"].split("#")[0].endswith("_007") and r["aligned"] >= 0.95:
+                    recs.append(r)
+    seg = load_segmenter()
+    pred = seg.predict([r["text"] for r in recs], [record_kind(r) for r in recs], books=[book_of(r["id"]) for r in recs])
+    sentences = []
+    for r, marks in zip(recs, pred):
+        text, start = r["text"], 0
+        for k in sorted(marks):
+            if marks[k] in "。？！" or k == len(text):
+                sentences.append((r, marks, start, k))
+                start = k
+    for r, marks, s, e in random.Random(args.seed).sample(sentences, args.n):
+        text, edition = r["text"], {int(k): v for k, v in r["marks"].items()}
+        print(r["id"], s, e)
+        print("  ours:", "".join(text[i] + marks.get(i + 1, "") for i in range(s, e)))
+        print("  edit:", "".join(text[i] + edition.get(i + 1, "") for i in range(s, e)))
+    print(f"# {args.n} of {len(sentences)} sentences in {len(recs)} records (seed {args.seed})")
+
+
+if __name__ == "__main__":
+    main()
