@@ -12,7 +12,6 @@ segmenter (kind 疏, its book), as `zhushu eval segment` calls it.
 from __future__ import annotations
 
 import argparse
-import json
 import random
 import sys
 from pathlib import Path
@@ -27,23 +26,20 @@ def main() -> None:
     ap.add_argument("--seed", type=int, default=41)
     args = ap.parse_args()
 
+    from pipeline.model import SENTENCE_FINAL
     from pipeline.segment import load_segmenter
-    from pipeline.segment.data import book_of, record_kind
+    from pipeline.segment.data import book_of, read_records, record_kind
+    from pipeline.train.segment import TUNE_JUAN_ZHUSHU
 
-    recs = []
-    for book in ("KR1d0003", "KR1d0053"):
-        with open(ROOT / "data" / "punct" / f"{book}.punct.jsonl", encoding="utf-8") as f:
-            for line in f:
-                r = json.loads(line)
-                if r["text"] and r.get("marker") == "疏" and r["id"].split("#")[0].endswith("_007") and r["aligned"] >= 0.95:
-                    recs.append(r)
+    recs = [r for book in ("KR1d0003", "KR1d0053") for r in read_records(ROOT / "data" / "punct" / f"{book}.punct.jsonl")
+            if r["text"] and r.get("marker") == "疏" and r["id"].split("#")[0] in TUNE_JUAN_ZHUSHU and r["aligned"] >= 0.95]
     seg = load_segmenter()
     pred = seg.predict([r["text"] for r in recs], [record_kind(r) for r in recs], books=[book_of(r["id"]) for r in recs])
     sentences = []
     for r, marks in zip(recs, pred):
         text, start = r["text"], 0
         for k in sorted(marks):
-            if marks[k] in "。？！" or k == len(text):
+            if marks[k] in SENTENCE_FINAL or k == len(text):
                 sentences.append((r, marks, start, k))
                 start = k
     for r, marks, s, e in random.Random(args.seed).sample(sentences, args.n):
