@@ -105,7 +105,7 @@ def stage1(records: list[dict], tmp: Path, log) -> tuple[list[list[dict]], list[
     for k in list(range(FOLDS)) + [None]:
         held = TUNE | {j for j in rest if fold_of[j] == k} if k is not None else TUNE
         path = tmp / f"spans{k}.json"
-        train_spans(path, log=log, hold_out=frozenset(held))
+        train_spans(path, log=log, hold_out=frozenset(held), marked=False)
         model = SpanModel(path)
         for i, r in enumerate(records):
             if (juan(r) in TUNE) == (k is None) and (k is None or fold_of[juan(r)] == k):
@@ -372,7 +372,7 @@ def pairs(records, tmp: Path, log) -> None:
     for name, extra in (("learned pairs only (shipped)", ()), ("+ the reviewed pairs", REVIEWED),
                         ("+ every pair seen twice", tuple((a, b) for a, b, _n in found))):
         path = tmp / "spans.json"
-        train_spans(path, log=log, hold_out=TUNE, extra_pairs=extra)
+        train_spans(path, log=log, hold_out=TUNE, extra_pairs=extra, marked=False)
         model = SpanModel(path)
         from pipeline.align.quote_spans import span_quotations
 
@@ -400,7 +400,7 @@ def crf(records, tmp: Path, log) -> None:
     import pycrfsuite
 
     path = tmp / "spans.json"
-    train_spans(path, log=log, hold_out=TUNE)
+    train_spans(path, log=log, hold_out=TUNE, marked=False)
     model = SpanModel(path)
     cands = [read_candidates(r, model) for r in records]
     tune_idx = [i for i, r in enumerate(records) if juan(r) in TUNE]

@@ -5,7 +5,8 @@
 Trains the reader on the train split without the tune juan (into a temporary folder), then scores
 it on the tune juan exactly as `zhushu eval quotations` scores (docs/quotations.md, "Measured").
 The dev split is never read. Prints one JSON object per threshold (the span reader; the model's
-own threshold when none is given).
+own threshold when none is given). The span reader is read on the text alone (its plain weights);
+experiments/quote_marks/measure.py measures it with the segmenter's marks (stop 42).
 """
 
 from __future__ import annotations
@@ -35,7 +36,7 @@ def main() -> None:
         if args.reader == "spans":
             from pipeline.align.quote_spans import SpanModel, span_quotations
 
-            train_spans(Path(tmp) / "spans.json", log=log, hold_out=TUNE)
+            train_spans(Path(tmp) / "spans.json", log=log, hold_out=TUNE, marked=False)
             model = SpanModel(Path(tmp) / "spans.json")
             runs = []
             for t in args.threshold or [model.threshold]:
@@ -44,7 +45,7 @@ def main() -> None:
         else:
             from pipeline.align.quote_tagger import QuoteTagger, tagged_quotations
 
-            train(Path(tmp) / "model.crfsuite", log=log, hold_out=TUNE)
+            train(Path(tmp) / "model.crfsuite", log=log, hold_out=TUNE, marked=False)
             tagger = QuoteTagger(Path(tmp) / "model.crfsuite")
             runs = [(None, [tagged_quotations(*reader_inputs(r), tagger=tagger) for r in tune])]
     for t, preds in runs:

@@ -291,14 +291,22 @@ def eval_readings(gold, as_json, no_variants, details):
 @click.option("--reader", type=click.Choice(["default", "spans", "tagger", "rules", "v1"]), default="default", show_default=True,
               help="default: the align stage's reader (spans); spans / tagger / rules: the readers compared in docs/quotations.md; "
                    "v1: the first 疏 reader.")
+@click.option("--no-segmenter", is_flag=True,
+              help="Give the reader no punctuation of the units (as `zhushu run --skip segment` does): the span reader "
+                   "then reads the text alone. Default: the marks the default segmenter gives them.")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
 @reports_input_errors
-def eval_quotations(gold, split, reader, as_json):
+def eval_quotations(gold, split, reader, no_segmenter, as_json):
     """Score the 疏's lemma quotations: exact-span P, R, F1 and anchor accuracy, by book (data/quotes/README.md)."""
-    from pipeline.align.subcommentary import reader_named
+    from pipeline.align.subcommentary import reader_named, reads_marks
     from pipeline.evaluate.quotations import evaluate
 
-    result = evaluate(list(gold), reader_named(reader), split=split, reader_name=reader)
+    segmenter = None
+    if reads_marks(reader) and not no_segmenter:
+        from pipeline.segment import read_segmenter
+
+        segmenter = read_segmenter(paths.SEGMENTER_DEFAULT)
+    result = evaluate(list(gold), reader_named(reader), split=split, reader_name=reader, segmenter=segmenter)
     if as_json:
         click.echo(json.dumps(result, ensure_ascii=False))
         return

@@ -5,6 +5,7 @@ the readers (pipeline/align/subcommentary.py). Records come from the TRAIN split
 from __future__ import annotations
 
 import json
+from pathlib import Path
 from types import SimpleNamespace
 
 import pytest
@@ -189,3 +190,66 @@ def test_variant_pairs_learned_from_train_quotations():
     assert (256, 264) not in candidates(fold(shu), QuotePassage(passage, notes))[0]
     # the shipped model carries the pairs it was trained with, each with its count and evidence
     assert ("法", "灋") in load_model().variant_pairs
+
+
+def test_mark_features_read_the_punctuation_of_the_passage_and_the_shu():
+    """Stop 42: with the segmenter's marks the span reader reads whether the quoted stretch is a
+    phrase of its passage (a break at both ends), how many breaks it spans, and the 疏's own breaks
+    at the candidate's ends."""
+    from pipeline.align.quote_spans import candidate_features
+
+    # the 經 「昏定而晨省，在醜夷不爭」 punctuated after 省 (k = 5: a break after the 5th character)
+    qp = QuotePassage([(0, "昏定而晨省在醜夷不爭")], [], marks={0: {5: "，"}})
+    shu = "云昏定而晨省者云晨省在醜者"  # the 疏 punctuated before its second 晨 only (k = 8)
+    feats = {(s, e): f for s, e, f, _hit in candidate_features(shu, qp, shu_marks={8: "，"})}
+    whole, cut = feats[(1, 6)], feats[(8, 12)]  # 昏定而晨省: the phrase; 晨省在醜: across its break
+    assert {"mk=11", "mbt=，", "mkin=00", "sm=00", "smin=0"} <= set(whole)
+    assert {"mk=00", "mbt=-", "mkin=10", "sm=10"} <= set(cut)
+    # without marks (the segment stage did not run) none of these features is read
+    plain = {(s, e): f for s, e, f, _hit in candidate_features(shu, QuotePassage([(0, "昏定而晨省在醜夷不爭")], []))}
+    assert not any(x.startswith(("mk", "sm")) for x in plain[(1, 6)])
+
+
+def test_align_gives_the_quotation_reader_the_units_marks_once_punctuated(monkeypatch):
+    """The align stage passes the segmenter's marks of the 疏 and its passage to the reader when the
+    segment stage has run (every unit then has its sentences), and none when it has not
+    (`zhushu run --skip segment`): the span reader then reads the text alone."""
+    import pipeline.align as align
+    from pipeline.ingest import read_document
+    from pipeline.model import spans_from_marks
+
+    seen = []
+
+    def spy(shu, passage, notes, marks=None):
+        seen.append(marks)
+        return []
+
+    monkeypatch.setattr(align, "quotations", spy)
+    doc = read_document(Path(__file__).parent / "fixtures" / "zhushu" / "KR1d0053_001.txt")  # train juan 1
+    align.align_document(doc)
+    assert seen and all(m is None for m in seen)
+    seen.clear()
+    for unit in doc.units:
+        if unit.text:
+            unit.marks = {k: "，" for k in range(5, len(unit.text), 5)}
+            unit.sentences = spans_from_marks(len(unit.text), unit.marks, final_only=False)
+    align.align_document(doc)
+    shu = [u for u in doc.units if u.marker == "疏"]
+    assert len(seen) == len(shu) and all(m is not None for m in seen)
+    passage_marks, shu_marks = seen[0]
+    assert shu_marks == shu[0].marks and all(passage_marks[s] == doc.units[s].marks for s in passage_marks)
+
+
+def test_the_span_reader_reads_a_bare_quotation_by_the_segmenters_marks():
+    """Train juan 1 of 禮記註疏: 「…今云當室，則似庶子不同」 quotes 當室 of the 經 「孤子當室，冠衣不純采」
+    bare (no 者 after it). Read with the default segmenter's marks, as the align stage reads it, the
+    reader finds it (the break after 當室 in the 經 and in the 疏); on the text alone it does not."""
+    from pipeline.evaluate.quotations import record_marks
+    from pipeline.segment import read_segmenter
+
+    rec = _train_rec("KR1d0053_001#182")
+    assert rec["text"][62:66] == "今云當室"
+    marks = record_marks([rec], read_segmenter(paths.SEGMENTER_DEFAULT))[0]
+    marked = {(q.shu_start, q.shu_end): (q.seq, q.start, q.end) for q in quotations(*reader_inputs(rec), marks)}
+    plain = {(q.shu_start, q.shu_end) for q in quotations(*reader_inputs(rec))}
+    assert marked.get((64, 66)) == (0, 2, 4) and (64, 66) not in plain

@@ -35,7 +35,7 @@ def main() -> None:
         hold = frozenset(r["id"].split("#")[0] for r in recs if juan(r) % 5 == k)
         path = work / f"fold{k}.json"
         if not path.exists():
-            train_spans(path, log=lambda m: None, hold_out=hold)
+            train_spans(path, log=lambda m: None, hold_out=hold, marked=False)
         model = SpanModel(path)
         for r in recs:
             if r["id"].split("#")[0] not in hold:

@@ -340,8 +340,10 @@ def _quotation_glosses(doc: Document, shu, passage_start: int) -> list[Gloss]:
     passage = [(u.seq, u.text) for u in between if u.kind == "base"]
     notes = [(u.seq, u.text) for u in between if u.kind == "commentary" and u.marker == "注"]
     by_seq = {u.seq: u for u in between}
+    # the units' punctuation, when the segment stage has run (it gives every unit its sentences)
+    marks = ({u.seq: u.marks for u in between}, shu.marks) if shu.sentences else None
     out = []
-    for q in quotations(shu.text, passage, notes):
+    for q in quotations(shu.text, passage, notes, marks):
         target = by_seq[q.seq].text
         out.append(Gloss(note_start=q.shu_start, note_end=q.shu_end, text=shu.text[q.shu_start : q.shu_end],
                          type="explanation", lemma=target[q.start : q.end], base_seq=q.seq,

@@ -65,8 +65,12 @@ def _occurrences(hay: str, needle: str) -> list[int]:
 
 
 class QuotePassage:
-    def __init__(self, passage: list[tuple[int, str]], notes: list[tuple[int, str]], fold=fold):
-        """`fold`: the variant view the reader matches in (pipeline.variants.fold or a `folder`)."""
+    def __init__(self, passage: list[tuple[int, str]], notes: list[tuple[int, str]], fold=fold,
+                 marks: dict[int, dict[int, str]] | None = None):
+        """`fold`: the variant view the reader matches in (pipeline.variants.fold or a `folder`);
+        `marks`: per unit seq its punctuation (Unit.marks: a break after the k-th character), when
+        the segment stage has run — kept with the sorted break positions."""
+        self.marks = None if marks is None else {seq: (m, sorted(m)) for seq, m in marks.items()}
         units = [(seq, "經", t) for seq, t in passage] + [(seq, "注", t) for seq, t in notes]
         units.sort(key=lambda u: u[0])
         self.units = [(seq, kind, text, fold(text)) for seq, kind, text in units]

@@ -13,6 +13,13 @@ occurrence sits in the passage unit (at its start / end, the passage character a
 how often it occurs, the 經 / 注 part of the 疏 — and the best candidates are kept, highest first,
 without overlap, above THRESHOLD; each is anchored by QuotePassage.anchor.
 
+Where the segment stage has punctuated the units (`marks`), the reader also reads that punctuation
+(its `marked` weights): whether the anchored occurrence starts and ends at a break of its 經 / 注
+and how many breaks it spans — a quoted stretch is mostly a phrase of its passage —, and whether
+the 疏's own breaks fall at the candidate's ends or inside it. Cross-fitted over the train split
+(5 folds by juan) F1 0.727 -> 0.742 (docs/quotations.md, "Stop 42"); without marks (`zhushu run
+--skip segment`, `eval quotations --no-segmenter`) it reads as before (its `plain` weights).
+
 Unlike the CRF (quote_tagger.py) it sees no character inside the span but the first and last: the
 CRF learned its training juan's characters (F1 0.975 on juan it saw, 0.679 on juan it did not).
 
@@ -26,10 +33,12 @@ import functools
 import itertools
 import json
 import math
+from bisect import bisect_left, bisect_right
 from pathlib import Path
 
 from pipeline import paths
 from pipeline.align.quote_passage import KINDS, Quote, QuotePassage, note_part, preferred_kind
+from pipeline.model import SENTENCE_FINAL
 from pipeline.variants import fold, folder
 
 MODEL_PATH = paths.QUOTATION_SPANS_MODEL
@@ -98,10 +107,12 @@ def all_candidates(fshu: str, qp: QuotePassage):
 
 def span_features(shu: str, fshu: str, pad: str, qp: QuotePassage, note: tuple[int, int] | None,
                   starting: list[int], ending: list[int], s: int, e: int,
-                  mid: int | None = None) -> tuple[list[str], tuple[int, int, int] | None]:
+                  mid: int | None = None, shu_marks: tuple[dict[int, str], list[int]] | None = None,
+                  ) -> tuple[list[str], tuple[int, int, int] | None]:
     """The features of the candidate fshu[s:e] (a range X至Y when `mid` is its 至), and its anchor
     (seq, start, end) or None; `pad` is "^^" + fshu + "$$", made once per text by
-    candidate_features."""
+    candidate_features; `shu_marks`: the 疏's punctuation and its sorted break positions, when
+    the units were punctuated (then `qp` holds the passage's)."""
     f = fshu
     length = e - s
     l1, l2, r1, r2 = pad[s + 1], pad[s : s + 2], pad[e + 2], pad[e + 2 : e + 4]
@@ -135,28 +146,52 @@ def span_features(shu: str, fshu: str, pad: str, qp: QuotePassage, note: tuple[i
     kind = qp.kind_of(seq)
     feats += [f"ua={ua}", f"ub={ub}", f"uab={ua}{ub}", "pa=" + pa, "pb=" + pb, "par1=" + pa + r1,
               "kind=" + kind, f"kpref={int(kind == prefer)}", f"ubL={ub}{lb}"]
+    if shu_marks is not None:
+        feats += _mark_features(qp, seq, a, b, len(t), shu_marks, s, e, lb, l1, r1)
     return feats, hit
 
 
-def candidate_features(shu: str, qp: QuotePassage, fold=fold):
+def _mark_features(qp: QuotePassage, seq: int, a: int, b: int, n: int, shu_marks, s: int, e: int,
+                   lb: str, l1: str, r1: str) -> list[str]:
+    """The segmenter's punctuation around a candidate: at the ends of its anchored occurrence
+    passage[seq][a:b] (n characters in that unit) and inside it, and at the candidate's ends in the
+    疏 (s, e) and inside it."""
+    m, keys = qp.marks.get(seq, ({}, [])) if qp.marks is not None else ({}, [])
+    ma, mb = int(a == 0 or a in m), int(b == n or b in m)
+    inner = [m[k] for k in keys[bisect_right(keys, a) : bisect_left(keys, b)]]
+    fin = int(any(x in SENTENCE_FINAL for x in inner))
+    sm, skeys = shu_marks
+    ss, se = int(s in sm), int(e in sm)
+    sin = bisect_left(skeys, e) - bisect_right(skeys, s)
+    return [f"mk={ma}{mb}", f"mkL={ma}{mb}{lb}", f"mkr1={mb}{r1}", f"mkl1={ma}{l1}",
+            "mbt=" + m.get(b, "$" if b == n else "-"), f"mkin={min(len(inner), 2)}{fin}",
+            f"mkinL={min(len(inner), 2)}{lb}",
+            f"sm={ss}{se}", f"smr1={se}{r1}", f"sml1={ss}{l1}", f"smin={min(sin, 2)}"]
+
+
+def candidate_features(shu: str, qp: QuotePassage, fold=fold, shu_marks: dict[int, str] | None = None):
     """(start, end, features, anchor or None) of every candidate of one 疏 unit, in candidate
-    order; `fold` the view `qp` was made with. Run time (scored_candidates) and training
-    (pipeline/train/quotations.span_examples) both read the candidates through this."""
+    order; `fold` the view `qp` was made with; `shu_marks` the 疏's punctuation when the units
+    were punctuated (the mark features are read then, `qp.marks` the passage's). Run time
+    (scored_candidates) and training (pipeline/train/quotations.span_examples) both read the
+    candidates through this."""
     f = fold(shu)
     note = note_part(shu)
     spans, starting, ending = all_candidates(f, qp)
     pad = "^^" + f + "$$"
+    sm = None if shu_marks is None else (shu_marks, sorted(shu_marks))
     for s, e, mid in spans:
-        feats, hit = span_features(shu, f, pad, qp, note, starting, ending, s, e, mid)
+        feats, hit = span_features(shu, f, pad, qp, note, starting, ending, s, e, mid, sm)
         yield s, e, feats, hit
 
 
-def scored_candidates(shu: str, qp: QuotePassage, weights: dict[str, float], bias: float, fold=fold):
+def scored_candidates(shu: str, qp: QuotePassage, weights: dict[str, float], bias: float, fold=fold,
+                      shu_marks: dict[int, str] | None = None):
     """(probability, start, end, anchor) of every anchored candidate of one 疏 unit; `fold` the
     view `qp` was made with."""
     out = []
     get = weights.get
-    for s, e, feats, hit in candidate_features(shu, qp, fold):
+    for s, e, feats, hit in candidate_features(shu, qp, fold, shu_marks):
         if hit is None:
             continue
         z = bias + sum(map(get, feats, itertools.repeat(0.0, len(feats))))
@@ -181,8 +216,12 @@ class SpanModel:
         if not path.exists():
             raise FileNotFoundError(f"no quotation span model at {path} (rebuild: `zhushu train quotations`)")
         model = json.loads(path.read_text(encoding="utf-8"))
+        # the weights read without the segmenter's marks ("plain") and with them ("marked": absent
+        # from models trained before stop 42, which then read every 疏 plain)
         self.weights: dict[str, float] = model["weights"]
         self.bias: float = model["bias"]
+        marked = model.get("marked")
+        self.marked: tuple[dict[str, float], float] | None = (marked["weights"], marked["bias"]) if marked else None
         self.threshold: float = model["threshold"]
         # variant pairs learned from the train split's gold quotations: [a, b, count, example ids]
         self.variant_pairs = tuple((a, b) for a, b, *_evidence in model.get("variant_pairs", []))
@@ -194,13 +233,22 @@ def load_model(path: str | None = None) -> SpanModel:
     return SpanModel(Path(path) if path else MODEL_PATH)
 
 
-def span_quotations(shu: str, passage, notes, model: SpanModel | None = None) -> list[Quote]:
-    """The anchored quotations of one 疏 unit as the span reader reads them."""
+def span_quotations(shu: str, passage, notes, model: SpanModel | None = None,
+                    marks: tuple[dict[int, dict[int, str]], dict[int, str]] | None = None) -> list[Quote]:
+    """The anchored quotations of one 疏 unit as the span reader reads them. `marks`: the
+    segmenter's punctuation of the passage units (by seq) and of the 疏, when the units were
+    punctuated: read by the model's marked weights (without them, or with a model that has none,
+    the plain ones)."""
     if not shu or (not passage and not notes):  # nothing to quote
         return []
     model = model or load_model()
-    qp = QuotePassage(passage, notes, model.fold)
+    if marks is not None and model.marked is not None:
+        (weights, bias), shu_marks = model.marked, marks[1]
+        qp = QuotePassage(passage, notes, model.fold, marks[0])
+    else:
+        weights, bias, shu_marks = model.weights, model.bias, None
+        qp = QuotePassage(passage, notes, model.fold)
     out = []
-    for s, e, (seq, a, b) in choose(scored_candidates(shu, qp, model.weights, model.bias, model.fold), model.threshold):
+    for s, e, (seq, a, b) in choose(scored_candidates(shu, qp, weights, bias, model.fold, shu_marks), model.threshold):
         out.append(Quote(s, e, qp.kind_of(seq), seq, a, b, "至" if b - a != e - s else "者"))
     return out

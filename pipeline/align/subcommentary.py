@@ -161,22 +161,35 @@ def tagger_quotations(shu: str, passage: list[tuple[int, str]], notes: list[tupl
     return tagged_quotations(shu, passage, notes)
 
 
-def span_quotations(shu: str, passage: list[tuple[int, str]], notes: list[tuple[int, str]]) -> list[Quote]:
-    """The anchored quotations of one 疏 unit as the span reader reads them (quote_spans.py)."""
+def span_quotations(shu: str, passage: list[tuple[int, str]], notes: list[tuple[int, str]],
+                    marks: tuple[dict[int, dict[int, str]], dict[int, str]] | None = None) -> list[Quote]:
+    """The anchored quotations of one 疏 unit as the span reader reads them (quote_spans.py);
+    `marks` as `quotations` takes them."""
     from pipeline.align.quote_spans import span_quotations as read
 
-    return read(shu, passage, notes)
+    return read(shu, passage, notes, marks=marks)
 
 
 READERS = {"v1": quotations_v1, "rules": rule_quotations, "tagger": tagger_quotations, "spans": span_quotations}
 # the align stage's reader: the one that measures better on the tune juan (docs/quotations.md)
 SHIPPED = "spans"
+# the readers that read the segmenter's punctuation beside the text (the others read the text alone)
+READS_MARKS = frozenset({"spans"})
 
 
 def reader_named(name: str):
     return READERS[SHIPPED if name == "default" else name]
 
 
-def quotations(shu: str, passage: list[tuple[int, str]], notes: list[tuple[int, str]]) -> list[Quote]:
-    """The anchored quotations of one 疏 unit, in 疏 order (the shipped reader)."""
+def reads_marks(name: str) -> bool:
+    return (SHIPPED if name == "default" else name) in READS_MARKS
+
+
+def quotations(shu: str, passage: list[tuple[int, str]], notes: list[tuple[int, str]],
+               marks: tuple[dict[int, dict[int, str]], dict[int, str]] | None = None) -> list[Quote]:
+    """The anchored quotations of one 疏 unit, in 疏 order (the shipped reader). `marks`: the
+    segmenter's punctuation of the passage units (by seq) and of the 疏 (Unit.marks), when the
+    segment stage has run; the span reader reads it (docs/quotations.md, "Stop 42")."""
+    if SHIPPED in READS_MARKS:
+        return READERS[SHIPPED](shu, passage, notes, marks=marks)
     return READERS[SHIPPED](shu, passage, notes)

@@ -10,7 +10,9 @@ Scores exactly as data/quotes/README.md says — exact spans in the 疏:
 
 Micro-averaged over all records, and by book (`by_book`). The reader sees each record's 疏 text
 and its passage exactly as the align stage gives them: the 經 segments as the passage, the 注
-segments as the notes, each with its index in `passage` as its seq.
+segments as the notes, each with its index in `passage` as its seq; and, for a reader of the
+segmenter's punctuation (the span reader), the marks the segment stage would give them
+(`record_marks`: the default segmenter, a 注 read with the 經 before it).
 """
 
 from __future__ import annotations
@@ -51,6 +53,31 @@ def reader_inputs(rec: dict) -> tuple[str, list[tuple[int, str]], list[tuple[int
     passage = [(i, p["text"]) for i, p in enumerate(rec["passage"]) if p["marker"] == "經"]
     notes = [(i, p["text"]) for i, p in enumerate(rec["passage"]) if p["marker"] == "注"]
     return rec["text"], passage, notes
+
+
+def record_marks(records: list[dict], segmenter) -> list[tuple[dict[int, dict[int, str]], dict[int, str]]]:
+    """Per record, the punctuation `segmenter` gives its passage segments (by index) and its 疏, as
+    the segment stage gives a document's units: a 經 as base text, a 注 with the last 經 before it
+    as its passage, the 疏 as a 疏 (one predict call for all: the marks do not depend on the batch)."""
+    texts, kinds, books, passages = [], [], [], []
+    for rec in records:
+        last_jing = None
+        for p in rec["passage"]:
+            jing = p["marker"] == "經"
+            texts.append(p["text"])
+            kinds.append("base" if jing else "注")
+            passages.append(None if jing else last_jing)
+            last_jing = p["text"] if jing else last_jing
+        texts.append(rec["text"])
+        kinds.append("疏")
+        passages.append(None)
+        books += [book_of(rec)] * (len(rec["passage"]) + 1)
+    marks = iter(segmenter.predict(texts, kinds, books=books, passages=passages))
+    out = []
+    for rec in records:
+        passage = {i: next(marks) for i in range(len(rec["passage"]))}
+        out.append((passage, next(marks)))
+    return out
 
 
 def book_of(rec: dict) -> str:
@@ -119,8 +146,9 @@ def score(records: list[dict], predictions: list[list]) -> dict:
 
 
 def evaluate(gold_paths: list[str], reader: Callable | None = None, split: str | None = None,
-             reader_name: str = "default") -> dict:
-    """Run the reader on every record of the gold files (of `split`) and score it."""
+             reader_name: str = "default", segmenter=None) -> dict:
+    """Run the reader on every record of the gold files (of `split`) and score it; with a
+    `segmenter`, the reader is given the units' marks from it (`record_marks`)."""
     if reader is None:
         from pipeline.align.subcommentary import quotations as reader
     records = []
@@ -129,13 +157,18 @@ def evaluate(gold_paths: list[str], reader: Callable | None = None, split: str |
     if not records:
         which = f' with "split": {split!r}' if split is not None else ""
         raise InputError(", ".join(map(str, gold_paths)), None, f"no records{which} to score")
+    marks = record_marks(records, segmenter) if segmenter is not None else None
     t0 = time.perf_counter()
-    predictions = [reader(*reader_inputs(rec)) for rec in records]
+    if marks is None:
+        predictions = [reader(*reader_inputs(rec)) for rec in records]
+    else:
+        predictions = [reader(*reader_inputs(rec), marks=m) for rec, m in zip(records, marks)]
     elapsed = time.perf_counter() - t0
     out = score(records, predictions)
     out["reader"] = reader_name
     out["chars"] = sum(len(r["text"]) for r in records)
     out["chars_per_second"] = round(out["chars"] / elapsed, 1) if elapsed > 0 else 0.0
+    out["marks"] = segmenter.name if segmenter is not None else None
     out["gold_files"] = [str(p) for p in gold_paths]
     if split is not None:
         out["split"] = split

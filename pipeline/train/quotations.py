@@ -138,53 +138,85 @@ def variant_pairs(records: list[dict], min_count: int = VARIANT_MIN_COUNT) -> li
     return [[a, b, n, where[(a, b)][:3]] for (a, b), n in sorted(seen.items()) if n >= min_count]
 
 
-def span_examples(records: list[dict], fold=fold):
+def span_examples(records: list[dict], fold=fold, marks: list | None = None):
     """(features, is a gold quotation) of every candidate span, uncertain stretches left out;
-    `fold` the variant view of the reader."""
-    for rec in records:
+    `fold` the variant view of the reader; `marks` (per record, as record_marks gives them): the
+    features of the reader with the segmenter's punctuation."""
+    for i, rec in enumerate(records):
         shu, passage, notes = reader_inputs(rec)
         if not shu:
             continue
-        qp = QuotePassage(passage, notes, fold)
+        qp = QuotePassage(passage, notes, fold, marks[i][0] if marks else None)
         gold = {(q["start"], q["end"]) for q in rec["quotes"]}
         unsure = [(u["start"], u["end"]) for u in rec["uncertain"]]
-        for s, e, feats, _hit in candidate_features(shu, qp, fold):
+        for s, e, feats, _hit in candidate_features(shu, qp, fold, marks[i][1] if marks else None):
             if any(a < e and s < b for a, b in unsure):
                 continue
             yield feats, (s, e) in gold
 
 
-def train_spans(out: Path = SPANS_PATH, log=print, hold_out: frozenset[str] = frozenset(),
-                params: dict | None = None, extra_pairs: tuple[tuple[str, str], ...] = ()) -> dict:
-    """`hold_out`: train juan (KR1d0053_001 …) left out, to measure a change on them (tuning);
-    `extra_pairs`: variant pairs to try beside the learned ones (benchmarks/quotation_joint.py
-    pairs: none helped on the tune juan, stop 27)."""
+def training_marks(records: list[dict], segmenter=None) -> list:
+    """The punctuation the marked weights are trained on: the default segmenter's without its
+    phrase memory, which knows the train juan's marks by heart (at run time it meets unseen juan
+    and gives the reader its own breaks)."""
+    from pipeline.evaluate.quotations import record_marks
+    from pipeline.segment import read_segmenter
+
+    segmenter = segmenter or read_segmenter(paths.SEGMENTER_DEFAULT).without_memory()
+    return record_marks(records, segmenter)
+
+
+def _fit(examples, params: dict) -> tuple[dict[str, float], float, dict]:
+    """The logistic regression over (features, label) examples: rounded weights, bias, facts."""
     import numpy as np
     from sklearn.feature_extraction import DictVectorizer
     from sklearn.linear_model import LogisticRegression
 
-    t0 = time.perf_counter()
-    params = {**SPAN_PARAMS, **(params or {})}
-    records = train_records(hold_out)
-    pairs = variant_pairs(records) + [[a, b, 0, []] for a, b in extra_pairs]
     xs, ys = [], []
-    for feats, label in span_examples(records, folder(tuple((a, b) for a, b, *_e in pairs))):
+    for feats, label in examples:
         xs.append(feats)
         ys.append(label)
     counts = Counter(x for feats in xs for x in feats)
     xs = [{x: 1 for x in feats if counts[x] >= params["min_count"]} for feats in xs]
-    log(f"{len(records)} train records, {len(ys)} candidate spans, {sum(ys)} gold ({time.perf_counter() - t0:.0f} s)")
     vec = DictVectorizer()
     x = vec.fit_transform(xs)
     model = LogisticRegression(C=params["C"], max_iter=5000)
     model.fit(x, np.array(ys))
     names = vec.get_feature_names_out()
     weights = {str(k): round(float(w), 5) for k, w in zip(names, model.coef_[0]) if round(float(w), 5)}
+    facts = {"candidates": len(ys), "gold": int(sum(ys)), "features": len(weights), "iterations": int(model.n_iter_[0])}
+    return weights, round(float(model.intercept_[0]), 5), facts
+
+
+def train_spans(out: Path = SPANS_PATH, log=print, hold_out: frozenset[str] = frozenset(),
+                params: dict | None = None, extra_pairs: tuple[tuple[str, str], ...] = (),
+                marked: bool = True, segmenter=None, marks_by_id: dict | None = None) -> dict:
+    """`hold_out`: train juan (KR1d0053_001 …) left out, to measure a change on them (tuning);
+    `extra_pairs`: variant pairs to try beside the learned ones (benchmarks/quotation_joint.py
+    pairs: none helped on the tune juan, stop 27); `marked`: also the weights that read the
+    segmenter's punctuation (`training_marks`, or `segmenter`'s, or `marks_by_id`: record id ->
+    marks, made once for several trainings), beside the plain ones."""
+    t0 = time.perf_counter()
+    params = {**SPAN_PARAMS, **(params or {})}
+    records = train_records(hold_out)
+    pairs = variant_pairs(records) + [[a, b, 0, []] for a, b in extra_pairs]
+    fold_ = folder(tuple((a, b) for a, b, *_e in pairs))
+    weights, bias, facts = _fit(span_examples(records, fold_), params)
+    log(f"{len(records)} train records, {facts['candidates']} candidate spans, {facts['gold']} gold, plain "
+        f"({time.perf_counter() - t0:.0f} s)")
     out = Path(out)
-    body = {"bias": round(float(model.intercept_[0]), 5), "threshold": params["threshold"], "variant_pairs": pairs,
-            "weights": weights}
+    body = {"bias": bias, "threshold": params["threshold"], "variant_pairs": pairs, "weights": weights}
+    info = {"hold_out": sorted(hold_out), "records": len(records), "candidates": facts["candidates"],
+            "gold": facts["gold"], "params": params, "features": facts["features"], "variant_pairs": len(pairs),
+            "iterations": facts["iterations"]}
+    if marked:
+        marks = ([marks_by_id[r["id"]] for r in records] if marks_by_id is not None
+                 else training_marks(records, segmenter))
+        m_weights, m_bias, m_facts = _fit(span_examples(records, fold_, marks), params)
+        log(f"marked: {m_facts['features']} features ({time.perf_counter() - t0:.0f} s)")
+        body["marked"] = {"bias": m_bias, "weights": m_weights}
+        info["marked"] = {"features": m_facts["features"], "iterations": m_facts["iterations"],
+                          "marks": "the default segmenter without its phrase memory"}
     atomic.write_text(out, json.dumps(body, ensure_ascii=False, sort_keys=True, indent=0) + "\n")
-    info = {"hold_out": sorted(hold_out), "records": len(records), "candidates": len(ys), "gold": int(sum(ys)),
-            "params": params, "features": len(weights), "variant_pairs": len(pairs), "iterations": int(model.n_iter_[0]),
-            "train_seconds": round(time.perf_counter() - t0), "bytes": out.stat().st_size}
+    info.update(train_seconds=round(time.perf_counter() - t0), bytes=out.stat().st_size)
     return _write_meta(out.parent / "spans.meta.json", info, log)

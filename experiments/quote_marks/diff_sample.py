@@ -1,0 +1,81 @@
+"""Where the span reader with the segmenter's marks (stop 42) and without them read a 疏 differently:
+a seeded sample of the quotations only one of them reads, for a hand check.
+
+    python experiments/quote_marks/diff_sample.py [--book KR1d0028] [--n 20] [--seed 42]
+
+Each juan of the book is ingested and punctuated by the default segmenter, as `zhushu run` does;
+each 疏 unit is read by the align stage's reader twice (its plain weights on the text alone, its
+marked weights with the units' marks). A quotation only one reading has is listed with the 疏
+around it (the quotation in 【】) and its anchor in the passage; overlapping quotations of the
+other reading beside it. The 儀禮注疏 (KR1d0028) has no quotation data: no reader was trained or
+tuned on it.
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import sys
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent.parent))
+
+from pipeline import paths  # noqa: E402
+from pipeline.align import align_document  # noqa: E402
+from pipeline.align.quote_spans import span_quotations  # noqa: E402
+from pipeline.ingest import read_document  # noqa: E402
+from pipeline.segment import read_segmenter, segment_document  # noqa: E402
+
+
+def readings(doc):
+    """Per 疏 unit: (unit, passage units by seq, plain quotations, marked quotations)."""
+    start = 0
+    for unit in doc.units:
+        if unit.marker != "疏":
+            continue
+        between = doc.units[start : unit.seq]
+        start = unit.seq + 1
+        passage = [(u.seq, u.text) for u in between if u.kind == "base"]
+        notes = [(u.seq, u.text) for u in between if u.kind == "commentary" and u.marker == "注"]
+        marks = ({u.seq: u.marks for u in between}, unit.marks)
+        plain = span_quotations(unit.text, passage, notes)
+        marked = span_quotations(unit.text, passage, notes, marks=marks)
+        yield unit, {u.seq: u for u in between}, plain, marked
+
+
+def show(unit, units, q, other) -> str:
+    t = unit.text
+    ctx = t[max(0, q.shu_start - 12) : q.shu_start] + "【" + t[q.shu_start : q.shu_end] + "】" + t[q.shu_end : q.shu_end + 8]
+    target = units[q.seq].text
+    anchor = target[max(0, q.start - 8) : q.start] + "【" + target[q.start : q.end] + "】" + target[q.end : q.end + 8]
+    beside = [t[o.shu_start : o.shu_end] for o in other if o.shu_start < q.shu_end and q.shu_start < o.shu_end]
+    return f"{ctx} → {q.target} #{q.seq}: {anchor}" + (f"  (the other reads: {'、'.join(beside)})" if beside else "")
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--book", default="KR1d0028")
+    ap.add_argument("--n", type=int, default=20)
+    ap.add_argument("--seed", type=int, default=42)
+    args = ap.parse_args()
+    seg = read_segmenter(paths.SEGMENTER_DEFAULT)
+    diffs, n_plain, n_marked, n_units = [], 0, 0, 0
+    for f in sorted((paths.DATA / "corpus" / args.book).glob("*.txt")):
+        doc = segment_document(read_document(f), seg)
+        for unit, units, plain, marked in readings(doc):
+            n_units += 1
+            n_plain += len(plain)
+            n_marked += len(marked)
+            key = lambda q: (q.shu_start, q.shu_end, q.seq, q.start, q.end)  # noqa: E731
+            pk, mk = set(map(key, plain)), set(map(key, marked))
+            diffs += [("marked only", f"{f.stem}#{unit.seq}", show(unit, units, q, plain))
+                      for q in marked if key(q) not in pk]
+            diffs += [("plain only", f"{f.stem}#{unit.seq}", show(unit, units, q, marked)) for q in plain if key(q) not in mk]
+    print(f"{args.book}: {n_units} 疏 units; quotations plain {n_plain}, marked {n_marked}; "
+          f"{sum(d[0] == 'marked only' for d in diffs)} only with marks, {sum(d[0] == 'plain only' for d in diffs)} only without")
+    for i, (which, where, text) in enumerate(random.Random(args.seed).sample(diffs, min(args.n, len(diffs))), 1):
+        print(f"{i}. {which} | {where} | {text}")
+
+
+if __name__ == "__main__":
+    main()
