@@ -1,11 +1,12 @@
 """The span reader with the segmenter's punctuation (its marked weights) against the same reader
 without it (its plain weights), on the train split only (the dev split is never read):
 
-    python experiments/quote_marks/measure.py crossfit [--folds 5] [--seed 0]
+    python experiments/quote_marks/measure.py crossfit [--folds 5] [--seed 0] [--dump FILE]
         5 folds by juan, each scored by models trained on the other four; the training and the
         scored records read the default segmenter's marks without its phrase memory (which knows
         the train juan by heart); the two readers paired record by record, a bootstrap over
-        records of the F1 difference (1,000 draws)
+        records of the F1 difference (1,000 draws); --dump: every record's two readings as JSON lines
+        (id, plain, marked: [shu_start, shu_end, seq, start, end] each), for reading the errors
     python experiments/quote_marks/measure.py holdout [--juan 7]
         the juan held out of training (7: never seen by the segmenter either), scored with the
         marks the pipeline would give them (the default segmenter, its memory included)
@@ -61,7 +62,7 @@ def f1(rows) -> float:
     return 2 * p * rc / (p + rc) if p + rc else 0.0
 
 
-def crossfit(folds: int, seed: int) -> dict:
+def crossfit(folds: int, seed: int, dump: Path | None = None) -> dict:
     recs = train_records()
     marks = record_marks(recs, read_segmenter(paths.SEGMENTER_DEFAULT).without_memory())
     by_id = {r["id"]: m for r, m in zip(recs, marks)}
@@ -70,6 +71,7 @@ def crossfit(folds: int, seed: int) -> dict:
     fold_of = {j: i % folds for i, j in enumerate(juan)}
     rows: dict[str, list] = {k: [] for k in READERS}
     books: list[str] = []
+    dumped: list[str] = []
     with tempfile.TemporaryDirectory() as tmp:
         for k in range(folds):
             hold = frozenset(j for j in juan if fold_of[j] == k)
@@ -78,6 +80,8 @@ def crossfit(folds: int, seed: int) -> dict:
             preds = read_all(SpanModel(Path(tmp) / "spans.json"), test, [by_id[r["id"]] for r in test])
             for name in READERS:
                 rows[name] += [counts(r, p) for r, p in zip(test, preds[name])]
+            dumped += [json.dumps({"id": r["id"], **{n: [[q.shu_start, q.shu_end, q.seq, q.start, q.end] for q in preds[n][i]]
+                                                     for n in READERS}}) for i, r in enumerate(test)]
             books += [r["book"] for r in test]
             print(f"fold {k}: {len(test)} records; " + ", ".join(f"{n} {f1(rows[n]):.4f}" for n in READERS),
                   file=sys.stderr, flush=True)
@@ -92,6 +96,8 @@ def crossfit(folds: int, seed: int) -> dict:
     diffs.sort()
     out["diff"] = round(out["marked"] - out["plain"], 4)
     out["diff_95"] = [round(diffs[25], 4), round(diffs[974], 4)]
+    if dump is not None:
+        dump.write_text("".join(line + "\n" for line in dumped), encoding="utf-8")
     return out
 
 
@@ -111,10 +117,11 @@ def main() -> None:
     c = sub.add_parser("crossfit")
     c.add_argument("--folds", type=int, default=5)
     c.add_argument("--seed", type=int, default=0)
+    c.add_argument("--dump", type=Path, default=None)
     h = sub.add_parser("holdout")
     h.add_argument("--juan", type=int, nargs="+", default=[7])
     args = ap.parse_args()
-    out = crossfit(args.folds, args.seed) if args.cmd == "crossfit" else holdout(args.juan)
+    out = crossfit(args.folds, args.seed, args.dump) if args.cmd == "crossfit" else holdout(args.juan)
     print(json.dumps(out, ensure_ascii=False))
 
 
