@@ -65,9 +65,13 @@ def test_eval_command_json(tmp_path):
         assert 0 < out[key] <= 1, (key, out)
     assert set(out["by_book"]) == {"KR1d0053"} and out["records"] == len(recs)
     assert out["gold"] == sum(len(r["quotes"]) for r in recs)
-    # the first reader scores worse on the same records
+    # precision by the reader's probability: the bands hold every prediction counted (stop 42)
+    bands = out["by_confidence"]
+    assert sum(b["predicted"] for b in bands.values()) == out["predicted"]  # (left-out ones not counted)
+    assert set(bands) <= {f"{k / 10:.1f}-{(k + 1) / 10:.1f}" for k in range(3, 10)}
+    # the first reader scores worse on the same records, and gives no probabilities
     res = CliRunner().invoke(main, ["eval", "quotations", "--gold", str(gold), "--json", "--reader", "v1"])
-    assert json.loads(res.output)["f1"] < out["f1"]
+    assert json.loads(res.output)["f1"] < out["f1"] and "by_confidence" not in json.loads(res.output)
     res = CliRunner().invoke(main, ["eval", "quotations", "--gold", str(gold), "--split", "dev", "--json"])
     assert res.exit_code == 2 and "no records" in res.output
 
@@ -253,3 +257,24 @@ def test_the_span_reader_reads_a_bare_quotation_by_the_segmenters_marks():
     marked = {(q.shu_start, q.shu_end): (q.seq, q.start, q.end) for q in quotations(*reader_inputs(rec), marks)}
     plain = {(q.shu_start, q.shu_end) for q in quotations(*reader_inputs(rec))}
     assert marked.get((64, 66)) == (0, 2, 4) and (64, 66) not in plain
+
+
+def test_a_quotations_confidence_is_the_readers_probability(monkeypatch):
+    """Stop 42: a 疏 quotation's gloss confidence is the span reader's probability (roughly
+    calibrated on dev, docs/quotations.md), not a constant: train juan 1 of 禮記註疏."""
+    import pipeline.align as align
+    from pipeline.align.quote_spans import load_model
+    from pipeline.ingest import read_document
+
+    doc = align.align_document(read_document(Path(__file__).parent / "fixtures" / "zhushu" / "KR1d0053_001.txt"))
+    shu = [u for u in doc.units if u.marker == "疏" and u.glosses]
+    conf = [g.confidence for u in shu for g in u.glosses]
+    threshold = load_model().threshold
+    assert all(threshold <= c <= 1 for c in conf) and len(set(conf)) > 20
+    unit = shu[0]
+    passage_start = max(u.seq for u in doc.units if u.marker == "疏" and u.seq < unit.seq) + 1 if any(
+        u.marker == "疏" and u.seq < unit.seq for u in doc.units) else 0
+    between = doc.units[passage_start : unit.seq]
+    quotes = align.quotations(unit.text, [(u.seq, u.text) for u in between if u.kind == "base"],
+                              [(u.seq, u.text) for u in between if u.kind == "commentary" and u.marker == "注"])
+    assert [g.confidence for g in unit.glosses] == [round(q.p, 3) for q in quotes]

@@ -347,7 +347,10 @@ def _quotation_glosses(doc: Document, shu, passage_start: int) -> list[Gloss]:
         target = by_seq[q.seq].text
         out.append(Gloss(note_start=q.shu_start, note_end=q.shu_end, text=shu.text[q.shu_start : q.shu_end],
                          type="explanation", lemma=target[q.start : q.end], base_seq=q.seq,
-                         lemma_start=q.start, lemma_end=q.end, confidence=0.8 if q.form == "者" else 0.7))
+                         lemma_start=q.start, lemma_end=q.end,
+                         # the reader's probability where it gives one (the span reader's: on dev,
+                         # 0.96 of those at 0.9+ are the editions' quotations, 0.37 at 0.3–0.4)
+                         confidence=round(q.p, 3) if q.p is not None else (0.8 if q.form == "者" else 0.7)))
     return out
 
 

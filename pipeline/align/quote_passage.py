@@ -36,6 +36,9 @@ class Quote:
     start: int  # span in that unit's text
     end: int
     form: str  # "者" | "至"
+    # the reader's probability that this is a quotation of the passage (the span reader's, roughly
+    # calibrated on dev: docs/quotations.md "Stop 42"); None from readers that give none
+    p: float | None = None
 
 
 def note_part(shu: str) -> tuple[int, int] | None:

@@ -248,7 +248,12 @@ def span_quotations(shu: str, passage, notes, model: SpanModel | None = None,
     else:
         weights, bias, shu_marks = model.weights, model.bias, None
         qp = QuotePassage(passage, notes, model.fold)
+    scored = scored_candidates(shu, qp, weights, bias, model.fold, shu_marks)
+    prob: dict = {}
+    for p, s, e, hit in scored:  # (the highest, as `choose` takes it, should a span come twice)
+        prob[(s, e, hit)] = max(p, prob.get((s, e, hit), 0.0))
     out = []
-    for s, e, (seq, a, b) in choose(scored_candidates(shu, qp, weights, bias, model.fold, shu_marks), model.threshold):
-        out.append(Quote(s, e, qp.kind_of(seq), seq, a, b, "至" if b - a != e - s else "者"))
+    for s, e, hit in choose(scored, model.threshold):
+        seq, a, b = hit
+        out.append(Quote(s, e, qp.kind_of(seq), seq, a, b, "至" if b - a != e - s else "者", prob[(s, e, hit)]))
     return out

@@ -145,6 +145,23 @@ def score(records: list[dict], predictions: list[list]) -> dict:
     return out
 
 
+def by_confidence(records: list[dict], predictions: list[list]) -> dict[str, dict]:
+    """Precision of the predictions by the reader's probability (`p`, bands of 0.1: "0.3-0.4" …),
+    counted as `score` counts; {} when the reader gives no probabilities. What a user filtering
+    the quotations by their confidence gets."""
+    bands: dict[str, list[int]] = {}
+    for rec, predicted in zip(records, predictions, strict=True):
+        for q, verdict in judge(rec, predicted):
+            p = getattr(q, "p", None)
+            if p is None or verdict == "left_out":
+                continue
+            lo = min(int(p * 10), 9) / 10
+            band = bands.setdefault(f"{lo:.1f}-{lo + 0.1:.1f}", [0, 0])
+            band[0] += 1
+            band[1] += verdict in ("right", "anchor", "other")
+    return {k: {"predicted": n, "precision": round(ok / n, 4)} for k, (n, ok) in sorted(bands.items())}
+
+
 def evaluate(gold_paths: list[str], reader: Callable | None = None, split: str | None = None,
              reader_name: str = "default", segmenter=None) -> dict:
     """Run the reader on every record of the gold files (of `split`) and score it; with a
@@ -165,6 +182,9 @@ def evaluate(gold_paths: list[str], reader: Callable | None = None, split: str |
         predictions = [reader(*reader_inputs(rec), marks=m) for rec, m in zip(records, marks)]
     elapsed = time.perf_counter() - t0
     out = score(records, predictions)
+    bands = by_confidence(records, predictions)
+    if bands:
+        out["by_confidence"] = bands
     out["reader"] = reader_name
     out["chars"] = sum(len(r["text"]) for r in records)
     out["chars_per_second"] = round(out["chars"] / elapsed, 1) if elapsed > 0 else 0.0
