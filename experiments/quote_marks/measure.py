@@ -1,12 +1,13 @@
 """The span reader with the segmenter's punctuation (its marked weights) against the same reader
 without it (its plain weights), on the train split only (the dev split is never read):
 
-    python experiments/quote_marks/measure.py crossfit [--folds 5] [--seed 0] [--dump FILE]
+    python experiments/quote_marks/measure.py crossfit [--folds 5] [--seed 0] [--dump FILE] [--threshold T ...]
         5 folds by juan, each scored by models trained on the other four; the training and the
         scored records read the default segmenter's marks without its phrase memory (which knows
         the train juan by heart); the two readers paired record by record, a bootstrap over
         records of the F1 difference (1,000 draws); --dump: every record's two readings as JSON lines
-        (id, plain, marked: [shu_start, shu_end, seq, start, end] each), for reading the errors
+        (id, plain, marked: [shu_start, shu_end, seq, start, end] each), for reading the errors;
+        --threshold: also the marked reader's F1 at each of these thresholds (the model's own: 0.3)
     python experiments/quote_marks/measure.py holdout [--juan 7]
         the juan held out of training (7: never seen by the segmenter either), scored with the
         marks the pipeline would give them (the default segmenter, its memory included)
@@ -62,7 +63,7 @@ def f1(rows) -> float:
     return 2 * p * rc / (p + rc) if p + rc else 0.0
 
 
-def crossfit(folds: int, seed: int, dump: Path | None = None) -> dict:
+def crossfit(folds: int, seed: int, dump: Path | None = None, thresholds: tuple[float, ...] = ()) -> dict:
     recs = train_records()
     marks = record_marks(recs, read_segmenter(paths.SEGMENTER_DEFAULT).without_memory())
     by_id = {r["id"]: m for r, m in zip(recs, marks)}
@@ -72,12 +73,18 @@ def crossfit(folds: int, seed: int, dump: Path | None = None) -> dict:
     rows: dict[str, list] = {k: [] for k in READERS}
     books: list[str] = []
     dumped: list[str] = []
+    at: dict[float, list] = {t: [] for t in thresholds}
     with tempfile.TemporaryDirectory() as tmp:
         for k in range(folds):
             hold = frozenset(j for j in juan if fold_of[j] == k)
             test = [r for r in recs if juan_of(r) in hold]
             train_spans(Path(tmp) / "spans.json", log=lambda m: None, hold_out=hold, marks_by_id=by_id)
-            preds = read_all(SpanModel(Path(tmp) / "spans.json"), test, [by_id[r["id"]] for r in test])
+            model = SpanModel(Path(tmp) / "spans.json")
+            for t in thresholds:
+                model.threshold = t
+                at[t] += [counts(r, span_quotations(*reader_inputs(r), model=model, marks=by_id[r["id"]])) for r in test]
+            model = SpanModel(Path(tmp) / "spans.json")
+            preds = read_all(model, test, [by_id[r["id"]] for r in test])
             for name in READERS:
                 rows[name] += [counts(r, p) for r, p in zip(test, preds[name])]
             dumped += [json.dumps({"id": r["id"], **{n: [[q.shu_start, q.shu_end, q.seq, q.start, q.end] for q in preds[n][i]]
@@ -95,6 +102,8 @@ def crossfit(folds: int, seed: int, dump: Path | None = None) -> dict:
         diffs.append(f1([rows["marked"][i] for i in idx]) - f1([rows["plain"][i] for i in idx]))
     diffs.sort()
     out["diff"] = round(out["marked"] - out["plain"], 4)
+    if thresholds:
+        out["marked_at"] = {str(t): round(f1(v), 4) for t, v in at.items()}
     out["diff_95"] = [round(diffs[25], 4), round(diffs[974], 4)]
     if dump is not None:
         dump.write_text("".join(line + "\n" for line in dumped), encoding="utf-8")
@@ -118,10 +127,11 @@ def main() -> None:
     c.add_argument("--folds", type=int, default=5)
     c.add_argument("--seed", type=int, default=0)
     c.add_argument("--dump", type=Path, default=None)
+    c.add_argument("--threshold", type=float, action="append", default=[])
     h = sub.add_parser("holdout")
     h.add_argument("--juan", type=int, nargs="+", default=[7])
     args = ap.parse_args()
-    out = crossfit(args.folds, args.seed, args.dump) if args.cmd == "crossfit" else holdout(args.juan)
+    out = crossfit(args.folds, args.seed, args.dump, tuple(args.threshold)) if args.cmd == "crossfit" else holdout(args.juan)
     print(json.dumps(out, ensure_ascii=False))
 
 
