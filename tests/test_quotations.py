@@ -278,3 +278,22 @@ def test_a_quotations_confidence_is_the_readers_probability(monkeypatch):
     quotes = align.quotations(unit.text, [(u.seq, u.text) for u in between if u.kind == "base"],
                               [(u.seq, u.text) for u in between if u.kind == "commentary" and u.marker == "注"])
     assert [g.confidence for g in unit.glosses] == [round(q.p, 3) for q in quotes]
+
+
+def test_a_quotation_after_the_shus_own_words_is_a_candidate_where_the_passage_breaks():
+    """Train juan 2 of 禮記註疏: 「…體疲則伸【撰杖屨】者」 quotes 撰杖屨 of the 經 right after words of the
+    疏's own that the passage holds too, so its left end is no edge of the 疏 and not where the passage
+    match begins; with the segmenter's marks it is a candidate because its occurrence in the 經 starts
+    at a break (quote_spans.break_candidates), and it is read."""
+    from pipeline.align.quote_spans import all_candidates, load_model
+    from pipeline.evaluate.quotations import record_marks
+    from pipeline.segment import read_segmenter
+
+    rec = _train_rec("KR1d0053_002#173")
+    assert rec["text"][29:33] == "撰杖屨者" and (29, 32) in {(q["start"], q["end"]) for q in rec["quotes"]}
+    shu, passage, notes = reader_inputs(rec)
+    model = load_model()
+    assert (29, 32) not in {(s, e) for s, e, _m in all_candidates(model.fold(shu), QuotePassage(passage, notes, model.fold))[0]}
+    marks = record_marks([rec], read_segmenter(paths.SEGMENTER_DEFAULT))[0]
+    found = {(q.shu_start, q.shu_end): (q.seq, q.start, q.end) for q in quotations(shu, passage, notes, marks)}
+    assert found.get((29, 32)) == (0, 9, 12)

@@ -169,6 +169,27 @@ def _mark_features(qp: QuotePassage, seq: int, a: int, b: int, n: int, shu_marks
             f"sm={ss}{se}", f"smr1={se}{r1}", f"sml1={ss}{l1}", f"smin={min(sin, 2)}"]
 
 
+def break_candidates(f: str, qp: QuotePassage, ending: list[int], have: set, shu: str,
+                     note: tuple[int, int] | None) -> list[tuple[int, int, None]]:
+    """Where the units are punctuated: before the 疏's 者, a stretch of 2+ characters whose left end
+    lies inside a longer passage match (no edge before it in the 疏) and whose anchored occurrence
+    starts at a break of its 經 / 注 — the 疏 quoting phrases back to back or after words of its
+    own that the passage holds too (…以馭其威【八曰田役以馭其衆】者). On train juan 1–2 they lift the
+    candidates' share of the gold quotations from 93.6 % to 96.7 % for 1.7 % more candidates (a left
+    end anywhere before 者: 96.9 % for 15 % more, and no better F1; docs/quotations.md, "Stop 42")."""
+    out = []
+    for z in range(2, len(f)):
+        if f[z] != "者" or ending[z - 1] < 3:
+            continue
+        for s in range(z - ending[z - 1] + 1, z - 1):
+            if (s, z) in have:
+                continue
+            hit = qp.anchor(f, s, z, preferred_kind(shu, s, note[0] if note else None))
+            if hit is not None and hit[1] > 0 and hit[1] in qp.marks.get(hit[0], ({}, []))[0]:
+                out.append((s, z, None))
+    return out
+
+
 def candidate_features(shu: str, qp: QuotePassage, fold=fold, shu_marks: dict[int, str] | None = None):
     """(start, end, features, anchor or None) of every candidate of one 疏 unit, in candidate
     order; `fold` the view `qp` was made with; `shu_marks` the 疏's punctuation when the units
@@ -179,7 +200,9 @@ def candidate_features(shu: str, qp: QuotePassage, fold=fold, shu_marks: dict[in
     note = note_part(shu)
     spans, starting, ending = all_candidates(f, qp)
     pad = "^^" + f + "$$"
-    sm = None if shu_marks is None else (shu_marks, sorted(shu_marks))
+    sm = None if shu_marks is None or qp.marks is None else (shu_marks, sorted(shu_marks))
+    if sm is not None:
+        spans += break_candidates(f, qp, ending, {(s, e) for s, e, _mid in spans}, shu, note)
     for s, e, mid in spans:
         feats, hit = span_features(shu, f, pad, qp, note, starting, ending, s, e, mid, sm)
         yield s, e, feats, hit
