@@ -16,9 +16,11 @@ without overlap, above THRESHOLD; each is anchored by QuotePassage.anchor.
 Where the segment stage has punctuated the units (`marks`), the reader also reads that punctuation
 (its `marked` weights): whether the anchored occurrence starts and ends at a break of its 經 / 注
 and how many breaks it spans — a quoted stretch is mostly a phrase of its passage —, and whether
-the 疏's own breaks fall at the candidate's ends or inside it. Cross-fitted over the train split
-(5 folds by juan) F1 0.727 -> 0.742 (docs/quotations.md, "Stop 42"); without marks (`zhushu run
---skip segment`, `eval quotations --no-segmenter`) it reads as before (its `plain` weights).
+the 疏's own breaks fall at the candidate's ends or inside it; and it takes one more kind of
+candidate, a stretch before 者 whose occurrence starts at a break of the passage (`break_candidates`).
+Cross-fitted over the train split (5 folds by juan) F1 0.727 -> 0.746, dev 0.743 -> 0.755
+(docs/quotations.md, "Stop 42"); without marks (`zhushu run --skip segment`, `eval quotations
+--no-segmenter`) it reads as before (its `plain` weights).
 
 Unlike the CRF (quote_tagger.py) it sees no character inside the span but the first and last: the
 CRF learned its training juan's characters (F1 0.975 on juan it saw, 0.679 on juan it did not).
