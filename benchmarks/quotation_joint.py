@@ -115,7 +115,7 @@ def stage1(records: list[dict], tmp: Path, log) -> tuple[list[list[dict]], list[
 
 
 def greedy(cs: list[dict], probs: list[float], threshold: float):
-    return choose([(p, c["s"], c["e"], c["hit"]) for c, p in zip(cs, probs)], threshold)
+    return [(s, e, hit) for s, e, hit, _p in choose([(p, c["s"], c["e"], c["hit"]) for c, p in zip(cs, probs)], threshold)]
 
 
 def interval_dp(cs: list[dict], probs: list[float], threshold: float):

@@ -141,7 +141,7 @@ def test_span_choice_keeps_the_best_without_overlap():
 
     hit = (0, 0, 1)
     scored = [(0.9, 2, 7, hit), (0.8, 2, 4, hit), (0.6, 8, 10, hit), (0.2, 11, 12, hit)]
-    assert [(s, e) for s, e, _h in choose(scored, 0.3)] == [(2, 7), (8, 10)]  # (2, 4) overlaps, 0.2 is below
+    assert [(s, e) for s, e, _h, _p in choose(scored, 0.3)] == [(2, 7), (8, 10)]  # (2, 4) overlaps, 0.2 is below
 
 
 def test_span_reader_finds_bare_quotations_of_train_segments():

@@ -224,15 +224,16 @@ def scored_candidates(shu: str, qp: QuotePassage, weights: dict[str, float], bia
     return out
 
 
-def choose(scored, threshold: float) -> list[tuple[int, int, tuple[int, int, int]]]:
-    """The best candidates above the threshold, highest first, none overlapping a chosen one."""
-    taken: list[tuple[int, int, tuple[int, int, int]]] = []
+def choose(scored, threshold: float) -> list[tuple[int, int, tuple[int, int, int], float]]:
+    """The best candidates above the threshold, highest first, none overlapping a chosen one:
+    (start, end, anchor, probability) in 疏 order."""
+    taken: list[tuple[int, int, tuple[int, int, int], float]] = []
     for p, s, e, hit in sorted(scored, key=lambda c: (-c[0], c[1], c[2])):
         if p < threshold:
             break
-        if any(a < e and s < b for a, b, _h in taken):
+        if any(a < e and s < b for a, b, _h, _p in taken):
             continue
-        taken.append((s, e, hit))
+        taken.append((s, e, hit, p))
     return sorted(taken)
 
 
@@ -273,12 +274,7 @@ def span_quotations(shu: str, passage, notes, model: SpanModel | None = None,
     else:
         weights, bias, shu_marks = model.weights, model.bias, None
         qp = QuotePassage(passage, notes, model.fold)
-    scored = scored_candidates(shu, qp, weights, bias, model.fold, shu_marks)
-    prob: dict = {}
-    for p, s, e, hit in scored:  # (the highest, as `choose` takes it, should a span come twice)
-        prob[(s, e, hit)] = max(p, prob.get((s, e, hit), 0.0))
     out = []
-    for s, e, hit in choose(scored, model.threshold):
-        seq, a, b = hit
-        out.append(Quote(s, e, qp.kind_of(seq), seq, a, b, "至" if b - a != e - s else "者", prob[(s, e, hit)]))
+    for s, e, (seq, a, b), p in choose(scored_candidates(shu, qp, weights, bias, model.fold, shu_marks), model.threshold):
+        out.append(Quote(s, e, qp.kind_of(seq), seq, a, b, "至" if b - a != e - s else "者", p))
     return out
