@@ -122,13 +122,16 @@ def judge(rec: dict, predicted) -> list[tuple[object, str]]:
 
 
 def score(records: list[dict], predictions: list[list]) -> dict:
-    """Score one list of predicted quotations per record (a pure function)."""
+    """Score one list of predicted quotations per record (a pure function). Where the reader gives
+    each prediction its probability (`p`), also `by_confidence`: the precision of the predictions in
+    each band of 0.1 ("0.3-0.4" …), what a user filtering the quotations by confidence gets."""
     total, by_book = _Counts(), {}
+    bands: dict[str, list[int]] = {}
     for rec, predicted in zip(records, predictions, strict=True):
         book = by_book.setdefault(book_of(rec), _Counts())
         for c in (total, book):
             c.gold += len(rec["quotes"])
-        for _p, verdict in judge(rec, predicted):
+        for q, verdict in judge(rec, predicted):
             for c in (total, book):
                 if verdict == "left_out":
                     c.left_out += 1
@@ -139,27 +142,18 @@ def score(records: list[dict], predictions: list[list]) -> dict:
                     c.anchored += verdict == "right"
                 elif verdict == "other":
                     c.other += 1
+            p = getattr(q, "p", None)
+            if p is not None and verdict != "left_out":
+                lo = min(int(p * 10), 9) / 10
+                band = bands.setdefault(f"{lo:.1f}-{lo + 0.1:.1f}", [0, 0])
+                band[0] += 1
+                band[1] += verdict in ("right", "anchor", "other")
     out = {"records": len(records)}
     out.update(total.result())
     out["by_book"] = {b: by_book[b].result() for b in sorted(by_book)}
+    if bands:
+        out["by_confidence"] = {k: {"predicted": n, "precision": round(ok / n, 4)} for k, (n, ok) in sorted(bands.items())}
     return out
-
-
-def by_confidence(records: list[dict], predictions: list[list]) -> dict[str, dict]:
-    """Precision of the predictions by the reader's probability (`p`, bands of 0.1: "0.3-0.4" …),
-    counted as `score` counts; {} when the reader gives no probabilities. What a user filtering
-    the quotations by their confidence gets."""
-    bands: dict[str, list[int]] = {}
-    for rec, predicted in zip(records, predictions, strict=True):
-        for q, verdict in judge(rec, predicted):
-            p = getattr(q, "p", None)
-            if p is None or verdict == "left_out":
-                continue
-            lo = min(int(p * 10), 9) / 10
-            band = bands.setdefault(f"{lo:.1f}-{lo + 0.1:.1f}", [0, 0])
-            band[0] += 1
-            band[1] += verdict in ("right", "anchor", "other")
-    return {k: {"predicted": n, "precision": round(ok / n, 4)} for k, (n, ok) in sorted(bands.items())}
 
 
 def evaluate(gold_paths: list[str], reader: Callable | None = None, split: str | None = None,
@@ -182,9 +176,6 @@ def evaluate(gold_paths: list[str], reader: Callable | None = None, split: str |
         predictions = [reader(*reader_inputs(rec), marks=m) for rec, m in zip(records, marks)]
     elapsed = time.perf_counter() - t0
     out = score(records, predictions)
-    bands = by_confidence(records, predictions)
-    if bands:
-        out["by_confidence"] = bands
     out["reader"] = reader_name
     out["chars"] = sum(len(r["text"]) for r in records)
     out["chars_per_second"] = round(out["chars"] / elapsed, 1) if elapsed > 0 else 0.0
