@@ -335,13 +335,20 @@ def align_document(doc: Document) -> Document:
     return doc
 
 
-def _quotation_glosses(doc: Document, shu, passage_start: int) -> list[Gloss]:
-    between = doc.units[passage_start : shu.seq]
+def quotation_inputs(between: list, shu) -> tuple[list[tuple[int, str]], list[tuple[int, str]], tuple | None]:
+    """What the 疏 quotation reader reads of the units `between` the previous 疏 and `shu`: the 經
+    units and the 注 units, (seq, text) each, and the units' punctuation (the passage's by seq, the
+    疏's) when the segment stage has run — it gives every unit its sentences —, else None."""
     passage = [(u.seq, u.text) for u in between if u.kind == "base"]
     notes = [(u.seq, u.text) for u in between if u.kind == "commentary" and u.marker == "注"]
-    by_seq = {u.seq: u for u in between}
-    # the units' punctuation, when the segment stage has run (it gives every unit its sentences)
     marks = ({u.seq: u.marks for u in between}, shu.marks) if shu.sentences else None
+    return passage, notes, marks
+
+
+def _quotation_glosses(doc: Document, shu, passage_start: int) -> list[Gloss]:
+    between = doc.units[passage_start : shu.seq]
+    passage, notes, marks = quotation_inputs(between, shu)
+    by_seq = {u.seq: u for u in between}
     out = []
     for q in quotations(shu.text, passage, notes, marks):
         target = by_seq[q.seq].text
