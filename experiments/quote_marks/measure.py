@@ -28,7 +28,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent.parent))
 
 from pipeline import paths  # noqa: E402
 from pipeline.align.quote_spans import SpanModel, span_quotations  # noqa: E402
-from pipeline.evaluate.quotations import judge, reader_inputs, record_marks, score  # noqa: E402
+from pipeline.evaluate.quotations import reader_inputs, record_marks, score  # noqa: E402
 from pipeline.segment import read_segmenter  # noqa: E402
 from pipeline.train.quotations import train_records, train_spans  # noqa: E402
 
@@ -47,14 +47,8 @@ def read_all(model: SpanModel, records: list[dict], marks: list) -> dict[str, li
 
 def counts(rec: dict, preds) -> tuple[int, int, int, int]:
     """(right spans, other, counted, gold) of one record, as `score` counts them."""
-    right = other = counted = 0
-    for _p, verdict in judge(rec, preds):
-        if verdict == "left_out":
-            continue
-        counted += 1
-        right += verdict in ("right", "anchor")
-        other += verdict == "other"
-    return right, other, counted, len(rec["quotes"])
+    r = score([rec], [preds])
+    return r["right"], r["other"], r["predicted"], r["gold"]
 
 
 def f1(rows) -> float:

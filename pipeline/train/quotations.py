@@ -155,15 +155,14 @@ def span_examples(records: list[dict], fold=fold, marks: list | None = None):
             yield feats, (s, e) in gold
 
 
-def training_marks(records: list[dict], segmenter=None) -> list:
+def training_marks(records: list[dict]) -> list:
     """The punctuation the marked weights are trained on: the default segmenter's without its
     phrase memory, which knows the train juan's marks by heart (at run time it meets unseen juan
     and gives the reader its own breaks)."""
     from pipeline.evaluate.quotations import record_marks
     from pipeline.segment import read_segmenter
 
-    segmenter = segmenter or read_segmenter(paths.SEGMENTER_DEFAULT).without_memory()
-    return record_marks(records, segmenter)
+    return record_marks(records, read_segmenter(paths.SEGMENTER_DEFAULT).without_memory())
 
 
 def _fit(examples, params: dict) -> tuple[dict[str, float], float, dict]:
@@ -190,12 +189,12 @@ def _fit(examples, params: dict) -> tuple[dict[str, float], float, dict]:
 
 def train_spans(out: Path = SPANS_PATH, log=print, hold_out: frozenset[str] = frozenset(),
                 params: dict | None = None, extra_pairs: tuple[tuple[str, str], ...] = (),
-                marked: bool = True, segmenter=None, marks_by_id: dict | None = None) -> dict:
+                marked: bool = True, marks_by_id: dict | None = None) -> dict:
     """`hold_out`: train juan (KR1d0053_001 …) left out, to measure a change on them (tuning);
     `extra_pairs`: variant pairs to try beside the learned ones (benchmarks/quotation_joint.py
     pairs: none helped on the tune juan, stop 27); `marked`: also the weights that read the
-    segmenter's punctuation (`training_marks`, or `segmenter`'s, or `marks_by_id`: record id ->
-    marks, made once for several trainings), beside the plain ones."""
+    segmenter's punctuation (`training_marks`, or `marks_by_id`: record id -> marks, made once for
+    several trainings), beside the plain ones."""
     t0 = time.perf_counter()
     params = {**SPAN_PARAMS, **(params or {})}
     records = train_records(hold_out)
@@ -211,7 +210,7 @@ def train_spans(out: Path = SPANS_PATH, log=print, hold_out: frozenset[str] = fr
             "iterations": facts["iterations"]}
     if marked:
         marks = ([marks_by_id[r["id"]] for r in records] if marks_by_id is not None
-                 else training_marks(records, segmenter))
+                 else training_marks(records))
         m_weights, m_bias, m_facts = _fit(span_examples(records, fold_, marks), params)
         log(f"marked: {m_facts['features']} features ({time.perf_counter() - t0:.0f} s)")
         body["marked"] = {"bias": m_bias, "weights": m_weights}
