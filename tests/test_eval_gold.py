@@ -55,3 +55,26 @@ def test_a_good_gold_file_is_scored(tmp_path):
     _gold, result = run_eval(tmp_path, "glosses", [gloss_record()])
     assert result.exit_code == 0, result.output
     assert json.loads(result.output)["records"] == 1
+
+
+
+def test_gloss_precision_is_reported_by_confidence_band():
+    """What a user keeping only the glosses above a confidence gets: each anchored system span in
+    the band of its most confident gloss, right when gold has the span (a train block of the 集釋,
+    its first two base characters as the gold lemma)."""
+    from pipeline.evaluate.glosses import score
+    from pipeline.model import Gloss
+
+    rec = json.loads(gloss_record())
+
+    def gloss(start, end, conf):
+        return Gloss(0, 2, NOTE["text"][:2], "definition", BASE["text"][start:end], 0, start, end, confidence=conf)
+
+    # the gold span twice (0.93, 0.42: counted once, in the 0.9 band), another at 0.42 (wrong), one unanchored
+    system = [gloss(0, 2, 0.93), gloss(0, 2, 0.42), gloss(2, 3, 0.42),
+              Gloss(0, 2, NOTE["text"][:2], "definition", "?", 0, None, None, confidence=0.2)]
+    out = score([rec], [system])
+    assert out["lemma"]["tp"] == 1 and out["lemma"]["system"] == 2
+    assert out["by_confidence"] == {"0.4-0.5": {"predicted": 1, "precision": 0.0},
+                                    "0.9-1.0": {"predicted": 1, "precision": 1.0}}
+    assert "by_confidence" not in score([rec], [rec["glosses"]])  # gold-format glosses carry no confidence

@@ -202,10 +202,28 @@ def test_shu_quotations_in_every_format(out):
     assert parquet[gid]["lemma"] == "毋不敬" and parquet[gid]["type"] == "explanation"
     conllu = (out / "conllu" / "KR1d0053_001.conllu").read_text(encoding="utf-8")
     assert f"ZhGloss={gid}" in conllu and "ZhGlossType=explanation" in conllu and gid in conllu.split("ZhLemmaOf=", 1)[1]
+    conf = quote["confidence"]  # the reader's probability, the same in every format
+    assert f"ZhGlossLemma={quote['base_unit']}:{quote['lemma_start']}-{quote['lemma_end']}|ZhGlossConf={conf:.3f}" in conllu
     tei = (out / "tei" / "KR1d0053_001.xml").read_text(encoding="utf-8")
     tid = gid.replace("#", ".u")  # the TEI xml:id of the gloss
-    assert f'<link type="explanation" target="#{tid}.s #{tid}.e #{tid}.ls #{tid}.le" n="毋不敬"/>' in tei
+    assert f'<link type="explanation" target="#{tid}.s #{tid}.e #{tid}.ls #{tid}.le" n="毋不敬" cert="{conf:.3f}"/>' in tei
     page = etree.fromstring((out / "html" / "KR1d0053_001.html").read_bytes(), etree.HTMLParser())
     seq, index = gid.split("#", 1)[1].split(".g")
-    spans = page.xpath(f"//span[@class='gloss' and @id='g-{seq}-{index}']")  # html's gloss ids
+    spans = page.xpath(f"//span[contains(concat(' ', @class, ' '), ' gloss ') and @id='g-{seq}-{index}']")  # html's gloss ids
     assert spans and spans[0].get("data-lemma") == "毋不敬" and spans[0].get("data-type") == "explanation"
+    assert spans[0].get("data-conf") == f"{conf:.2f}" and f"confidence {conf:.2f}" in spans[0].get("title")
+    # a 疏 quotation under 0.5 is drawn as unsure, and only a 疏 quotation
+    shu = page.xpath("//*[contains(concat(' ', @class, ' '), ' m-shu ')]//span[contains(concat(' ', @class, ' '), ' gloss ')]")
+    other = page.xpath("//*[not(contains(concat(' ', @class, ' '), ' m-shu '))]/span[contains(concat(' ', @class, ' '), ' gloss ')][@id]")
+    unsure = [g for g in shu if "unsure" in g.get("class").split()]
+    assert unsure and len(unsure) < len(shu)
+    confidence = {"g-" + g["id"].split("#", 1)[1].replace(".g", "-"): g["confidence"]
+                  for g in _rows(out, "glosses", "jsonl") if g["doc"] == "KR1d0053_001"}
+    assert all(("unsure" in g.get("class").split()) == (confidence[g.get("id")] < 0.5) for g in shu)
+    assert other and not any("unsure" in g.get("class").split() for g in other)
+    # the 集釋's glosses keep their formula × anchoring confidence (an order, not a probability):
+    # those under 0.5 are drawn like the rest
+    low = [g for g in _rows(out, "glosses", "jsonl") if g["doc"] == "KR1d0030_003" and g["confidence"] < 0.5]
+    page = etree.fromstring((out / "html" / "KR1d0030_003.html").read_bytes(), etree.HTMLParser())
+    drawn = page.xpath("//span[contains(concat(' ', @class, ' '), ' gloss ')][@id]")
+    assert low and drawn and not any("unsure" in g.get("class").split() for g in drawn)

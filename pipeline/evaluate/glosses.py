@@ -9,7 +9,9 @@ id KR1d0003_…, KR1d0053_…, KR1d0028_… — as the pipeline segments a 注 u
 - lemma: micro P/R/F1 over the distinct (record, start, end) lemma spans of glosses that have a
   span (unanchored glosses, system or gold, are not scored);
 - type_accuracy: among system spans that match a gold span, the share whose type (any system
-  gloss at that span) is one of the gold types at that span.
+  gloss at that span) is one of the gold types at that span;
+- by_confidence: the precision of the system spans in each band of 0.1 of their confidence (the
+  highest of the glosses at the span), where the system's glosses carry one.
 """
 
 from __future__ import annotations
@@ -18,7 +20,7 @@ import time
 from pathlib import Path
 
 from pipeline.errors import InputError
-from pipeline.evaluate.common import prf
+from pipeline.evaluate.common import ConfidenceBands, prf
 from pipeline.jsonlines import read_jsonl
 from pipeline.model import GLOSS_TYPES
 
@@ -123,11 +125,14 @@ def score(records: list[dict], system: list[list]) -> dict:
     tp = n_sys = n_gold = 0
     type_ok = 0
     by_type: dict[str, list[int]] = {}
+    bands = ConfidenceBands()
     for rec, glosses in zip(records, system, strict=True):
         g = spans(rec["glosses"])
         s = spans(glosses)
         n_sys += len(s)
         n_gold += len(g)
+        for sp, conf in _confidences(glosses).items():
+            bands.add(conf, sp in g)
         for sp, types in s.items():
             if sp in g:
                 tp += 1
@@ -141,12 +146,27 @@ def score(records: list[dict], system: list[list]) -> dict:
                     c[0] += 1
     lemma = prf(tp, n_sys, n_gold)
     lemma["system"] = lemma.pop("pred")  # named for what it counts: distinct system spans
-    return {
+    out = {
         "records": len(records),
         "lemma": lemma,
         "type_accuracy": round(type_ok / tp, 4) if tp else 0.0,
         "recall_by_gold_type": {t: round(c[0] / c[1], 4) for t, c in sorted(by_type.items())},
     }
+    if bands.bands:
+        out["by_confidence"] = bands.result()
+    return out
+
+
+def _confidences(glosses) -> dict[tuple[int, int], float]:
+    """The confidence of each anchored system span: the highest of the glosses at it (glosses in
+    the gold format, without one, give none)."""
+    out: dict[tuple[int, int], float] = {}
+    for g in glosses:
+        if isinstance(g, dict) or g.lemma_start is None or g.lemma_end is None:
+            continue
+        sp = (g.lemma_start, g.lemma_end)
+        out[sp] = max(out.get(sp, 0.0), g.confidence)
+    return out
 
 
 def evaluate(gold_path: str | Path, segmenter="auto", details: bool = False) -> dict:

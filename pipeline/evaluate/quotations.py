@@ -22,6 +22,7 @@ from pathlib import Path
 from typing import Callable
 
 from pipeline.errors import InputError
+from pipeline.evaluate.common import ConfidenceBands
 from pipeline.jsonlines import read_jsonl
 
 MARKERS = ("經", "注")
@@ -126,7 +127,7 @@ def score(records: list[dict], predictions: list[list]) -> dict:
     each prediction its probability (`p`), also `by_confidence`: the precision of the predictions in
     each band of 0.1 ("0.3-0.4" …), what a user filtering the quotations by confidence gets."""
     total, by_book = _Counts(), {}
-    bands: dict[str, list[int]] = {}
+    bands = ConfidenceBands()
     for rec, predicted in zip(records, predictions, strict=True):
         book = by_book.setdefault(book_of(rec), _Counts())
         for c in (total, book):
@@ -144,15 +145,12 @@ def score(records: list[dict], predictions: list[list]) -> dict:
                     c.other += 1
             p = getattr(q, "p", None)
             if p is not None and verdict != "left_out":
-                lo = min(int(p * 10), 9) / 10
-                band = bands.setdefault(f"{lo:.1f}-{lo + 0.1:.1f}", [0, 0])
-                band[0] += 1
-                band[1] += verdict in ("right", "anchor", "other")
+                bands.add(p, verdict in ("right", "anchor", "other"))
     out = {"records": len(records)}
     out.update(total.result())
     out["by_book"] = {b: by_book[b].result() for b in sorted(by_book)}
-    if bands:
-        out["by_confidence"] = {k: {"predicted": n, "precision": round(ok / n, 4)} for k, (n, ok) in sorted(bands.items())}
+    if bands.bands:
+        out["by_confidence"] = bands.result()
     return out
 
 

@@ -13,8 +13,9 @@ not valid UD: no tree).
   `ZhSpan=<start>-<end>` (offsets in the unit text as stored in jsonl/parquet, `&KRnnnn;`
   counting its 8 characters), `ZhRestored=Yes` on a restored mark, `ZhNE=<BIO tag>` (entities;
   words are cut at entity edges, so the tags are exact), and the gloss links:
-  on commentary words inside a gloss `ZhGloss=<gloss id>` (`ZhGlossType` and
-  `ZhGlossLemma=<base unit>:<start>-<end>` on the word where it starts); on base words inside a
+  on commentary words inside a gloss `ZhGloss=<gloss id>` (`ZhGlossType`,
+  `ZhGlossLemma=<base unit>:<start>-<end>` and `ZhGlossConf=<confidence>` on the word where it
+  starts: a 疏 quotation's is the reader's probability); on base words inside a
   lemma `ZhLemmaOf=<gloss id>[,<gloss id>…]`; who speaks in the unit (Unit.source / source_name),
   on every token of a unit that has a source: `ZhSource=<as printed>` and `ZhSourceName=<person>`.
 Sentence comments: newdoc id, newpar id (= unit id), sent_id, text (punctuated), unit_kind,
@@ -97,6 +98,7 @@ def render(doc: Document) -> str:
             if base is not None and gl.lemma_start is not None and gl.lemma_end is not None:
                 bmap = offset_map(base.text)
                 head.append(f"ZhGlossLemma={unit_id(doc, base)}:{bmap[gl.lemma_start]}-{bmap[gl.lemma_end]}")
+            head.append(f"ZhGlossConf={gl.confidence:.3f}")
             gloss_head.setdefault(gl.note_start, []).extend(head)
         lemma_here = lemma_of.get(unit.seq, {})
         # who speaks: on every token of the unit (a query over tokens needs no join)

@@ -16,7 +16,9 @@
   it) as <gap reason="control-character" n="U+0001"/>;
 - glosses as standoff: <anchor>s in the commentary and in the base text, and a
   <linkGrp type="glosses"> of <link type="<gloss type>" target="#gloss-start #gloss-end
-  #lemma-start #lemma-end"/> at the end of the body.
+  #lemma-start #lemma-end" n="<lemma>" cert="<confidence>"/> at the end of the body (@cert, TEI's
+  certainty as a number: a 疏 quotation's is the reader's probability, near calibrated; a gloss's
+  the formula's and the anchoring's certainty, docs/glosses.md).
 
 The files validate against TEI P5 tei_all (../shared/schemas/tei_all.rng, tested) and against
 schemas/tei_zhushu.rng, a documented subset of TEI P5.
@@ -208,7 +210,7 @@ def render_doc(doc: Document) -> str:
                 targets += [f"#{gid}.ls", f"#{gid}.le"]
             links.append(
                 f"<link type={quoteattr(gl.type)} target={quoteattr(' '.join(targets))}"
-                f" n={quoteattr(_plain(gl.lemma))}/>"
+                f" n={quoteattr(_plain(gl.lemma))} cert=\"{gl.confidence:.3f}\"/>"
             )
     # 音義 readings: a note at the head in the 音義 unit, pointing at the head where it stands
     for unit in doc.units:
