@@ -174,6 +174,37 @@ def test_tei_valid_against_the_project_subset_and_readings_point_at_their_heads(
     assert {n.get("subtype") for n in tree.findall(".//t:note[@type='commentary']", ns)} >= {"zhu", "yinyi", "shu"}
 
 
+def test_conllu_carries_the_readings_at_their_heads(out):
+    """The 音義 readings in CoNLL-U MISC (the fixture: juan 1 of 禮記註疏, train): the note's head word
+    names the reading, prints it and points at where the head stands; the 經 / 注 word there names
+    the reading back — for every anchored reading of the tables."""
+    readings = [r for r in _rows(out, "readings", "jsonl") if r["doc"] == "KR1d0053_001"]
+    anchored = [r for r in readings if r["target_unit"] is not None]
+    assert len(anchored) > 20
+    tokens: dict[str, list[tuple[int, int, dict]]] = {}  # unit -> (start, end, misc) of its words
+    unit = None
+    for line in (out / "conllu" / "KR1d0053_001.conllu").read_text(encoding="utf-8").splitlines():
+        if line.startswith("# newpar id = "):
+            unit = line.split(" = ", 1)[1]
+        elif line and not line.startswith("#"):
+            misc = dict(kv.split("=", 1) for kv in line.split("\t")[9].split("|"))
+            if "ZhSpan" in misc:
+                a, b = map(int, misc["ZhSpan"].split("-"))
+                tokens.setdefault(unit, []).append((a, b, misc))
+
+    def word_at(unit, k):
+        return next(m for a, b, m in tokens[unit] if a <= k < b)
+
+    for r in readings:
+        head = word_at(r["unit"], r["head_start"])
+        assert r["id"] in head["ZhReading"].split(",") and head["ZhReadingText"] == r["reading_text"]
+        if r["target_unit"] is None:
+            assert "ZhReadingTarget" not in head
+            continue
+        assert head["ZhReadingTarget"] == f"{r['target_unit']}:{r['target_start']}-{r['target_end']}"
+        assert r["id"] in word_at(r["target_unit"], r["target_start"])["ZhReadingOf"].split(",")
+
+
 def test_html_shows_the_zhushu_commentaries_apart_with_readings_on_hover(out):
     from lxml import html
 

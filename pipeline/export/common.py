@@ -25,6 +25,11 @@ def gloss_id(doc: Document, unit: Unit, index: int) -> str:
     return f"{doc.id}#{unit.seq}.g{index}"
 
 
+def reading_id(doc: Document, unit: Unit, index: int) -> str:
+    """An 音義 reading: the index-th entry of the note `unit`."""
+    return f"{doc.id}#{unit.seq}.r{index}"
+
+
 def note_id(doc: Document, index: int) -> str:
     return f"{doc.id}.n{index}"
 

@@ -16,7 +16,11 @@ not valid UD: no tree).
   on commentary words inside a gloss `ZhGloss=<gloss id>` (`ZhGlossType`,
   `ZhGlossLemma=<base unit>:<start>-<end>` and `ZhGlossConf=<confidence>` on the word where it
   starts: a 疏 quotation's is the reader's probability); on base words inside a
-  lemma `ZhLemmaOf=<gloss id>[,<gloss id>…]`; who speaks in the unit (Unit.source / source_name),
+  lemma `ZhLemmaOf=<gloss id>[,<gloss id>…]`; the 音義 readings likewise (since stop 43): on the
+  words of an 音義 note that are a reading's head `ZhReading=<reading id>` (`ZhReadingText=<the
+  reading as printed: 力呈反, 音洛, 如字>` and `ZhReadingTarget=<unit>:<start>-<end>` on the word
+  where the head starts), on the words of a 經 / 注 where an anchored head stands
+  `ZhReadingOf=<reading id>[,…]`; who speaks in the unit (Unit.source / source_name),
   on every token of a unit that has a source: `ZhSource=<as printed>` and `ZhSourceName=<person>`.
 Sentence comments: newdoc id, newpar id (= unit id), sent_id, text (punctuated), unit_kind,
 unit_source and unit_source_name (where the unit has them), pb, line.
@@ -33,6 +37,7 @@ from pipeline.export.common import (
     entity_tags,
     gloss_id,
     offset_map,
+    reading_id,
     text_units,
     unit_id,
 )
@@ -68,14 +73,11 @@ def _char_words(unit: Unit, si: int, start: int, end: int) -> list[Word]:
 
 
 def render(doc: Document) -> str:
-    lemma_of: dict[int, dict[int, list[str]]] = {}  # base unit seq -> offset -> gloss ids
-    for unit in doc.units:
-        for i, gl in enumerate(unit.glosses):
-            if gl.base_seq is None or gl.lemma_start is None or gl.lemma_end is None:
-                continue
-            at = lemma_of.setdefault(gl.base_seq, {})
-            for k in range(gl.lemma_start, gl.lemma_end):
-                at.setdefault(k, []).append(gloss_id(doc, unit, i))
+    # per unit seq: offset -> ids of the glosses whose lemma / the readings whose head stands there
+    lemma_of = _targets(((gloss_id(doc, unit, i), gl.base_seq, gl.lemma_start, gl.lemma_end)
+                         for unit in doc.units for i, gl in enumerate(unit.glosses)))
+    reading_of = _targets(((reading_id(doc, unit, i), r.target, r.anchor_start, r.anchor_end)
+                           for unit in doc.units for i, r in enumerate(unit.readings)))
     by_seq = {u.seq: u for u in doc.units}
     out: list[str] = []
     first_sentence = True
@@ -101,6 +103,8 @@ def render(doc: Document) -> str:
             head.append(f"ZhGlossConf={gl.confidence:.3f}")
             gloss_head.setdefault(gl.note_start, []).extend(head)
         lemma_here = lemma_of.get(unit.seq, {})
+        reading_at, reading_head = _readings_at(doc, unit, by_seq)
+        read_here = reading_of.get(unit.seq, {})
         # who speaks: on every token of the unit (a query over tokens needs no join)
         who = ""
         if unit.source is not None:
@@ -143,15 +147,13 @@ def render(doc: Document) -> str:
                             misc.append("ZhSpacesBefore=" + _escape_spaces(gap))
                     misc.append("ZhNE=" + tags[s])
                     if gloss_at:
-                        gl_ids = _ids_over(gloss_at, s, e)
-                        if gl_ids:
-                            misc.append("ZhGloss=" + _misc_value(",".join(gl_ids)))
-                        for k in range(s, e):
-                            misc.extend(gloss_head.get(k, ()))
+                        _add_links(misc, "ZhGloss", gloss_at, s, e, gloss_head)
                     if lemma_here:
-                        lo = _ids_over(lemma_here, s, e)
-                        if lo:
-                            misc.append("ZhLemmaOf=" + _misc_value(",".join(lo)))
+                        _add_links(misc, "ZhLemmaOf", lemma_here, s, e)
+                    if reading_at:
+                        _add_links(misc, "ZhReading", reading_at, s, e, reading_head)
+                    if read_here:
+                        _add_links(misc, "ZhReadingOf", read_here, s, e)
                 if e > prev_end:
                     prev_end = e
                 if j == last:
@@ -186,20 +188,64 @@ def render(doc: Document) -> str:
     return "\n".join(out) + ("\n" if out else "")
 
 
+def _targets(links) -> dict[int, dict[int, list[str]]]:
+    """(id, unit seq, start, end) of each anchored link -> per unit seq, offset -> link ids."""
+    out: dict[int, dict[int, list[str]]] = {}
+    for lid, seq, start, end in links:
+        if seq is None or start is None or end is None:
+            continue
+        at = out.setdefault(seq, {})
+        for k in range(start, end):
+            at.setdefault(k, []).append(lid)
+    return out
+
+
+def _readings_at(doc: Document, unit: Unit, by_seq: dict) -> tuple[dict[int, list[str]], dict[int, list[str]]]:
+    """Of an 音義 note: the reading ids at each offset of a head, and the MISC of the word where
+    each head starts (the reading as printed; where the head stands, when anchored)."""
+    at: dict[int, list[str]] = {}
+    head: dict[int, list[str]] = {}
+    for i, r in enumerate(unit.readings):
+        rid = reading_id(doc, unit, i)
+        for k in range(r.head_start, r.head_end):
+            at.setdefault(k, []).append(rid)
+        misc = [f"ZhReadingText={_misc_value(encode_entities(unit.text[r.reading.start:r.reading.end]))}"] if r.sounds else []
+        target = by_seq.get(r.target) if r.target is not None else None
+        if target is not None and r.anchor_start is not None and r.anchor_end is not None:
+            tmap = offset_map(target.text)
+            misc.append(f"ZhReadingTarget={unit_id(doc, target)}:{tmap[r.anchor_start]}-{tmap[r.anchor_end]}")
+        head.setdefault(r.head_start, []).extend(misc)
+    return at, head
+
+
+def _add_links(misc: list[str], key: str, at: dict[int, list[str]], s: int, e: int,
+               heads: dict[int, list[str]] | None = None) -> None:
+    """A word's link ids under `key` (the glosses / readings over its characters s..e-1) and the
+    MISC of the links that start on it."""
+    ids = _ids_over(at, s, e)
+    if ids:
+        misc.append(f"{key}=" + _misc_value(",".join(ids)))
+    if heads:
+        for k in range(s, e):
+            misc.extend(heads.get(k, ()))
+
+
 def _ids_over(at: dict[int, list[str]], s: int, e: int) -> list[str]:
-    """The gloss ids at any offset s..e-1, each once, in gloss order."""
+    """The gloss (or reading) ids at any offset s..e-1, each once, in their order."""
     if e == s + 1:  # (most words: one character, mostly one gloss or none)
         ids = at.get(s, ())
         if len(ids) < 2:
             return list(ids)
-        return sorted(set(ids), key=_gid_key)
-    return sorted({g for k in range(s, e) for g in at.get(k, ())}, key=_gid_key)
+        return sorted(set(ids), key=_id_key)
+    return sorted({g for k in range(s, e) for g in at.get(k, ())}, key=_id_key)
 
 
-def _gid_key(gid: str) -> tuple:
-    unit, _, g = gid.rpartition(".g")
+def _id_key(gid: str) -> tuple:
+    """doc#seq.gN / doc#seq.rN: by document, unit and N."""
+    unit, _, g = gid.rpartition(".")
     doc, _, seq = unit.rpartition("#")
-    return (doc, int(seq) if seq.isdigit() else 0, int(g) if g.isdigit() else 0)
+    n = g[1:]
+    return (doc, int(seq) if seq.isdigit() else 0, int(n) if n.isdigit() else 0)
 
 
 FORMAT = Format("conllu", lambda b: {f"conllu/{b.doc.id}.conllu": render(b.doc).encode("utf-8")}, stream=stream_files)

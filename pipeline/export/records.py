@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from typing import get_args
 
-from pipeline.export.common import UnitProvenance, book_title, note_id, offset_map, unit_id
+from pipeline.export.common import UnitProvenance, book_title, note_id, offset_map, reading_id, unit_id
 from pipeline.model import EDITION, ENTITY_LABELS, Document, UnitKind, sentences_of
 from pipeline.pua import encode_entities, has_kanripo
 
@@ -377,7 +377,7 @@ def _reading_records(doc: Document, unit, uid: str, om: list[int], by_seq: dict,
         first = _sound_record(unit.text, r.reading) if r.sounds else {}
         out.append({
             "doc": doc.id,
-            "id": f"{uid}.r{i}",
+            "id": reading_id(doc, unit, i),
             "unit": uid,
             "head": encode_entities(r.head),
             "head_start": om[r.head_start],
