@@ -155,12 +155,16 @@ def eval_segment(gold, split, model_dir, as_json, no_passage):
 @click.option("--outside-frac", type=click.FloatRange(0.0, 1.0, min_open=True), default=None,
               help="v3: the share of the outside prose's chunks drawn each epoch (default 0.05).")
 @click.option("--seed", type=int, default=None, help="bilstm: the training seed (default 13).")
+@click.option("--init-from", default=None, type=click.Path(file_okay=False, exists=True),
+              help="bilstm: start from this trained folder's weights (same shape and vocabulary) instead of random ones.")
+@click.option("--lr", type=click.FloatRange(0.0, min_open=True), default=None,
+              help="bilstm: the learning rate at the start of the warm-down (default 2e-3).")
 @click.option("--seeds", default=None, help="Comma-separated member seeds (ensemble; default 13,14,15).")
 @click.option("--bilstm-from", default=None, type=click.Path(file_okay=False, exists=True),
               help="hybrid: use this trained BiLSTM folder (referred to, not copied) instead of training one.")
 @reports_input_errors
 def train_segmenter_cmd(out_dir, model_type, no_extra, recipe, epochs, seeds, bilstm_from, outside_file, checkpoint,
-                        teacher_dir, members, layers, zhushu_frac, outside_frac, seed):
+                        teacher_dir, members, layers, zhushu_frac, outside_frac, seed, init_from, lr):
     """Rebuild the segmenter from data/punct (train split) and data/extra; fixed seeds."""
     from pipeline import paths
     from pipeline.train.segment import V2_OVERRIDES, V2D_OVERRIDES, V3_OVERRIDES, train_segmenter
@@ -178,6 +182,8 @@ def train_segmenter_cmd(out_dir, model_type, no_extra, recipe, epochs, seeds, bi
             (outside_file, recipe == "v3", "--outside goes with --recipe v3", "outside_file"),
             (outside_frac, model_type == "bilstm" and recipe == "v3", "--outside-frac goes with --type bilstm --recipe v3", "outside_frac"),
             (checkpoint, model_type == "bilstm", "--checkpoint goes with --type bilstm", "checkpoint"),
+            (init_from, model_type == "bilstm", "--init-from goes with --type bilstm", "init_from"),
+            (lr, model_type == "bilstm", "--lr goes with --type bilstm", "lr"),
             (bilstm_from, model_type == "hybrid", "--bilstm-from goes with --type hybrid", "bilstm_from")):
         if value:
             if not allowed:

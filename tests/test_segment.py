@@ -428,6 +428,42 @@ def test_tiny_v2_training_is_deterministic_and_batch_invariant(tmp_path):
     assert batched == alone
 
 
+def test_training_can_start_from_a_trained_folder(tmp_path):
+    """`init_from` (`zhushu train segmenter --init-from`): training on from a folder's weights — with
+    no epoch more the model is that folder's (the same probabilities), with one it moves on from them;
+    a folder of another vocabulary is refused (train records of the 集釋)."""
+    import numpy as np
+    import torch
+
+    from pipeline.segment.bilstm import NeuralSegmenter
+    from pipeline.train.segment.bilstm import train
+
+    recs = [dict(r, marks={int(k): v for k, v in r["marks"].items()}, book="KR1d0030") for r in _train_records(60)]
+    arch = {"emb": 16, "bemb": 8, "kemb": 4, "hidden": 16, "layers": 1}
+    old = torch.get_num_threads()
+    torch.set_num_threads(1)
+    try:
+        def trained(name, records, **kw):
+            seg = train(records, recs[50:], epochs=kw.pop("epochs", 1), arch=dict(arch), quantize=False,
+                        log=lambda m: None, **kw)
+            seg.save(tmp_path / name)
+            return NeuralSegmenter.load(tmp_path / name)
+
+        first = trained("first", recs[:50])
+        same = trained("same", recs[:50], epochs=0, init_from=tmp_path / "first")
+        on = trained("on", recs[:50], init_from=tmp_path / "first", lr=5e-4)
+        texts, kinds = [r["text"] for r in recs[50:]], ["base"] * 10
+        p0, p1, p2 = (m.probs(texts, kinds) for m in (first, same, on))
+        with pytest.raises(ValueError, match="vocabulary"):
+            train(recs[:20], recs[50:], epochs=1, arch=dict(arch), quantize=False, log=lambda m: None,
+                  init_from=tmp_path / "first")
+    finally:
+        torch.set_num_threads(old)
+    assert all(np.allclose(a, b, atol=1e-3) for a, b in zip(p0, p1))
+    assert not all(np.allclose(a, b, atol=1e-3) for a, b in zip(p0, p2))
+    assert json.loads((tmp_path / "on" / "config.json").read_text(encoding="utf-8"))["init_from"] == "first"
+
+
 def test_interrupted_training_resumes_to_the_same_model(tmp_path):
     """Punctuation v3's long runs: a checkpoint after every epoch; a run interrupted after its
     second epoch (of three phases: pretrain, joint with the outside prose folded, fine-tune) and

@@ -151,6 +151,7 @@ def train(train_recs: list[dict], tune_recs: list[dict], extra_recs: list[dict] 
           outside_recs: list[dict] | None = None, outside_weight: float = 1.0, outside_frac: float = 0.05,
           outside_min_bigram: int = 50, fold: str | None = None, checkpoint: str | Path | None = None,
           teacher=None, teacher_name: str | None = None, distil_weight: float = 0.5,
+          init_from: str | Path | None = None,
           quantize: bool = True, log=print, time_limit: float | None = None) -> NeuralSegmenter:
     """Train a tagger. Deterministic for a given seed (one thread, fixed shuffles).
 
@@ -179,6 +180,10 @@ def train(train_recs: list[dict], tune_recs: list[dict], extra_recs: list[dict] 
     towards `distil_weight` x the teacher's distribution + (1 - distil_weight) x the gold mark.
     The teacher's distribution says how sure a break is where the carried-over gold marks are
     noisy or a matter of taste, which a hard label cannot.
+
+    `init_from`: a trained BiLSTM folder of the same shape and vocabulary (the same data and
+    settings build the same vocabulary) whose weights the training starts from instead of random
+    ones: training on, with a learning rate and schedule of its own (a fresh optimiser).
     """
     torch.manual_seed(seed)
     rng = random.Random(seed)
@@ -195,6 +200,9 @@ def train(train_recs: list[dict], tune_recs: list[dict], extra_recs: list[dict] 
     if vocab.trigrams:
         arch["ngram_slots"] = 3
     model = Tagger(len(vocab.chars) + 2, vocab.n_ngrams, **arch)
+    if init_from is not None:
+        _init_weights(model, vocab, Path(init_from))
+        log(f"weights from {init_from}")
     n_kinds = model.n_kinds
     own = [c for r in train_recs for c in _chunks(r)]
     ext = [dict(c, weight=extra_weight) for r in extra_recs for c in _chunks(r)]
@@ -217,6 +225,8 @@ def train(train_recs: list[dict], tune_recs: list[dict], extra_recs: list[dict] 
         config["fold"] = fold
     if teacher is not None:
         config["distil"] = {"teacher": teacher_name, "weight": distil_weight}
+    if init_from is not None:
+        config["init_from"] = Path(init_from).name
     config["arch"].pop("n_labels")
     seg = NeuralSegmenter(model, vocab, 0.5, config)
     tune_sets = {"tune": tune_recs, "tune-zs": tune_zhushu or []}
@@ -310,6 +320,16 @@ def train(train_recs: list[dict], tune_recs: list[dict], extra_recs: list[dict] 
     seg.config["train_seconds"] = round(time.time() - t0, 1)
     log(f"threshold {seg.threshold}, final_threshold {seg.final_threshold}")
     return seg
+
+
+def _init_weights(model: Tagger, vocab, folder: Path) -> None:
+    """Load a trained folder's weights into `model`; refused unless its vocabulary is this one
+    (a character id must mean the same character)."""
+    cfg = json.loads((folder / "config.json").read_text(encoding="utf-8"))
+    if cfg.get("chars") != vocab.chars or cfg.get("bigrams") != vocab.bigrams or (cfg.get("trigrams") or []) != vocab.trigrams:
+        raise ValueError(f"{folder}: its vocabulary is not the one this training data builds")
+    state = torch.load(folder / "weights.pt", map_location="cpu", weights_only=True)
+    model.load_state_dict({k: v.float() for k, v in state.items()})
 
 
 def _attach_teacher(teacher, chunks: list[dict]) -> None:
