@@ -158,14 +158,15 @@ def score(records: list[dict], system: list[list]) -> dict:
 
 
 def _confidences(glosses) -> dict[tuple[int, int], float]:
-    """The confidence of each anchored system span: the highest of the glosses at it (glosses in
-    the gold format, without one, give none)."""
+    """The confidence of each anchored system span: the highest of the glosses at it (glosses
+    without one — the gold format's, a reader's of its own — give none)."""
     out: dict[tuple[int, int], float] = {}
     for g in glosses:
-        if isinstance(g, dict) or g.lemma_start is None or g.lemma_end is None:
+        conf = None if isinstance(g, dict) else getattr(g, "confidence", None)
+        if conf is None or g.lemma_start is None or g.lemma_end is None:
             continue
         sp = (g.lemma_start, g.lemma_end)
-        out[sp] = max(out.get(sp, 0.0), g.confidence)
+        out[sp] = max(out.get(sp, 0.0), conf)
     return out
 
 
