@@ -28,6 +28,7 @@ import pytest
 from click.testing import CliRunner
 
 from pipeline import paths
+from tests.conftest import browser_missing
 from pipeline.export.records import RECORD_KINDS, SCHEMAS
 from pipeline.export.sqlite import INDEXED, PATH, PRIMARY_KEYS, REFERENCES
 from pipeline.pua import decode_entities, encode_entities
@@ -401,42 +402,19 @@ def test_serve_without_a_database_says_so(tmp_path):
 
 # --- the browser: Debian's chromium, headless, through chromedriver --------------------------
 
-def _browser_missing() -> str | None:
-    try:
-        import selenium  # noqa: F401
-    except ImportError:
-        return "selenium is not installed (pip install -e '.[test]')"
-    for exe in ("chromium", "chromedriver"):
-        if not shutil.which(exe):
-            return f"no {exe} on PATH (Debian: apt-get install chromium chromium-driver; .ci/run does)"
-    return None
-
-
-@pytest.mark.skipif(_browser_missing() is not None, reason=str(_browser_missing()))
-def test_browser_renders_the_kwic_page_with_its_hits(server, conn, tmp_path):
-    from selenium import webdriver
-    from selenium.webdriver.chrome.service import Service
+@pytest.mark.skipif(browser_missing() is not None, reason=str(browser_missing()))
+def test_browser_renders_the_kwic_page_with_its_hits(server, conn, browser):
     from selenium.webdriver.common.by import By
 
-    opts = webdriver.ChromeOptions()
-    opts.binary_location = shutil.which("chromium")
-    for flag in ("--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
-                 "--disable-component-update", "--disable-sync", "--no-first-run", "--disable-quic",
-                 f"--user-data-dir={tmp_path / 'profile'}", "--window-size=1400,1000"):
-        opts.add_argument(flag)
-    driver = webdriver.Chrome(service=Service(shutil.which("chromedriver")), options=opts)
-    try:
-        driver.set_page_load_timeout(60)
-        driver.get(f"{server}/zhushu/kwic?" + urllib.parse.urlencode({"q": "司射", "width": "8", "kind": "base"}))
-        marks = driver.find_elements(By.CSS_SELECTOR, "table.rows-and-columns td mark.zhushu-hit")
-        want = kwic_by_scan(conn, "司射", 8, "base")
-        assert [m.text for m in marks] == ["司射"] * len(want) and len(want) > 10
-        first = driver.find_elements(By.CSS_SELECTOR, "table.rows-and-columns tbody tr")[0]
-        cells = {td.get_attribute("class").split()[0]: td.text for td in first.find_elements(By.TAG_NAME, "td")}
-        assert (cells["col-left"], cells["col-right"]) == (want[0][2], want[0][4])
-        link = first.find_element(By.CSS_SELECTOR, "td.col-link a")
-        assert link.get_attribute("href").endswith("/zhushu/units/" + want[0][0].replace("#", "~23"))
-        if os.environ.get("ZHUSHU_SCREENSHOT"):  # docs/serve_kwic.png is made this way
-            driver.save_screenshot(os.environ["ZHUSHU_SCREENSHOT"])
-    finally:
-        driver.quit()
+    driver = browser
+    driver.get(f"{server}/zhushu/kwic?" + urllib.parse.urlencode({"q": "司射", "width": "8", "kind": "base"}))
+    marks = driver.find_elements(By.CSS_SELECTOR, "table.rows-and-columns td mark.zhushu-hit")
+    want = kwic_by_scan(conn, "司射", 8, "base")
+    assert [m.text for m in marks] == ["司射"] * len(want) and len(want) > 10
+    first = driver.find_elements(By.CSS_SELECTOR, "table.rows-and-columns tbody tr")[0]
+    cells = {td.get_attribute("class").split()[0]: td.text for td in first.find_elements(By.TAG_NAME, "td")}
+    assert (cells["col-left"], cells["col-right"]) == (want[0][2], want[0][4])
+    link = first.find_element(By.CSS_SELECTOR, "td.col-link a")
+    assert link.get_attribute("href").endswith("/zhushu/units/" + want[0][0].replace("#", "~23"))
+    if os.environ.get("ZHUSHU_SCREENSHOT"):  # docs/serve_kwic.png is made this way
+        driver.save_screenshot(os.environ["ZHUSHU_SCREENSHOT"])

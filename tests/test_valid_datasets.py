@@ -19,6 +19,7 @@ import pytest
 from lxml import etree
 
 from pipeline import paths
+from tests.conftest import browser_missing
 from pipeline.export.records import RECORD_KINDS
 from pipeline.variants import fold, reading_alternates
 
@@ -172,6 +173,25 @@ def test_tei_valid_against_the_project_subset_and_readings_point_at_their_heads(
     assert len(pointed) >= 0.8 * len(readings)  # 32 of 37 in this cut; the whole books: docs/readings.md
     assert all(t.lstrip("#") in ids for r in pointed for t in r.get("target").split())
     assert {n.get("subtype") for n in tree.findall(".//t:note[@type='commentary']", ns)} >= {"zhu", "yinyi", "shu"}
+
+
+@pytest.mark.skipif(browser_missing() is not None, reason=str(browser_missing()))
+def test_a_link_to_a_quotation_in_a_folded_shu_opens_the_fold(out, browser):
+    """The HTML folds a long 疏 (<details>); a page opened at one of its quotations (?gloss=<id> or
+    #<id>) opens the fold and shows the quotation with its tooltip (headless Chromium)."""
+    from selenium.webdriver.common.by import By
+
+    page = etree.fromstring((out / "html" / "KR1d0053_001.html").read_bytes(), etree.HTMLParser())
+    folded = page.xpath("//details[contains(@class, 'm-shu')]//span[contains(concat(' ', @class, ' '), ' gloss ')]/@id")
+    assert len(folded) > 2
+    url = (out / "html" / "KR1d0053_001.html").resolve().as_uri()
+    for gid, how in ((folded[0], f"?gloss={folded[0]}"), (folded[-1], f"#{folded[-1]}")):
+        browser.get(url + how)
+        el = browser.find_element(By.ID, gid)
+        assert el.is_displayed(), how
+        assert browser.execute_script("return arguments[0].closest('details').open", el)
+    browser.get(url)  # opened plainly, the folds stay shut
+    assert not browser.find_element(By.ID, folded[0]).is_displayed()
 
 
 def test_conllu_carries_the_readings_at_their_heads(out):

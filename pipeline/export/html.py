@@ -90,9 +90,17 @@ document.addEventListener("DOMContentLoaded", function () {
     g.addEventListener("mouseenter", function () { mark(g.id, true); });
     g.addEventListener("mouseleave", function () { mark(g.id, false); });
   });
-  if (location.hash.length > 1) { mark(decodeURIComponent(location.hash.slice(1)), true); }
+  function reveal(el) {  // a gloss inside a folded 疏: open the fold, or the link shows nothing
+    var fold = el && el.closest("details");
+    if (fold) { fold.open = true; }
+  }
+  if (location.hash.length > 1) {
+    var target = decodeURIComponent(location.hash.slice(1));
+    reveal(document.getElementById(target));
+    mark(target, true);
+  }
   var shown = new URLSearchParams(location.search).get("gloss");  // ?gloss=<id>: show it, no scrolling
-  if (shown && document.getElementById(shown)) { document.getElementById(shown).classList.add("show"); mark(shown, true); }
+  if (shown && document.getElementById(shown)) { reveal(document.getElementById(shown)); document.getElementById(shown).classList.add("show"); mark(shown, true); }
 });
 """
 
