@@ -89,21 +89,13 @@ def render(doc: Document) -> str:
         # most units are NFC and hold no Kanripo character: their words are their own forms
         plain = unicodedata.is_normalized("NFC", text) and not has_kanripo(text)
         prov_at = UnitProvenance(doc, unit)
-        gloss_at: dict[int, list[str]] = {}
-        gloss_head: dict[int, list[str]] = {}
-        for i, gl in enumerate(unit.glosses):
-            gid = gloss_id(doc, unit, i)
-            for k in range(gl.note_start, gl.note_end):
-                gloss_at.setdefault(k, []).append(gid)
-            head = [f"ZhGlossType={_misc_value(gl.type)}"]
-            base = by_seq.get(gl.base_seq) if gl.base_seq is not None else None
-            if base is not None and gl.lemma_start is not None and gl.lemma_end is not None:
-                bmap = offset_map(base.text)
-                head.append(f"ZhGlossLemma={unit_id(doc, base)}:{bmap[gl.lemma_start]}-{bmap[gl.lemma_end]}")
-            head.append(f"ZhGlossConf={gl.confidence:.3f}")
-            gloss_head.setdefault(gl.note_start, []).extend(head)
+        # the glosses / readings of this unit: their ids at each offset, the MISC where each starts
+        gloss_at, gloss_head = _links_at((gloss_id(doc, unit, i), gl.note_start, gl.note_end, _gloss_misc(doc, gl, by_seq))
+                                         for i, gl in enumerate(unit.glosses))
+        reading_at, reading_head = _links_at((reading_id(doc, unit, i), r.head_start, r.head_end,
+                                              _reading_misc(doc, unit, r, by_seq))
+                                             for i, r in enumerate(unit.readings))
         lemma_here = lemma_of.get(unit.seq, {})
-        reading_at, reading_head = _readings_at(doc, unit, by_seq)
         read_here = reading_of.get(unit.seq, {})
         # who speaks: on every token of the unit (a query over tokens needs no join)
         who = ""
@@ -200,22 +192,37 @@ def _targets(links) -> dict[int, dict[int, list[str]]]:
     return out
 
 
-def _readings_at(doc: Document, unit: Unit, by_seq: dict) -> tuple[dict[int, list[str]], dict[int, list[str]]]:
-    """Of an 音義 note: the reading ids at each offset of a head, and the MISC of the word where
-    each head starts (the reading as printed; where the head stands, when anchored)."""
+def _links_at(links) -> tuple[dict[int, list[str]], dict[int, list[str]]]:
+    """(id, start, end, MISC of the word where it starts) of each gloss or reading of a unit -> the
+    ids at each offset, and the MISC at each start."""
     at: dict[int, list[str]] = {}
     head: dict[int, list[str]] = {}
-    for i, r in enumerate(unit.readings):
-        rid = reading_id(doc, unit, i)
-        for k in range(r.head_start, r.head_end):
-            at.setdefault(k, []).append(rid)
-        misc = [f"ZhReadingText={_misc_value(encode_entities(unit.text[r.reading.start:r.reading.end]))}"] if r.sounds else []
-        target = by_seq.get(r.target) if r.target is not None else None
-        if target is not None and r.anchor_start is not None and r.anchor_end is not None:
-            tmap = offset_map(target.text)
-            misc.append(f"ZhReadingTarget={unit_id(doc, target)}:{tmap[r.anchor_start]}-{tmap[r.anchor_end]}")
-        head.setdefault(r.head_start, []).extend(misc)
+    for lid, start, end, misc in links:
+        for k in range(start, end):
+            at.setdefault(k, []).append(lid)
+        head.setdefault(start, []).extend(misc)
     return at, head
+
+
+def _pointer(doc: Document, target: Unit | None, start: int | None, end: int | None) -> str | None:
+    """`<unit id>:<start>-<end>` (offsets into the stored text) where a link is anchored, else None."""
+    if target is None or start is None or end is None:
+        return None
+    m = offset_map(target.text)
+    return f"{unit_id(doc, target)}:{m[start]}-{m[end]}"
+
+
+def _gloss_misc(doc: Document, gl, by_seq: dict) -> list[str]:
+    at = _pointer(doc, by_seq.get(gl.base_seq) if gl.base_seq is not None else None, gl.lemma_start, gl.lemma_end)
+    return ([f"ZhGlossType={_misc_value(gl.type)}"] + ([f"ZhGlossLemma={at}"] if at else [])
+            + [f"ZhGlossConf={gl.confidence:.3f}"])
+
+
+def _reading_misc(doc: Document, unit: Unit, r, by_seq: dict) -> list[str]:
+    """The reading as printed, and where its head stands when anchored."""
+    misc = [f"ZhReadingText={_misc_value(encode_entities(unit.text[r.reading.start:r.reading.end]))}"] if r.sounds else []
+    at = _pointer(doc, by_seq.get(r.target) if r.target is not None else None, r.anchor_start, r.anchor_end)
+    return misc + ([f"ZhReadingTarget={at}"] if at else [])
 
 
 def _add_links(misc: list[str], key: str, at: dict[int, list[str]], s: int, e: int,
