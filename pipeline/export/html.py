@@ -100,7 +100,8 @@ document.addEventListener("DOMContentLoaded", function () {
     mark(target, true);
   }
   var shown = new URLSearchParams(location.search).get("gloss");  // ?gloss=<id>: show it, no scrolling
-  if (shown && document.getElementById(shown)) { reveal(document.getElementById(shown)); document.getElementById(shown).classList.add("show"); mark(shown, true); }
+  var el = shown && document.getElementById(shown);
+  if (el) { reveal(el); el.classList.add("show"); mark(shown, true); }
 });
 """
 
