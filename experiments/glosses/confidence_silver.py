@@ -20,7 +20,7 @@ from gloss_silver import pairs  # noqa: E402
 
 from pipeline.align import align_block  # noqa: E402
 from pipeline.evaluate.common import ConfidenceBands  # noqa: E402
-from pipeline.evaluate.glosses import note_marks  # noqa: E402
+from pipeline.evaluate.glosses import note_marks, span_confidences  # noqa: E402
 from pipeline.segment import load_segmenter  # noqa: E402
 
 
@@ -39,12 +39,7 @@ def main() -> None:
             own = note_marks([note], seg, ids=[rid], bases=[base])[0][0]
             silver = {(g.lemma_start, g.lemma_end) for g in align_block(base, note, marks, zhushu=zhushu)
                       if g.lemma_start is not None}
-            best: dict[tuple[int, int], float] = {}
-            for g in align_block(base, note, own, zhushu=zhushu):
-                if g.lemma_start is not None:
-                    sp = (g.lemma_start, g.lemma_end)
-                    best[sp] = max(best.get(sp, 0.0), g.confidence)
-            for sp, conf in best.items():
+            for sp, conf in span_confidences(align_block(base, note, own, zhushu=zhushu)).items():
                 bands.add(conf, sp in silver)
         print(book, {k: f"{v['precision'] * v['predicted']:.0f} / {v['predicted']}" for k, v in bands.result().items()})
 

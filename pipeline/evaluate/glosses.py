@@ -131,7 +131,7 @@ def score(records: list[dict], system: list[list]) -> dict:
         s = spans(glosses)
         n_sys += len(s)
         n_gold += len(g)
-        for sp, conf in _confidences(glosses).items():
+        for sp, conf in span_confidences(glosses).items():
             bands.add(conf, sp in g)
         for sp, types in s.items():
             if sp in g:
@@ -157,7 +157,7 @@ def score(records: list[dict], system: list[list]) -> dict:
     return out
 
 
-def _confidences(glosses) -> dict[tuple[int, int], float]:
+def span_confidences(glosses) -> dict[tuple[int, int], float]:
     """The confidence of each anchored system span: the highest of the glosses at it (glosses
     without one — the gold format's, a reader's of its own — give none)."""
     out: dict[tuple[int, int], float] = {}
