@@ -28,10 +28,10 @@ import pytest
 from click.testing import CliRunner
 
 from pipeline import paths
-from tests.conftest import browser_missing
 from pipeline.export.records import RECORD_KINDS, SCHEMAS
 from pipeline.export.sqlite import INDEXED, PATH, PRIMARY_KEYS, REFERENCES
 from pipeline.pua import decode_entities, encode_entities
+from tests.conftest import browser_missing
 from pipeline.serve.queries import CANNED, run_query
 
 ROOT = Path(__file__).resolve().parent.parent

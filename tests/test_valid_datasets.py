@@ -19,9 +19,9 @@ import pytest
 from lxml import etree
 
 from pipeline import paths
-from tests.conftest import browser_missing
 from pipeline.export.records import RECORD_KINDS
 from pipeline.variants import fold, reading_alternates
+from tests.conftest import browser_missing
 
 ROOT = Path(__file__).resolve().parent.parent
 INPUTS = [paths.CORPUS / "KR1d0030_000.txt", paths.CORPUS / "KR1d0030_003.txt",
