@@ -74,7 +74,7 @@ LAYOUT_CHOICE = click.Choice(["auto", "wyg", "wyg-print", "sbck", "wyg-zhushu", 
 
 
 @main.command()
-@click.argument("files", nargs=-1, required=True, type=click.Path(dir_okay=False))
+@click.argument("files", nargs=-1, required=True, type=click.Path())
 @click.option("--jsonl", "as_jsonl", is_flag=True, help="Print one JSON object per unit.")
 @click.option("--out", "out_dir", type=click.Path(file_okay=False), help="Write <doc>.units.jsonl files here.")
 @click.option("--layout", type=LAYOUT_CHOICE, default="auto", show_default=True, help="Source layout; auto reads #+PROPERTY lines.")
@@ -83,13 +83,19 @@ LAYOUT_CHOICE = click.Choice(["auto", "wyg", "wyg-print", "sbck", "wyg-zhushu", 
 @click.option("--markers-only", is_flag=True, help="注疏 layout: separate 經 and 注 by the markers alone.")
 @reports_input_errors
 def ingest(files, as_jsonl, out_dir, layout, encoding, base_text, markers_only):
-    """Read mandoku (or markup-free) files into units: base text, commentary, titles."""
+    """Read mandoku (or markup-free) files into units: base text, commentary, titles.
+
+    A folder stands for its *.txt files (one document each), as in `zhushu run`."""
     from pipeline import atomic
     from pipeline.ingest import read_document
     from pipeline.ingest.records import unit_records
+    from pipeline.runner import expand_inputs
 
     base_text = None if markers_only else (base_text or "auto")
-    docs = [read_document(path, layout=layout, encoding=encoding, base_text=base_text) for path in files]
+    paths_in = expand_inputs(files)
+    if not paths_in:
+        raise InputError(", ".join(files), None, "no input files (*.txt)")
+    docs = [read_document(path, layout=layout, encoding=encoding, base_text=base_text) for path in paths_in]
     for doc in docs:
         lines = [json.dumps(r, ensure_ascii=False) for r in unit_records(doc)]
         if out_dir:

@@ -92,3 +92,21 @@ def test_run_help_names_the_default_segmenter():
     default = Path(SegmentStage.default_model).relative_to(paths.REPO).as_posix()
     assert default == "models/segmenter-v5-passage"
     assert f"Segmenter folder (default {default})" in " ".join(result.output.split())
+
+
+def test_ingest_reads_a_folder_as_run_does(tmp_path):
+    """A Kanripo book is a folder of juan: `zhushu ingest BOOK/` reads its *.txt like `zhushu run BOOK/`."""
+    book = tmp_path / "KR1d0003"
+    book.mkdir()
+    (book / ZHOULI.name).write_bytes(ZHOULI.read_bytes())
+    (book / "README.md").write_text("not a juan\n", encoding="utf-8")
+    out = tmp_path / "units"
+    result = CliRunner().invoke(main, ["ingest", str(book), "--out", str(out)])
+    assert result.exit_code == 0, result.output
+    assert sorted(p.name for p in out.iterdir()) == ["KR1d0003_001.units.jsonl"]
+    from_file = CliRunner().invoke(main, ["ingest", str(ZHOULI), "--jsonl"])
+    assert (out / "KR1d0003_001.units.jsonl").read_text(encoding="utf-8") == from_file.output
+    empty = tmp_path / "empty"
+    empty.mkdir()
+    refused = CliRunner().invoke(main, ["ingest", str(empty)])
+    assert refused.exit_code == 2 and f"{empty}: no input files (*.txt)" in refused.output
