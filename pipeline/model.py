@@ -73,6 +73,12 @@ class Gloss:
     reason: str | None = None  # why a gloss stayed unanchored
 
 
+# the reason of a gloss whose anchor the align stage withdrew because chance explains it (its
+# juan's heads of that length stand as often in other passages): "<CHANCE_REASON>: … <CHANCE_END>"
+CHANCE_REASON = "anchor withdrawn"
+CHANCE_END = "chance, not a gloss of the passage"
+
+
 @dataclass
 class Sound:
     """One reading of a head."""

@@ -18,6 +18,12 @@ it); here each lemma is anchored in the base text through the variant-folded vie
 3. 古文曰Q / 今文曰Q: the base window of Q's length sharing most characters with Q (ties: more
    characters in the same position); 「…無X」: X, nearest to the quoted context;
 4. otherwise the gloss stays unanchored (lemma_start None) with a reason.
+
+A juan whose commentary does not gloss its passage (an essay on it, 黃道周's 表記集傳) still has
+sentences that open with a word of the passage by chance. `chance_classes` measures it: every
+block is read again against other passages of the juan, and a class of heads (one character,
+longer) that anchors there at least half as often as in its own passage has its anchors
+withdrawn, the evidence in each gloss's reason (docs/glosses.md, "Stop 44").
 """
 
 from __future__ import annotations
@@ -30,13 +36,20 @@ from pipeline.align.chains import chain_candidates
 from pipeline.align.grammar import Candidate, base_pieces, read_note
 from pipeline.readings import document_readings
 from pipeline.align.subcommentary import quotations
-from pipeline.model import Document, Gloss
+from pipeline.model import CHANCE_END, CHANCE_REASON, Document, Gloss
 from pipeline.stage import Stage
 from pipeline.variants import fold
 
 FUZZY_MIN_SHARE = 0.7
 # one-character "lemmas" that are pronouns or particles of the note itself (不言之者, 其…者)
 FUNCTION_WORDS = frozenset("之其此也者所焉乎矣哉是彼")
+# the chance check (chance_classes): each block is read against the passages this many places
+# after its own (mod the juan's count), and a head class needs this many anchors in the juan to
+# be judged. Glossing commentary stays under 0.25 in every juan of the corpus (the 集釋, both
+# 注疏, 禮記集說, KR1d0026, KR1d0040); the essays of 表記集傳 give 0.61 and 0.73 for one character
+CHANCE_SHIFTS = (3, 7, 11)
+CHANCE_SHARE = 0.5
+CHANCE_MIN_ANCHORED = 10
 
 
 
@@ -197,9 +210,15 @@ def anchor_quote(base: str, fb: str, quote: str, prev) -> tuple[_Anchor, str | N
     return _Anchor(reason=f"quoted wording 「{quote}」 shares under half its characters with any stretch of the passage"), None
 
 
-def align_block(base: str, note: str, note_marks: dict[int, str] | None = None, zhushu: bool = False) -> list[Gloss]:
+def head_class(lemma: str) -> str:
+    return "one-character" if len(lemma) == 1 else "longer"
+
+
+def align_block(base: str, note: str, note_marks: dict[int, str] | None = None, zhushu: bool = False,
+                withdrawn: dict[str, str] | None = None) -> list[Gloss]:
     """The glosses of one commentary block (note) on its base passage. `zhushu`: the note is a 注
-    of a 注疏 (marker 注), read with the head classifier's 注疏 weights."""
+    of a 注疏 (marker 注), read with the head classifier's 注疏 weights. `withdrawn`: head classes
+    (head_class) whose anchors are not taken, each with the reason (chance_classes)."""
     base = base or ""
     fb = fold(base)
     cache: dict[str, bool] = {}
@@ -240,6 +259,8 @@ def align_block(base: str, note: str, note_marks: dict[int, str] | None = None, 
                              particles_ok=c.type == "variant")
             if a.start is not None:
                 lemma = base[a.start : a.end]
+        if withdrawn and a.start is not None and c.type != "variant" and head_class(lemma) in withdrawn:
+            a = _Anchor(reason=withdrawn[head_class(lemma)])
         anchored = a.start is not None
         if c.optional and not anchored:
             continue
@@ -307,15 +328,35 @@ def align_document(doc: Document) -> Document:
     unit.readings of every 音義 unit (readings.py), each head anchored in the 經 or 注 before."""
     for unit, readings, _targets in document_readings(doc.units, fold, variants.reading_alternates):
         unit.readings = readings
-    bases = [u for u in doc.units if u.kind == "base"]
-    index = {u.seq: i for i, u in enumerate(bases)}
     passage_start = 0  # a 疏 explains the base and 注 units since the previous 疏
     for unit in doc.units:
-        if unit.kind != "commentary" or unit.marker in NOT_GLOSSED:
-            continue
-        if unit.marker == SUBCOMMENTARY:
+        if unit.kind == "commentary" and unit.marker == SUBCOMMENTARY:
             unit.glosses = _quotation_glosses(doc, unit, passage_start)
             passage_start = unit.seq + 1
+    bases = [u for u in doc.units if u.kind == "base"]
+    index = {u.seq: i for i, u in enumerate(bases)}
+    blocks = formula_blocks(doc)
+    found = [align_block(base.text if base else "", unit.text, marks, zhushu=z) for unit, base, marks, z in blocks]
+    withdrawn = chance_classes(chance_counts(blocks, found, bases, index))
+    if withdrawn:
+        found = [align_block(base.text if base else "", unit.text, marks, zhushu=z, withdrawn=withdrawn)
+                 for unit, base, marks, z in blocks]
+    for (unit, base, _marks, _z), glosses in zip(blocks, found):
+        for g in glosses:
+            g.base_seq = base.seq if base else None
+            if g.lemma_start is None and g.lemma and base is not None and not (g.reason or "").startswith(CHANCE_REASON):
+                g.reason = (g.reason or "unanchored") + (
+                    _in_commentary(g.lemma, doc, base, unit) or _elsewhere(g.lemma, bases, index[base.seq]))
+        unit.glosses = glosses
+    return doc
+
+
+def formula_blocks(doc: Document) -> list[tuple]:
+    """The commentary units the formula grammar reads: (unit, its base unit or None, the marks it
+    reads, read as a 注疏's 注)."""
+    blocks = []
+    for unit in doc.units:
+        if unit.kind != "commentary" or unit.marker in NOT_GLOSSED or unit.marker == SUBCOMMENTARY:
             continue
         base = doc.base_before(unit)
         if base is None and unit.marker is None:
@@ -325,14 +366,49 @@ def align_document(doc: Document) -> Document:
             continue
         # the segmenter's own marks where its passage prior changed them (model.Unit.model_marks)
         marks = unit.model_marks if unit.model_marks is not None else unit.marks
-        glosses = align_block(base.text if base else "", unit.text, marks, zhushu=unit.marker == ZHUSHU_NOTE)
-        for g in glosses:
-            g.base_seq = base.seq if base else None
-            if g.lemma_start is None and g.lemma and base is not None:
-                g.reason = (g.reason or "unanchored") + (
-                    _in_commentary(g.lemma, doc, base, unit) or _elsewhere(g.lemma, bases, index[base.seq]))
-        unit.glosses = glosses
-    return doc
+        blocks.append((unit, base, marks, unit.marker == ZHUSHU_NOTE))
+    return blocks
+
+
+def chance_counts(blocks: list, found: list[list[Gloss]], bases: list, index: dict[int, int],
+                  always: bool = False) -> dict[str, tuple[int, float]]:
+    """{head class: (anchors in their own passage, anchors on average in another passage)} of a
+    juan's formula glosses (`found`, one list per block).
+
+    A head that stands in the passage is evidence of a gloss only if such heads would not stand
+    there anyway: each block is read again against the passages CHANCE_SHIFTS places after its
+    own (mod the juan's count). Variants are not counted (their wording is checked on its own).
+    Unless `always`, the second reading is skipped (expected 0) when no class has
+    CHANCE_MIN_ANCHORED anchors to judge."""
+    def counted(glosses):
+        return [head_class(g.lemma) for g in glosses if g.lemma_start is not None and g.type != "variant"]
+
+    own: dict[str, int] = {}
+    for glosses in found:
+        for cls in counted(glosses):
+            own[cls] = own.get(cls, 0) + 1
+    other = dict.fromkeys(own, 0)
+    shifts = sorted({s % len(bases) for s in CHANCE_SHIFTS} - {0}) if bases else []
+    if shifts and (always or max(own.values(), default=0) >= CHANCE_MIN_ANCHORED):
+        for unit, base, marks, z in blocks:
+            if base is None:
+                continue
+            i = index[base.seq]
+            for s in shifts:
+                for cls in counted(align_block(bases[(i + s) % len(bases)].text, unit.text, marks, zhushu=z)):
+                    if cls in other:
+                        other[cls] += 1
+    return {cls: (n, other[cls] / len(shifts) if shifts else 0.0) for cls, n in sorted(own.items())}
+
+
+def chance_classes(counts: dict[str, tuple[int, float]]) -> dict[str, str]:
+    """The head classes whose anchors chance explains, {class: reason}: a class with at least
+    CHANCE_MIN_ANCHORED anchors in the juan that anchors in other passages, on average, at least
+    CHANCE_SHARE as often as in its own."""
+    return {cls: (f"{CHANCE_REASON}: in this juan {n} {cls} heads stand in their own passage and "
+                  f"{expected:.1f} on average in another passage of it ({expected / n:.2f}): {CHANCE_END}")
+            for cls, (n, expected) in counts.items()
+            if n >= CHANCE_MIN_ANCHORED and expected >= CHANCE_SHARE * n}
 
 
 def quotation_inputs(between: list, shu) -> tuple[list[tuple[int, str]], list[tuple[int, str]], tuple | None]:

@@ -73,6 +73,16 @@ def render(stats: list[dict], stages: dict[str, str], files: list[str], failed: 
         out.append("")
         out.extend(f"- {w}" for w in warnings)
         out.append("")
+    withdrawn = [(d["doc"], why, n) for st, d in zip(stats, docs) for why, n in sorted(st.get("glosses_withdrawn", {}).items())]
+    if withdrawn:  # a commentary that does not gloss its passage: the links chance would give are not given
+        out.append("## Glosses without their anchors (chance)")
+        out.append("")
+        out.append("Heads that stand in other passages of their juan at least half as often as in their own are "
+                   "no evidence of a gloss; those glosses are kept unanchored (`lemma_start` null, the "
+                   "reason in `glosses.reason`), and those with no formula word are not read as glosses at all.")
+        out.append("")
+        out.extend(f"- {doc_id}: {n} glosses — {why}" for doc_id, why, n in withdrawn)
+        out.append("")
     out.append("## Counts")
     out.append("")
     out.append("| | count |")

@@ -14,7 +14,7 @@ from __future__ import annotations
 from typing import get_args
 
 from pipeline.export.common import UnitProvenance, book_title, note_id, offset_map, reading_id, unit_id
-from pipeline.model import EDITION, ENTITY_LABELS, Document, UnitKind, sentences_of
+from pipeline.model import CHANCE_END, CHANCE_REASON, EDITION, ENTITY_LABELS, Document, UnitKind, sentences_of
 from pipeline.pua import encode_entities, has_kanripo
 
 RECORD_KINDS = ("documents", "units", "sentences", "entities", "glosses", "collation", "tokens", "readings")
@@ -426,8 +426,12 @@ def document_stats(records: dict[str, list[dict]]) -> dict:
         by = texts.setdefault(e["label"], {})
         by[e["text"]] = by.get(e["text"], 0) + 1
     types: dict[str, int] = {}
+    withdrawn: dict[str, int] = {}  # the align stage's chance check: its reason, glosses it took the anchor of
     for g in records["glosses"]:
         types[g["type"]] = types.get(g["type"], 0) + 1
+        if (g["reason"] or "").startswith(CHANCE_REASON):
+            why = g["reason"].split(CHANCE_END, 1)[0] + CHANCE_END
+            withdrawn[why] = withdrawn.get(why, 0) + 1
     return {
         "document": doc,
         "counts": {kind: len(records.get(kind, [])) for kind in RECORD_KINDS},
@@ -439,6 +443,7 @@ def document_stats(records: dict[str, list[dict]]) -> dict:
         "entity_texts": texts,
         "gloss_types": types,
         "glosses_anchored": sum(1 for g in records["glosses"] if g["lemma_start"] is not None),
+        "glosses_withdrawn": withdrawn,
     }
 
 

@@ -1,0 +1,59 @@
+"""The chance check of the align stage (align.chance_classes): a juan whose commentary does not
+gloss its passage keeps no anchors that chance explains. Fixtures: 表記集傳 (KR1d0063, 黃道周's
+essays on the 表記; no juan of it is in any dev set) juan 2, its first 50 pages
+(tests/fixtures/sources/KR1d0063_002.txt: ../shared/corpus/KR1d0063/KR1d0063_002.txt up to the
+line before `<pb:KR1d0063_WYG_002-26a>`); juan 2 (train) of the 集釋 and of the 周禮注疏 in data/corpus."""
+
+from __future__ import annotations
+
+import pytest
+
+from pipeline import align, paths
+from pipeline.align import AlignStage, align_document
+from pipeline.export import card, records
+from pipeline.ingest import read_document
+from pipeline.model import CHANCE_REASON
+from pipeline.segment import SegmentStage
+
+FIX = paths.REPO / "tests" / "fixtures"
+
+
+@pytest.fixture(scope="module")
+def segmented():
+    AlignStage.load_model(None)
+    stage = SegmentStage.load()
+    return lambda path: stage(read_document(path))
+
+
+def glosses(doc):
+    return [g for u in doc.units for g in u.glosses]
+
+
+def test_an_essay_commentary_keeps_no_chance_anchors(segmented):
+    doc = align_document(segmented(FIX / "sources" / "KR1d0063_002.txt"))
+    got = glosses(doc)
+    withdrawn = [g for g in got if (g.reason or "").startswith(CHANCE_REASON)]
+    assert len(withdrawn) >= 5
+    # 「則猶之不卜也」, 「民猶有疾」: a sentence that opens with a common word of the passage
+    assert all(g.lemma_start is None and len(g.lemma) == 1 for g in withdrawn)
+    assert not [g for g in got if g.lemma_start is not None and len(g.lemma) == 1]
+    reason = withdrawn[0].reason
+    assert "one-character heads stand in their own passage" in reason and "on average in another passage" in reason
+    assert not any("stands elsewhere" in g.reason or "block before" in g.reason for g in withdrawn)
+    # longer heads anchor there as seldom as in glossing commentary: they stay
+    assert [g for g in got if g.lemma_start is not None and len(g.lemma) > 1]
+    # the dataset card says so, with the evidence
+    stats = records.document_stats(records.document_records(doc, "train", ["ingest", "segment", "align"]))
+    assert stats["glosses_withdrawn"] == {reason: len(withdrawn)}
+    readme = card.render([stats], {"align": "ran"}, [])
+    assert f"- KR1d0063_002: {len(withdrawn)} glosses — {reason}" in readme
+
+
+@pytest.mark.parametrize("path", [paths.REPO / "data" / "corpus" / "KR1d0030" / "KR1d0030_002.txt",
+                                  paths.REPO / "data" / "corpus" / "KR1d0003" / "KR1d0003_002.txt"], ids=["jishi", "zhushu"])
+def test_a_glossing_commentary_is_untouched(segmented, monkeypatch, path):
+    doc = segmented(path)
+    checked = [(g.lemma, g.lemma_start, g.confidence, g.reason) for g in glosses(align_document(doc))]
+    monkeypatch.setattr(align, "CHANCE_SHARE", float("inf"))  # never withdraws
+    unchecked = [(g.lemma, g.lemma_start, g.confidence, g.reason) for g in glosses(align_document(doc))]
+    assert checked == unchecked and sum(len(lemma) == 1 and s is not None for lemma, s, _, _ in checked) >= 10
