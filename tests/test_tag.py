@@ -130,3 +130,25 @@ def test_shipped_tagger_uses_classes_and_finds_unlisted_agents():
     assert "執皮者" not in load_lexicon()
     (ents,) = tagger.tag(["賓之執皮者逆退適東壁"])
     assert ("執皮者", "ROLE") in [(e.text, e.label) for e in ents]
+
+
+def test_junzi_and_zheng_sinong_are_no_roles():
+    """Words by use (guidelines/entities.md): 君 of 君子 is not the lord, and 司農 of 鄭司農 is the
+    Han scholar the 周禮注 cites (756 times), not an office. Texts of train juan: 禮記註疏
+    KR1d0053_004#50 (經), 周禮注疏 KR1d0003_004#41 (注), KR1d0003_001#27 (疏), KR1d0003_038#164 (注)."""
+    from pipeline.tag.lexicon import project
+    from pipeline.train.tag.crf import unknown_positions
+
+    texts = ["君子行禮不求變俗", "鄭司農云主人當獻賓則膳", "佐王治邦國一也但司農雖引之不指釋此經", "若弗酌謂君有故不親饗食燕也"]
+    lex = load_lexicon()
+    # the silver data the tagger learns from
+    assert project(texts[0], lex) == []
+    assert [texts[3][s:e] for s, e, _ in project(texts[3], lex)] == ["君"]
+    assert unknown_positions(texts[1], project(texts[1], lex), lex) == set()
+    assert unknown_positions("司農", [], lex) == {0, 1}  # an unlisted 司X stays doubtful elsewhere
+    # the shipped tagger
+    got = [[(e.text, e.label) for e in ents] for ents in load_tagger().tag(texts)]
+    assert got[0] == []
+    assert ("司農", "ROLE") not in got[1] and ("主人", "ROLE") in got[1] and ("賓", "ROLE") in got[1]
+    assert ("司農", "ROLE") not in got[2] and ("王", "ROLE") in got[2]
+    assert ("君", "ROLE") in got[3]

@@ -190,6 +190,8 @@ def _keep(
         return not verb
     if surface == "散":  # the wine cup (酌散, 實散, 洗散), not "loose" (散帶, 散衣)
         return prev in set("酌實洗執取奠受授舉一") and nxt not in set("帶衣")
+    if surface == "君" and nxt == "子":  # 君子 "the gentleman", not the lord 君 (1,014 in the 禮記註疏)
+        return False
     if surface == "算" and prev == "無":  # 無算 "without count" (踊無算, 無算爵)
         return False
     if surface == "服不" and prev in set("祭朝衣"):  # 祭服不倒: the robes, not the office
