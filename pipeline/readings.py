@@ -68,6 +68,8 @@ REMARK_RE = re.compile(
 # prints the variant, the head anchors on it
 AFTER_RE = re.compile(r"(?:[本夲字]?[亦又或今]?作)(.)")
 MAX_HEAD = 3
+# the marker of Lu Deming's reading notes in the 注疏 (ingest's unit.marker)
+READING_NOTES = "音義"
 # `樂音洛下音岳`: the same head read otherwise at its next occurrence (下) — an alternative
 LATER = ("下", "同")
 
@@ -179,6 +181,12 @@ def _formulas(text: str) -> list[Sound]:
                     sounds.append(Sound("word", j + 1, i + 2))
                 break
     return sorted(sounds, key=lambda s: s.start)
+
+
+def phonetic_spans(text: str) -> list[tuple[int, int]]:
+    """(start, end) of each reading formula of a note (a 反切 with its 反, 音X, 如字): characters
+    written for their sound, no words of the text (the tag stage tags none there)."""
+    return [(s.start, s.end) for m in FORMULA_RE.finditer(text) for s in _sounds(m)]
 
 
 def _sounds(m: re.Match) -> list[Sound]:

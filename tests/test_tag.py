@@ -152,3 +152,17 @@ def test_junzi_and_zheng_sinong_are_no_roles():
     assert ("司農", "ROLE") not in got[1] and ("主人", "ROLE") in got[1] and ("賓", "ROLE") in got[1]
     assert ("司農", "ROLE") not in got[2] and ("王", "ROLE") in got[2]
     assert ("君", "ROLE") in got[3]
+
+
+def test_no_entities_in_the_sounds_of_a_reading_note():
+    """A 反切's two characters and 音X's X spell a sound (「闑魚列反」: 魚 is no fish). 音義 notes of
+    禮記註疏 juan 2 and 1 (train): KR1d0053_002#40, KR1d0053_001#224."""
+    from pipeline.model import Document, Unit
+
+    texts = ["闑魚列反橛也橛求月反門中木", "提大兮反攜戸圭反奉芳勇反又扶恭反下及注奉扃奉席奉箕皆同"]
+    units = [Unit(seq=i, kind="commentary", marker="音義", text=t, start=0, end=len(t)) for i, t in enumerate(texts)]
+    units.append(Unit(seq=2, kind="commentary", marker="注", text=texts[0], start=0, end=len(texts[0])))
+    doc = tag_document(Document(id="KR1d0053_002", path="-", source="", layout="wyg-zhushu", units=units))
+    got = [[e.text for e in u.entities] for u in doc.units]
+    assert got[0] == ["闑", "門"] and got[1] == ["扃", "席"]
+    assert "魚" in got[2]  # the filter is the 音義 notes': a 注 is read as the tagger reads it

@@ -34,7 +34,7 @@ from pipeline import variants
 from pipeline.align import heads, subcommentary
 from pipeline.align.chains import chain_candidates
 from pipeline.align.grammar import Candidate, base_pieces, read_note
-from pipeline.readings import document_readings
+from pipeline.readings import READING_NOTES, document_readings
 from pipeline.align.subcommentary import quotations
 from pipeline.model import CHANCE_END, CHANCE_REASON, Document, Gloss
 from pipeline.stage import Stage
@@ -317,7 +317,6 @@ class AlignStage(Stage):
 # the 集釋's 鄭注 / 釋曰 / 鄭目録云 and the 注 of the 注疏. The 疏 quotes its passage instead
 # (subcommentary.py); 音義 reading notes are parsed into readings, not glosses.
 SUBCOMMENTARY = "疏"
-READING_NOTES = "音義"
 NOT_GLOSSED = frozenset((READING_NOTES, "考證", "小注"))
 ZHUSHU_NOTE = "注"  # the 注 of a 注疏 (the 集釋's are 鄭注): read with the 注疏 head weights
 

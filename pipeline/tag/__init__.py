@@ -21,6 +21,7 @@ from pathlib import Path
 from pipeline import paths
 from pipeline.errors import InputError
 from pipeline.model import Document, Entity
+from pipeline.readings import READING_NOTES, phonetic_spans
 from pipeline.stage import Stage
 from pipeline.tag.lexicon import LEXICON_PATH, load_lexicon
 
@@ -109,6 +110,9 @@ def tag_document(doc: Document, tagger: Tagger | None = None) -> Document:
     tagger = tagger or load_tagger()
     units = [u for u in doc.units if u.kind in ("base", "commentary")]
     for unit, ents in zip(units, tagger.tag([u.text for u in units]), strict=True):
+        if unit.marker == READING_NOTES:  # 羊 of 「攘如羊反」 spells a sound: no object there
+            sounds = phonetic_spans(unit.text)
+            ents = [e for e in ents if not any(a < e.end and e.start < b for a, b in sounds)]
         unit.entities = ents
     return doc
 
