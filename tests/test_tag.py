@@ -166,3 +166,19 @@ def test_no_entities_in_the_sounds_of_a_reading_note():
     got = [[e.text for e in u.entities] for u in doc.units]
     assert got[0] == ["闑", "門"] and got[1] == ["扃", "席"]
     assert "魚" in got[2]  # the filter is the 音義 notes': a 注 is read as the tagger reads it
+
+
+def test_no_entities_inside_a_cited_name():
+    """公 / 羊 of 公羊傳, 王 of 王肅, 弓 of 檀弓 (a man, and the chapter named after him), 工 of 考工記:
+    禮記註疏 train juan — KR1d0053_004#196, _002#140 (疏), _006#4 (經), _001#63 (疏)."""
+    from pipeline.model import Document, Unit
+
+    texts = ["弓云重主道也鄭注引公羊傳云虞主用桑練主用栗", "前或在於室云丈或為杖者王肅以為杖言古人講説用",
+             "公儀仲子之喪檀弓免焉", "身如磬之折殺案考工記云磬氏為磬倨句一矩有"]
+    units = [Unit(seq=i, kind="commentary", marker="疏", text=t, start=0, end=len(t)) for i, t in enumerate(texts)]
+    raw = [[e.text for e in ents] for ents in load_tagger().tag(texts)]
+    assert "公" in raw[0] and "羊" in raw[0] and "王" in raw[1] and "弓" in raw[2] and "工" in raw[3]  # the model's
+    doc = tag_document(Document(id="KR1d0053_004", path="-", source="", layout="wyg-zhushu", units=units))
+    got = [[e.text for e in u.entities] for u in doc.units]
+    assert "公" not in got[0] and "羊" not in got[0] and "王" not in got[1] and "弓" not in got[2] and "工" not in got[3]
+    assert [x for x in raw[3] if x != "工"] == got[3]

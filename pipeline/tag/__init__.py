@@ -23,7 +23,7 @@ from pipeline.errors import InputError
 from pipeline.model import Document, Entity
 from pipeline.readings import READING_NOTES, phonetic_spans
 from pipeline.stage import Stage
-from pipeline.tag.lexicon import LEXICON_PATH, load_lexicon
+from pipeline.tag.lexicon import LEXICON_PATH, cited_name_spans, load_lexicon
 
 TAGGER_DIR = paths.TAGGER_MODEL
 MODEL_FILE = "model.crfsuite"
@@ -110,9 +110,13 @@ def tag_document(doc: Document, tagger: Tagger | None = None) -> Document:
     tagger = tagger or load_tagger()
     units = [u for u in doc.units if u.kind in ("base", "commentary")]
     for unit, ents in zip(units, tagger.tag([u.text for u in units]), strict=True):
-        if unit.marker == READING_NOTES:  # 羊 of 「攘如羊反」 spells a sound: no object there
-            sounds = phonetic_spans(unit.text)
-            ents = [e for e in ents if not any(a < e.end and e.start < b for a, b in sounds)]
+        # no entity inside a cited name (公 of 公羊傳) nor, in an 音義 note, inside a reading
+        # formula (羊 of 「攘如羊反」 spells a sound)
+        blocked = cited_name_spans(unit.text)
+        if unit.marker == READING_NOTES:
+            blocked += phonetic_spans(unit.text)
+        if blocked:
+            ents = [e for e in ents if not any(a < e.end and e.start < b for a, b in blocked)]
         unit.entities = ents
     return doc
 
