@@ -23,11 +23,13 @@ A juan whose commentary does not gloss its passage (an essay on it, 黃道周's 
 sentences that open with a word of the passage by chance. `chance_classes` measures it: every
 block is read again against other passages of the juan, and a class of heads (one character,
 longer) that anchors there at least half as often as in its own passage has its anchors
-withdrawn, the evidence in each gloss's reason (docs/glosses.md, "Stop 44").
+withdrawn, the evidence in each gloss's reason; in such a juan a head of the other class that
+stands in another passage of the juan too is no evidence either (docs/glosses.md, "Stop 44").
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
 
 from pipeline import variants
@@ -215,7 +217,7 @@ def head_class(lemma: str) -> str:
 
 
 def align_block(base: str, note: str, note_marks: dict[int, str] | None = None, zhushu: bool = False,
-                withdrawn: dict[str, str] | None = None) -> list[Gloss]:
+                withdrawn: Callable[[str], str | None] | None = None) -> list[Gloss]:
     """The glosses of one commentary block (note) on its base passage. `zhushu`: the note is a 注
     of a 注疏 (marker 注), read with the head classifier's 注疏 weights. `withdrawn`: head classes
     (head_class) whose anchors are not taken, each with the reason (chance_classes)."""
@@ -259,8 +261,8 @@ def align_block(base: str, note: str, note_marks: dict[int, str] | None = None, 
                              particles_ok=c.type == "variant")
             if a.start is not None:
                 lemma = base[a.start : a.end]
-        if withdrawn and a.start is not None and c.type != "variant" and head_class(lemma) in withdrawn:
-            a = _Anchor(reason=withdrawn[head_class(lemma)])
+        if withdrawn and a.start is not None and c.type != "variant" and (why := withdrawn(lemma)):
+            a = _Anchor(reason=why)
         anchored = a.start is not None
         if c.optional and not anchored:
             continue
@@ -336,9 +338,10 @@ def align_document(doc: Document) -> Document:
     index = {u.seq: i for i, u in enumerate(bases)}
     blocks = formula_blocks(doc)
     found = [align_block(base.text if base else "", unit.text, marks, zhushu=z) for unit, base, marks, z in blocks]
-    withdrawn = chance_classes(chance_counts(blocks, found, bases, index))
-    if withdrawn:
-        found = [align_block(base.text if base else "", unit.text, marks, zhushu=z, withdrawn=withdrawn)
+    classes = chance_classes(chance_counts(blocks, found, bases, index))
+    if classes:
+        found = [align_block(base.text if base else "", unit.text, marks, zhushu=z,
+                             withdrawn=_chance_reason(classes, bases, index[base.seq] if base else None))
                  for unit, base, marks, z in blocks]
     for (unit, base, _marks, _z), glosses in zip(blocks, found):
         for g in glosses:
@@ -401,13 +404,32 @@ def chance_counts(blocks: list, found: list[list[Gloss]], bases: list, index: di
 
 
 def chance_classes(counts: dict[str, tuple[int, float]]) -> dict[str, str]:
-    """The head classes whose anchors chance explains, {class: reason}: a class with at least
-    CHANCE_MIN_ANCHORED anchors in the juan that anchors in other passages, on average, at least
-    CHANCE_SHARE as often as in its own."""
-    return {cls: (f"{CHANCE_REASON}: in this juan {n} {cls} heads stand in their own passage and "
-                  f"{expected:.1f} on average in another passage of it ({expected / n:.2f}): {CHANCE_END}")
+    """The head classes whose anchors chance explains, {class: the evidence}: a class with at
+    least CHANCE_MIN_ANCHORED anchors in the juan that anchors in other passages, on average, at
+    least CHANCE_SHARE as often as in its own."""
+    return {cls: (f"in this juan {n} {cls} heads stand in their own passage and {expected:.1f} on average "
+                  f"in another passage of it ({expected / n:.2f})")
             for cls, (n, expected) in counts.items()
             if n >= CHANCE_MIN_ANCHORED and expected >= CHANCE_SHARE * n}
+
+
+def _chance_reason(classes: dict[str, str], bases: list, i: int | None) -> Callable[[str], str | None]:
+    """For a block on passage i of a juan with chance classes: the reason a head's anchor is
+    withdrawn, or None. A head of a withdrawn class goes; so does one of the other class that
+    stands in another passage of the juan too (君子, 天下 of 表記集傳): where the commentary is
+    shown not to gloss its passage, only a head peculiar to it is a link."""
+    others = [fold(b.text) for j, b in enumerate(bases) if j != i] if i is not None else []
+    shown = "; ".join(classes.values())
+
+    def reason(lemma: str) -> str | None:
+        cls = head_class(lemma)
+        if cls in classes:
+            return f"{CHANCE_REASON}: {classes[cls]}: {CHANCE_END}"
+        if any(fold(lemma) in other for other in others):
+            return f"{CHANCE_REASON}: {shown}; this {cls} head stands in another passage of it too: {CHANCE_END}"
+        return None
+
+    return reason
 
 
 def quotation_inputs(between: list, shu) -> tuple[list[tuple[int, str]], list[tuple[int, str]], tuple | None]:
