@@ -197,6 +197,10 @@ def test_the_check_refuses_a_reading_the_print_contradicts(tmp_path):
     with pytest.raises(InputError) as err:
         read_document(bad)
     assert err.value.path == str(bad) and "by the print" in err.value.message
+    # … and says which layout reads it as printed, having read it so
+    assert "; --layout wyg-print reads it as the print shows it (commentary 0.9" in err.value.message
+    assert "--layout wyg-zhushu" not in err.value.message and "--layout wyg " not in err.value.message
+    assert disagreements(read_document(bad, layout="wyg-print").evidence) == []
     run = [sys.executable, "-m", "pipeline.cli", "ingest", str(bad), "--jsonl"]
     res = subprocess.run(run, cwd=ROOT, capture_output=True, text=True)
     assert res.returncode == 2 and res.stderr.startswith(f"zhushu: error: {bad}: the units read disagree with the print")

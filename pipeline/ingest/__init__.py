@@ -10,7 +10,7 @@ from pathlib import Path
 
 from pipeline import paths
 from pipeline.errors import InputError
-from pipeline.ingest.check import check_document, layout_evidence
+from pipeline.ingest.check import MAX_SHARE_GAP, check_document, disagreements, layout_evidence
 from pipeline.ingest.punctuated import parse_punctuated
 from pipeline.ingest.resume import load_base_text, resume_base
 from pipeline.ingest.sbck import parse_sbck
@@ -140,5 +140,33 @@ def read_document(path: str | Path, layout: str = "auto", encoding: str = "utf-8
     attribute_markers(doc.units, props.get("ID"))
     doc.pages, doc.lines = page_index(lines)
     # never silently wrong: the units must agree with the print, unless the user named the layout
-    doc.evidence = check_document(doc) if auto else layout_evidence(doc)
+    if not auto:
+        doc.evidence = layout_evidence(doc)
+        return doc
+    try:
+        doc.evidence = check_document(doc)
+    except InputError as err:  # say which layout, if any, reads it as the print shows it
+        hint = _agreeing_layouts(path, encoding, base_text, layout, layout_evidence(doc))
+        raise InputError(err.path, err.line, err.message + hint) from None
     return doc
+
+
+def _agreeing_layouts(path: str, encoding: str, base_text, refused: str, evidence: dict) -> str:
+    """'; --layout X reads it as the print shows it (…)' for each other layout whose units agree
+    with the print as the refused reading measured it (its commentary share within
+    check.MAX_SHARE_GAP) and pass every check of their own; or a sentence saying none does. Only
+    on the refusal path: each layout is a full read of the file again."""
+    if path == STDIN_NAME:
+        return ""
+    printed = evidence["commentary_share_print"]
+    found = []
+    for other in LAYOUTS:
+        if other == refused:
+            continue
+        try:
+            ev = read_document(path, layout=other, encoding=encoding, base_text=base_text).evidence
+        except (InputError, ValueError):
+            continue
+        if not disagreements(ev) and abs(ev["commentary_share_read"] - printed) <= MAX_SHARE_GAP:
+            found.append(f"--layout {other} reads it as the print shows it (commentary {ev['commentary_share_read']:.3f})")
+    return "; " + "; ".join(found) if found else "; no other layout reads it as the print shows it either"
