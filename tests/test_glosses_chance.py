@@ -10,7 +10,7 @@ import pytest
 
 from pipeline import align, paths
 from pipeline.align import AlignStage, align_document
-from pipeline.export import card, records
+from pipeline.export import card, html, records
 from pipeline.ingest import read_document
 from pipeline.model import CHANCE_REASON
 from pipeline.segment import SegmentStage
@@ -53,6 +53,10 @@ def test_an_essay_commentary_keeps_no_chance_anchors(segmented):
     assert stats["glosses_withdrawn"] == {reason: len(one), longer[0].reason: 1}
     readme = card.render([stats], {"align": "ran"}, [])
     assert f"- KR1d0063_002: {len(one)} glosses — {reason}" in readme
+    # … and the HTML page's tooltip: no "not in the base text" for a lemma that is in it
+    page = html.render_doc(doc)
+    assert page.count("(anchor withdrawn as chance: see the dataset card)") == 2 * len(withdrawn)  # data-lemma, title
+    assert 'data-lemma="諫 (not in the base text)"' not in page and 'data-lemma="諫 (anchor withdrawn as chance' in page
 
 
 @pytest.mark.parametrize("path", [paths.REPO / "data" / "corpus" / "KR1d0030" / "KR1d0030_002.txt",

@@ -25,7 +25,7 @@ from pipeline.export.common import (
     render,
 )
 from pipeline.export.records import speakers
-from pipeline.model import ENTITY_LABELS, GLOSS_TYPES, Document
+from pipeline.model import CHANCE_REASON, ENTITY_LABELS, GLOSS_TYPES, Document
 from pipeline.pua import encode_entities, is_kanripo_char, kanripo_form
 
 COLOURS = {
@@ -115,6 +115,15 @@ def _char(ch: str) -> str:
     return escape(ch)
 
 
+def _unanchored(gl) -> str:
+    """What the tooltip adds to the lemma of a gloss with no anchor: why."""
+    if gl.lemma_start is not None:
+        return ""
+    if (gl.reason or "").startswith(CHANCE_REASON):  # the lemma stands in the passage: chance put it there
+        return " (anchor withdrawn as chance: see the dataset card)"
+    return " (not in the base text)"
+
+
 def _gid(doc: Document, seq: int, i: int) -> str:
     return f"g-{seq}-{i}"
 
@@ -186,7 +195,7 @@ def render_doc(doc: Document, prev_id: str | None = None, next_id: str | None = 
         quotations = unit.marker == "疏"  # a 疏's glosses are its quotations, their confidence the reader's probability
         for i, gl in enumerate(unit.glosses):
             gid = _gid(doc, unit.seq, i)
-            lemma = encode_entities(gl.lemma) + ("" if gl.lemma_start is not None else " (not in the base text)")
+            lemma = encode_entities(gl.lemma) + _unanchored(gl)
             conf = f"{gl.confidence:.2f}"
             spans.append(
                 Markup(
