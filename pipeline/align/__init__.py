@@ -219,8 +219,8 @@ def head_class(lemma: str) -> str:
 def align_block(base: str, note: str, note_marks: dict[int, str] | None = None, zhushu: bool = False,
                 withdrawn: Callable[[str], str | None] | None = None) -> list[Gloss]:
     """The glosses of one commentary block (note) on its base passage. `zhushu`: the note is a 注
-    of a 注疏 (marker 注), read with the head classifier's 注疏 weights. `withdrawn`: head classes
-    (head_class) whose anchors are not taken, each with the reason (chance_classes)."""
+    of a 注疏 (marker 注), read with the head classifier's 注疏 weights. `withdrawn`: given a
+    lemma, the reason its anchor is not taken, or None (the chance check: _chance_reason)."""
     base = base or ""
     fb = fold(base)
     cache: dict[str, bool] = {}
@@ -340,8 +340,9 @@ def align_document(doc: Document) -> Document:
     found = [align_block(base.text if base else "", unit.text, marks, zhushu=z) for unit, base, marks, z in blocks]
     classes = chance_classes(chance_counts(blocks, found, bases, index))
     if classes:
+        folded = [fold(b.text) for b in bases]
         found = [align_block(base.text if base else "", unit.text, marks, zhushu=z,
-                             withdrawn=_chance_reason(classes, bases, index[base.seq] if base else None))
+                             withdrawn=_chance_reason(classes, folded, index[base.seq] if base else None))
                  for unit, base, marks, z in blocks]
     for (unit, base, _marks, _z), glosses in zip(blocks, found):
         for g in glosses:
@@ -413,12 +414,12 @@ def chance_classes(counts: dict[str, tuple[int, float]]) -> dict[str, str]:
             if n >= CHANCE_MIN_ANCHORED and expected >= CHANCE_SHARE * n}
 
 
-def _chance_reason(classes: dict[str, str], bases: list, i: int | None) -> Callable[[str], str | None]:
-    """For a block on passage i of a juan with chance classes: the reason a head's anchor is
-    withdrawn, or None. A head of a withdrawn class goes; so does one of the other class that
-    stands in another passage of the juan too (君子, 天下 of 表記集傳): where the commentary is
-    shown not to gloss its passage, only a head peculiar to it is a link."""
-    others = [fold(b.text) for j, b in enumerate(bases) if j != i] if i is not None else []
+def _chance_reason(classes: dict[str, str], folded: list[str], i: int | None) -> Callable[[str], str | None]:
+    """For a block on passage i of a juan with chance classes (`folded`: the juan's passages, folded):
+    the reason a head's anchor is withdrawn, or None. A head of a withdrawn class goes; so does one
+    of the other class that stands in another passage of the juan too (君子, 天下 of 表記集傳): where
+    the commentary is shown not to gloss its passage, only a head peculiar to it is a link."""
+    others = [text for j, text in enumerate(folded) if j != i] if i is not None else []
     shown = "; ".join(classes.values())
 
     def reason(lemma: str) -> str | None:
