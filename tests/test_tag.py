@@ -182,3 +182,18 @@ def test_no_entities_inside_a_cited_name():
     got = [[e.text for e in u.entities] for u in doc.units]
     assert "公" not in got[0] and "羊" not in got[0] and "王" not in got[1] and "弓" not in got[2] and "工" not in got[3]
     assert [x for x in raw[3] if x != "工"] == got[3]
+
+
+def test_no_entities_inside_a_cited_chapter():
+    """王 of 「王制云」 (禮記註疏 KR1d0053_001#143, 疏, train); a chapter title only where the text
+    cites it: 喪服 / 深衣 are also the garments."""
+    from pipeline.model import Document, Unit
+    from pipeline.tag.lexicon import cited_name_spans
+
+    text = "是也若至八十祭亦不為故王制云八十齊喪之事不及也注云"
+    assert "王" in [e.text for e in load_tagger().tag([text])[0]]
+    doc = tag_document(Document(id="KR1d0053_001", path="-", source="", layout="wyg-zhushu",
+                                units=[Unit(seq=0, kind="commentary", marker="疏", text=text, start=0, end=len(text))]))
+    assert "王" not in [e.text for e in doc.units[0].entities]
+    assert cited_name_spans("喪服傳曰") == [(0, 2)] and cited_name_spans("特牲饋食禮曰") == [(0, 5)]
+    assert cited_name_spans("主人服深衣") == [] and cited_name_spans("為之喪服") == []

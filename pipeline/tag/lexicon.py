@@ -147,11 +147,21 @@ def load_lexicon(path: str | Path | None = None) -> Lexicon:
 # one (tag_document), a rule over the model's output; the silver data is left as it was (about
 # 120 occurrences in its 330,000 characters: the 集釋 and the 周禮's 經 / 注).
 CITED_NAMES = ("公羊", "穀梁", "王肅", "檀弓", "考工記", "史記")
-_CITED_RE = re.compile("|".join(CITED_NAMES))
+# the chapters of the 儀禮 and the 禮記 where the text cites one (the title before 云 / 曰 / 注 /
+# 篇 / 文 / 傳 / 記): 王 of 「王制云」, 公 and 大夫 of 「公食大夫禮云」, 牲 of 「郊特牲云」, 堂 of 「明堂位云」
+# — 92 spans of those juan. Not bare: 喪服, 燕禮, 深衣 … are also the garments and rites themselves.
+CITED_CHAPTERS = (
+    "曲禮 檀弓 王制 月令 曾子問 文王世子 禮運 禮器 郊特牲 內則 内則 玉藻 明堂位 喪服小記 大傳 少儀 學記 樂記 "
+    "雜記 喪大記 祭法 祭義 祭統 經解 哀公問 仲尼燕居 孔子閒居 坊記 中庸 表記 緇衣 服問 間傳 問喪 三年問 深衣 "
+    "投壺 儒行 大學 冠義 昏義 鄉飲酒義 射義 燕義 聘義 喪服四制 士冠禮 士昏禮 士相見禮 鄉飲酒禮 鄉射禮 燕禮 "
+    "大射 聘禮 公食大夫禮 覲禮 喪服 士喪禮 既夕禮 士虞禮 特牲饋食禮 特牲 少牢饋食禮 少牢 有司徹").split()
+_CITED_RE = re.compile("|".join(CITED_NAMES) + "|(?:" + "|".join(sorted(CITED_CHAPTERS, key=len, reverse=True))
+                       + ")(?=[云曰注篇文傳記])")
 
 
 def cited_name_spans(text: str) -> list[tuple[int, int]]:
-    """(start, end) of every CITED_NAMES occurrence in text."""
+    """(start, end) of every CITED_NAMES occurrence in text, and of every chapter of CITED_CHAPTERS
+    the text cites."""
     return [m.span() for m in _CITED_RE.finditer(text)]
 
 
