@@ -197,3 +197,13 @@ def test_no_entities_inside_a_cited_chapter():
     assert "王" not in [e.text for e in doc.units[0].entities]
     assert cited_name_spans("喪服傳曰") == [(0, 2)] and cited_name_spans("特牲饋食禮曰") == [(0, 5)]
     assert cited_name_spans("主人服深衣") == [] and cited_name_spans("為之喪服") == []
+
+
+def test_eval_entities_scores_what_the_stage_keeps(tmp_path):
+    """`zhushu eval entities` scores the stage's entities, not the model's alone (王 of 王制云)."""
+    from pipeline.evaluate.entities import evaluate
+
+    gold = tmp_path / "gold.jsonl"
+    gold.write_text(json.dumps({"id": "KR1d0053_001#143", "text": "是也若至八十祭亦不為故王制云八十齊喪之事不及也",
+                                "spans": []}, ensure_ascii=False) + "\n", encoding="utf-8")
+    assert evaluate(gold)["micro"]["pred"] == 0

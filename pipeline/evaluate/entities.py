@@ -86,14 +86,14 @@ def score(records: list[dict], predictions: list[list[tuple[int, int, str]]], le
 def evaluate(gold_path: str | Path, tagger=None, lexicon=None) -> dict:
     """Run the project's tagger (or `tagger`) over the gold texts and score it."""
     from pipeline.tag.lexicon import load_lexicon
-    from pipeline.tag import load_tagger
+    from pipeline.tag import kept_entities, load_tagger
 
     records = read_gold(gold_path)
     tagger = tagger or load_tagger()
     lexicon = lexicon if lexicon is not None else load_lexicon()
     texts = [r["text"] for r in records]
     t0 = time.perf_counter()
-    ents = tagger.tag(texts)
+    ents = [kept_entities(text, None, row) for text, row in zip(texts, tagger.tag(texts))]  # as the stage keeps them
     dt = time.perf_counter() - t0
     preds = [[(x.start, x.end, x.label) for x in row] for row in ents]
     result = score(records, preds, lexicon)

@@ -110,14 +110,19 @@ def tag_document(doc: Document, tagger: Tagger | None = None) -> Document:
     tagger = tagger or load_tagger()
     units = [u for u in doc.units if u.kind in ("base", "commentary")]
     for unit, ents in zip(units, tagger.tag([u.text for u in units]), strict=True):
-        # no entity inside a cited name (公 of 公羊傳) nor, in an 音義 note, inside a reading
-        # formula (羊 of 「攘如羊反」 spells a sound)
-        blocked = cited_name_spans(unit.text)
-        if unit.marker == READING_NOTES:
-            blocked += phonetic_spans(unit.text)
-        if blocked:
-            ents = [e for e in ents if not any(a < e.end and e.start < b for a, b in blocked)]
-        unit.entities = ents
+        unit.entities = kept_entities(unit.text, unit.marker, ents)
     return doc
+
+
+def kept_entities(text: str, marker: str | None, ents: list[Entity]) -> list[Entity]:
+    """The model's entities of a unit that the stage keeps: none inside a cited name or chapter
+    (公 of 公羊傳, 王 of 王制云) nor, in an 音義 note, inside a reading formula (羊 of 「攘如羊反」
+    spells a sound). `zhushu eval entities` scores what this keeps."""
+    blocked = cited_name_spans(text)
+    if marker == READING_NOTES:
+        blocked += phonetic_spans(text)
+    if not blocked:
+        return ents
+    return [e for e in ents if not any(a < e.end and e.start < b for a, b in blocked)]
 
 
