@@ -197,6 +197,9 @@ def test_no_entities_inside_a_cited_chapter():
     assert "王" not in [e.text for e in doc.units[0].entities]
     assert cited_name_spans("喪服傳曰") == [(0, 2)] and cited_name_spans("特牲饋食禮曰") == [(0, 5)]
     assert cited_name_spans("主人服深衣") == [] and cited_name_spans("為之喪服") == []
+    # 鄭興 cited (周禮注疏 KR1d0003 train juan), not the state of 鄭's grandee of the 疏's 左傳
+    # (周禮注疏 KR1d0003_011#120, 注, train: 「屯或為臀鄭大夫讀屯為課殿」)
+    assert cited_name_spans("屯或為臀鄭大夫讀屯為課殿") == [(4, 7)] and cited_name_spans("鄭大夫豐卷") == []
 
 
 def test_eval_entities_scores_what_the_stage_keeps(tmp_path):

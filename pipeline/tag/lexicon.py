@@ -155,8 +155,11 @@ CITED_CHAPTERS = (
     "雜記 喪大記 祭法 祭義 祭統 經解 哀公問 仲尼燕居 孔子閒居 坊記 中庸 表記 緇衣 服問 間傳 問喪 三年問 深衣 "
     "投壺 儒行 大學 冠義 昏義 鄉飲酒義 射義 燕義 聘義 喪服四制 士冠禮 士昏禮 士相見禮 鄉飲酒禮 鄉射禮 燕禮 "
     "大射 聘禮 公食大夫禮 覲禮 喪服 士喪禮 既夕禮 士虞禮 特牲饋食禮 特牲 少牢饋食禮 少牢 有司徹").split()
-_CITED_RE = re.compile("|".join(CITED_NAMES) + "|(?:" + "|".join(sorted(CITED_CHAPTERS, key=len, reverse=True))
-                       + ")(?=[云曰注篇文傳記])")
+# 鄭大夫 is 鄭興 where the 周禮注 and 疏 cite him (「鄭大夫讀屯為課殿」, 「鄭大夫云…」: 28 spans of the
+# book), the state of 鄭's grandee elsewhere (「鄭大夫豐卷」)
+CITED_SCHOLAR_RE = "鄭大夫(?=[云讀曰以之])"
+_CITED_RE = re.compile("|".join(CITED_NAMES) + "|" + CITED_SCHOLAR_RE + "|(?:"
+                       + "|".join(sorted(CITED_CHAPTERS, key=len, reverse=True)) + ")(?=[云曰注篇文傳記])")
 
 
 def cited_name_spans(text: str) -> list[tuple[int, int]]:
