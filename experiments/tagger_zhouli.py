@@ -146,14 +146,14 @@ def run_ablation(seed: int, zhushu_silver: bool, config: dict | None = None) -> 
 
 
 def run_sample(n: int, seed: int, juan: str) -> None:
-    from pipeline.tag import load_tagger
+    from pipeline.tag import kept_entities, load_tagger
 
     tagger = load_tagger()
     recs = [r for r in zhushu_records(markers=("", "注", "疏")) if juan in ("all", r["id"].split("#")[0])]
     by_kind: Counter = Counter()
     spans = []
     for r, ents in zip(recs, tagger.tag([r["text"] for r in recs])):
-        for e in ents:
+        for e in kept_entities(r["text"], r["marker"] or None, ents):  # what the tag stage keeps
             if e.label == "ROLE":
                 by_kind[r["marker"] or "經"] += 1
                 spans.append((r["id"], r["marker"] or "經", e.start, e.end, r["text"]))
