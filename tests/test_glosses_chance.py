@@ -53,6 +53,8 @@ def test_an_essay_commentary_keeps_no_chance_anchors(segmented):
     assert stats["glosses_withdrawn"] == {reason: len(one), longer[0].reason: 1}
     readme = card.render([stats], {"align": "ran"}, [])
     assert f"- KR1d0063_002: {len(one)} glosses — {reason}" in readme
+    plain = [g for g in got if g.lemma_start is None and g not in withdrawn]  # the juan's prose
+    assert plain and f"Unanchored there: KR1d0063_002 {len(plain)}." in readme
     # … and the HTML page's tooltip: no "not in the base text" for a lemma that is in it
     page = html.render_doc(doc)
     assert page.count("(anchor withdrawn as chance: see the dataset card)") == 2 * len(withdrawn)  # data-lemma, title

@@ -83,6 +83,12 @@ def render(stats: list[dict], stages: dict[str, str], files: list[str], failed: 
         out.append("")
         out.extend(f"- {doc_id}: {n} glosses — {why}" for doc_id, why, n in withdrawn)
         out.append("")
+        prose = [(d["doc"], st.get("glosses_unanchored", 0)) for st, d in zip(stats, docs) if st.get("glosses_withdrawn")]
+        out.append("In the same juan the other unanchored glosses (their head is not in the passage) are no "
+                   "better evidence: where a commentary does not gloss its passage, a 「X者…也」 sentence is its "
+                   "prose, read as a gloss by its grammar alone. Unanchored there: "
+                   + ", ".join(f"{doc_id} {n}" for doc_id, n in prose) + ".")
+        out.append("")
     out.append("## Counts")
     out.append("")
     out.append("| | count |")

@@ -444,6 +444,9 @@ def document_stats(records: dict[str, list[dict]]) -> dict:
         "gloss_types": types,
         "glosses_anchored": sum(1 for g in records["glosses"] if g["lemma_start"] is not None),
         "glosses_withdrawn": withdrawn,
+        # the other unanchored ones: in a juan the chance check withdrew anchors of, its prose
+        "glosses_unanchored": sum(1 for g in records["glosses"] if g["lemma_start"] is None
+                                  and not (g["reason"] or "").startswith(CHANCE_REASON)),
     }
 
 
