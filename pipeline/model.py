@@ -79,6 +79,11 @@ CHANCE_REASON = "anchor withdrawn"
 CHANCE_END = "chance, not a gloss of the passage"
 
 
+def withdrawn_as_chance(reason: str | None) -> bool:
+    """Does a gloss's reason say the align stage withdrew its anchor as chance?"""
+    return (reason or "").startswith(CHANCE_REASON)
+
+
 @dataclass
 class Sound:
     """One reading of a head."""

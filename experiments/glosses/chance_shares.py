@@ -17,7 +17,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent.parent
 sys.path.insert(0, str(ROOT))
 
-from pipeline.align import AlignStage, align_block, chance_classes, chance_counts, formula_blocks  # noqa: E402
+from pipeline.align import AlignStage, chance_classes, chance_counts, read_formula_blocks  # noqa: E402
 from pipeline.ingest import read_document  # noqa: E402
 from pipeline.runner import expand_inputs  # noqa: E402
 from pipeline.segment import SegmentStage  # noqa: E402
@@ -34,10 +34,7 @@ def main() -> None:
     peak: dict[str, float] = {}
     for path in expand_inputs(args.inputs):
         doc = segment(read_document(path))
-        bases = [u for u in doc.units if u.kind == "base"]
-        index = {u.seq: i for i, u in enumerate(bases)}
-        blocks = formula_blocks(doc)
-        found = [align_block(b.text if b else "", u.text, m, zhushu=z) for u, b, m, z in blocks]
+        bases, index, blocks, found = read_formula_blocks(doc)
         counts = chance_counts(blocks, found, bases, index, always=True)
         cells = []
         for cls in ("one-character", "longer"):

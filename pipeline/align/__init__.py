@@ -38,7 +38,7 @@ from pipeline.align.chains import chain_candidates
 from pipeline.align.grammar import Candidate, base_pieces, read_note
 from pipeline.readings import READING_NOTES, document_readings
 from pipeline.align.subcommentary import quotations
-from pipeline.model import CHANCE_END, CHANCE_REASON, Document, Gloss
+from pipeline.model import CHANCE_END, CHANCE_REASON, Document, Gloss, withdrawn_as_chance
 from pipeline.stage import Stage
 from pipeline.variants import fold
 
@@ -334,10 +334,7 @@ def align_document(doc: Document) -> Document:
         if unit.kind == "commentary" and unit.marker == SUBCOMMENTARY:
             unit.glosses = _quotation_glosses(doc, unit, passage_start)
             passage_start = unit.seq + 1
-    bases = [u for u in doc.units if u.kind == "base"]
-    index = {u.seq: i for i, u in enumerate(bases)}
-    blocks = formula_blocks(doc)
-    found = [align_block(base.text if base else "", unit.text, marks, zhushu=z) for unit, base, marks, z in blocks]
+    bases, index, blocks, found = read_formula_blocks(doc)
     classes = chance_classes(chance_counts(blocks, found, bases, index))
     if classes:
         folded = [fold(b.text) for b in bases]
@@ -347,11 +344,21 @@ def align_document(doc: Document) -> Document:
     for (unit, base, _marks, _z), glosses in zip(blocks, found):
         for g in glosses:
             g.base_seq = base.seq if base else None
-            if g.lemma_start is None and g.lemma and base is not None and not (g.reason or "").startswith(CHANCE_REASON):
+            if g.lemma_start is None and g.lemma and base is not None and not withdrawn_as_chance(g.reason):
                 g.reason = (g.reason or "unanchored") + (
                     _in_commentary(g.lemma, doc, base, unit) or _elsewhere(g.lemma, bases, index[base.seq]))
         unit.glosses = glosses
     return doc
+
+
+def read_formula_blocks(doc: Document) -> tuple[list, dict[int, int], list[tuple], list[list[Gloss]]]:
+    """A juan's base units, their index by seq, its formula blocks (formula_blocks) and the glosses
+    each block reads on its own passage: what the chance check starts from."""
+    bases = [u for u in doc.units if u.kind == "base"]
+    index = {u.seq: i for i, u in enumerate(bases)}
+    blocks = formula_blocks(doc)
+    found = [align_block(base.text if base else "", unit.text, marks, zhushu=z) for unit, base, marks, z in blocks]
+    return bases, index, blocks, found
 
 
 def formula_blocks(doc: Document) -> list[tuple]:

@@ -25,7 +25,7 @@ from pipeline.export.common import (
     render,
 )
 from pipeline.export.records import speakers
-from pipeline.model import CHANCE_REASON, ENTITY_LABELS, GLOSS_TYPES, Document
+from pipeline.model import ENTITY_LABELS, GLOSS_TYPES, Document, withdrawn_as_chance
 from pipeline.pua import encode_entities, is_kanripo_char, kanripo_form
 
 COLOURS = {
@@ -119,7 +119,7 @@ def _unanchored(gl) -> str:
     """What the tooltip adds to the lemma of a gloss with no anchor: why."""
     if gl.lemma_start is not None:
         return ""
-    if (gl.reason or "").startswith(CHANCE_REASON):  # the lemma stands in the passage: chance put it there
+    if withdrawn_as_chance(gl.reason):  # the lemma stands in the passage: chance put it there
         return " (anchor withdrawn as chance: see the dataset card)"
     return " (not in the base text)"
 

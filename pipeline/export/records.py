@@ -14,7 +14,7 @@ from __future__ import annotations
 from typing import get_args
 
 from pipeline.export.common import UnitProvenance, book_title, note_id, offset_map, reading_id, unit_id
-from pipeline.model import CHANCE_END, CHANCE_REASON, EDITION, ENTITY_LABELS, Document, UnitKind, sentences_of
+from pipeline.model import CHANCE_END, EDITION, ENTITY_LABELS, Document, UnitKind, sentences_of, withdrawn_as_chance
 from pipeline.pua import encode_entities, has_kanripo
 
 RECORD_KINDS = ("documents", "units", "sentences", "entities", "glosses", "collation", "tokens", "readings")
@@ -427,11 +427,16 @@ def document_stats(records: dict[str, list[dict]]) -> dict:
         by[e["text"]] = by.get(e["text"], 0) + 1
     types: dict[str, int] = {}
     withdrawn: dict[str, int] = {}  # the align stage's chance check: its reason, glosses it took the anchor of
+    anchored = unanchored = 0  # unanchored: the others; in a juan the chance check withdrew anchors of, its prose
     for g in records["glosses"]:
         types[g["type"]] = types.get(g["type"], 0) + 1
-        if (g["reason"] or "").startswith(CHANCE_REASON):
+        if withdrawn_as_chance(g["reason"]):
             why = g["reason"].split(CHANCE_END, 1)[0] + CHANCE_END
             withdrawn[why] = withdrawn.get(why, 0) + 1
+        elif g["lemma_start"] is None:
+            unanchored += 1
+        else:
+            anchored += 1
     return {
         "document": doc,
         "counts": {kind: len(records.get(kind, [])) for kind in RECORD_KINDS},
@@ -442,11 +447,9 @@ def document_stats(records: dict[str, list[dict]]) -> dict:
         "entity_labels": labels,
         "entity_texts": texts,
         "gloss_types": types,
-        "glosses_anchored": sum(1 for g in records["glosses"] if g["lemma_start"] is not None),
+        "glosses_anchored": anchored,
         "glosses_withdrawn": withdrawn,
-        # the other unanchored ones: in a juan the chance check withdrew anchors of, its prose
-        "glosses_unanchored": sum(1 for g in records["glosses"] if g["lemma_start"] is None
-                                  and not (g["reason"] or "").startswith(CHANCE_REASON)),
+        "glosses_unanchored": unanchored,
     }
 
 
