@@ -185,14 +185,16 @@ def test_no_entities_inside_a_named_person():
     """周公, 文王, 哀公, 晉侯 are one man each, not the rank: the tagger cut them to 公 / 王 / 公 and
     the archery target 侯 (stop 45). 羊舌 (a surname) and 盧王 (盧植 and 王肅 in an 音義 note) are
     names too. Texts of train juan: 周禮注疏 KR1d0003_001#6 (注), _001#188, _003#31, _002#45 (疏);
-    禮記註疏 KR1d0053_006#33, _004#57 (音義)."""
+    禮記註疏 KR1d0053_006#33, _004#57 (音義); 仲弓 (a disciple, not the bow) of the 論語 KR1h0004_006#2."""
     from pipeline.model import Document, Unit
     from pipeline.tag.lexicon import NAMED_PERSONS
 
     texts = ["建立也周公居攝而作六典之職", "宣王問孟子云文王之囿方七十里猶以", "生與伯輿争政晉侯使士匄平王室使王",
-             "章不可忘者此哀公三年左氏傳辭案彼", "向香亮反叔向羊舌肸", "三世盧王云世嵗也萬物以嵗"]
+             "章不可忘者此哀公三年左氏傳辭案彼", "向香亮反叔向羊舌肸", "三世盧王云世嵗也萬物以嵗",
+             "仲弓問子桑伯子子曰可也簡仲弓曰居敬而行簡"]
     raw = [[e.text for e in ents] for ents in load_tagger().tag(texts)]
     assert "公" in raw[0] and "王" in raw[1] and "侯" in raw[2] and "公" in raw[3]  # what the model alone gives
+    assert "弓" in raw[6]
     units = [Unit(seq=i, kind="commentary", marker="疏", text=t, start=0, end=len(t)) for i, t in enumerate(texts)]
     doc = tag_document(Document(id="KR1d0003_001", path="-", source="", layout="wyg-zhushu", units=units))
     kept = [[(e.start, e.end, e.text) for e in u.entities] for u in doc.units]

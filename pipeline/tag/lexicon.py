@@ -154,12 +154,15 @@ CITED_NAMES = ("公羊", "穀梁", "王肅", "檀弓", "考工記", "史記", "�
 # 禮記註疏 (stop 45). Each is a name without a mark inside in the editions' punctuation
 # (data/punct, 周禮 / 禮記註疏 and the 集釋: 召公 1 of 41, 文王 3 of 514, 宋公 1 of 13, 楚子 1 of 22,
 # the others 0). 桀 and 紂, the last kings of 夏 and 殷, which the retrained tagger read as ROLE (30
-# times). Left out as words of the rite: 共王 (共 "to supply": 共王之膳), 獻公 (主人獻公),
+# times). Men of the 論語 whose names hold a rank or a thing (弓 of 仲弓, 宰 of 宰我, 公 of 公西華, 司馬
+# of 司馬牛, 祝 of 祝鮀 …: 38 spans of the 論語 KR1h0004 and the two 注疏); not those opening with 子
+# (子路, 子張: 「天子路寢」 is 天子 and 路寢). Left out as words of the rite: 共王 (共 "to supply": 共王之膳), 獻公 (主人獻公),
 # 孝王 (孝王某 of the prayers), 先王 / 後王 / 時王 (the kings as a class).
 NAMED_PERSONS = tuple((
     "周公 召公 太公 大公 河上公 魯公 文王 武王 成王 康王 昭王 穆王 懿王 夷王 厲王 宣王 幽王 襄王 景王 靈王 "
     "隱公 桓公 莊公 閔公 僖公 文公 宣公 成公 襄公 昭公 定公 哀公 穆公 景公 靈公 "
-    "晉侯 齊侯 衞侯 衛侯 魯侯 陳侯 蔡侯 宋公 鄭伯 曹伯 秦伯 楚子 桀 紂").split())
+    "晉侯 齊侯 衞侯 衛侯 魯侯 陳侯 蔡侯 宋公 鄭伯 曹伯 秦伯 楚子 桀 紂 "
+    "仲弓 宰我 公西華 公西赤 公冶長 公叔文子 公明賈 公山弗擾 王孫賈 王孫圉 司馬牛 巫馬期 祝鮀").split())
 # the chapters of the 儀禮 and the 禮記 where the text cites one (the title before 云 / 曰 / 注 /
 # 篇 / 文 / 傳 / 記): 王 of 「王制云」, 公 and 大夫 of 「公食大夫禮云」, 牲 of 「郊特牲云」, 堂 of 「明堂位云」
 # — 92 spans of those juan. Not bare: 喪服, 燕禮, 深衣 … are also the garments and rites themselves.
