@@ -240,6 +240,11 @@ def _keep(
         return False
     if surface == "算" and prev == "無":  # 無算 "without count" (踊無算, 無算爵)
         return False
+    # 爵 the rank, not the cup: 爵禄 / 爵等 / 爵賞, 官爵 / 世爵, 有爵 / 無爵 (者), and 爵韋 (the colour, as in
+    # 爵弁) — about 230 of the 1,507 爵 of 周禮 / 禮記註疏, all read as the cup (stop 45). Not 爵命 /
+    # 爵位 / 稱爵, which the 集釋 has for the cup too (「受爵，命送如初」, 「送爵，位」, 「觚亦稱爵」)
+    if surface == "爵" and (nxt in set("禄祿等賞秩韋") or prev in set("官世有無")):
+        return False
     # the four womanly accomplishments 婦德 / 婦言 / 婦容 / 婦功 (九嬪掌婦學之灋…), not the wife:
     # 婦 was ROLE in 80 of them in 周禮 / 禮記註疏 (典婦功, the office, is the longer name)
     if surface == "婦" and (nxt in set("徳德容功") or (nxt == "言" and text[end + 1 : end + 2] == "婦")):
