@@ -243,3 +243,33 @@ def test_a_yuanmu_entry_it_cannot_read_is_refused_naming_its_line(tmp_path):
     with pytest.raises(InputError) as err:
         read_document(path)
     assert err.value.line == _line_of(path, "𤣥冠朝服則是仕於諸侯天子") and "a title of 50" in err.value.message
+
+
+def test_a_zhushu_whose_commentary_is_not_marked_zhu_is_refused(tmp_path):
+    """A 注 follows nearly every 經 passage in the 注疏 this layout reads (in every juan of the three
+    books the 注 units are 0.70 or more of the 經 units). A 注疏 printing its commentary under another
+    marker (the 傳 and 箋 of a 毛詩注疏) would be read as 經 throughout, the small-note share none the
+    wiser: refused with the counts. The fixture: 禮記註疏 juan 1 (train; 20 經, 20 注) with every
+    full-size 注 (the marker; the small notes' own 注 left alone) printed 傳, as such a book would."""
+    import re
+
+    from pipeline.ingest.check import disagreements
+
+    src = (FIXTURES / "KR1d0053_001.txt").read_text(encoding="utf-8")
+    assert not disagreements(read_document(FIXTURES / "KR1d0053_001.txt").evidence)
+    def outside_notes(line: str) -> str:  # the small notes (a/b) at the odd places of the split
+        return "".join(p if i % 2 else p.replace("注", "傳") for i, p in enumerate(re.split(r"(\([^)]*\))", line)))
+
+    moved = "".join(line if line.startswith("#") else outside_notes(line) for line in src.splitlines(keepends=True))
+    assert moved.count("傳") - src.count("傳") >= 20
+    bad = tmp_path / "KR1d0053_001.txt"
+    bad.write_text(moved, encoding="utf-8")
+    with pytest.raises(InputError) as err:
+        read_document(bad)
+    assert err.value.path == str(bad)
+    assert re.search("[0-9]+ 經 units and 0 注: the commentary on the 經 is not marked 注", err.value.message)
+    # no layout is offered: each would read the 傳 as base text
+    assert err.value.message.endswith("no layout of this version reads a 注疏 whose commentary has a marker other than 注")
+    # named explicitly, the layout is the user's word: read, with the evidence for the card
+    ev = read_document(bad, layout="wyg-zhushu").evidence
+    assert ev["zhu_units"] == 0 and ev["jing_units"] >= 10

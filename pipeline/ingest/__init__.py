@@ -10,7 +10,7 @@ from pathlib import Path
 
 from pipeline import paths
 from pipeline.errors import InputError
-from pipeline.ingest.check import MAX_SHARE_GAP, check_document, disagreements, layout_evidence
+from pipeline.ingest.check import MAX_SHARE_GAP, check_document, disagreements, layout_evidence, zhu_missing
 from pipeline.ingest.punctuated import parse_punctuated
 from pipeline.ingest.resume import load_base_text, resume_base
 from pipeline.ingest.sbck import parse_sbck
@@ -146,7 +146,11 @@ def read_document(path: str | Path, layout: str = "auto", encoding: str = "utf-8
     try:
         doc.evidence = check_document(doc)
     except InputError as err:  # say which layout, if any, reads it as the print shows it
-        hint = _agreeing_layouts(path, encoding, base_text, layout, layout_evidence(doc))
+        ev = layout_evidence(doc)
+        if zhu_missing(ev):  # every layout reads such a commentary as base text: the shares cannot tell
+            hint = "; no layout of this version reads a 注疏 whose commentary has a marker other than 注"
+        else:
+            hint = _agreeing_layouts(path, encoding, base_text, layout, ev)
         raise InputError(err.path, err.line, err.message + hint) from None
     return doc
 
