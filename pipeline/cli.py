@@ -404,16 +404,16 @@ def eval_entities(gold, model_dir, as_json, show_errors):
 
 @train_group.command("tagger")
 @click.option("--out", "out_dir", default=None, type=click.Path(file_okay=False), help="Model folder (default models/tagger).")
-@click.option("--max-iterations", default=100, show_default=True, help="CRF training iterations.")
+@click.option("--max-iterations", default=None, type=int, help="CRF training iterations (default 400, ITERATIONS).")
 @click.option("--lex-dropout", default=0.7, show_default=True, help="Share of lexicon occurrences hidden from the features in training.")
 @click.option("--seed", default=13, show_default=True)
 @click.option("--keep-lexicon", is_flag=True, help="Do not rebuild models/lexicon/lexicon.tsv first.")
 @reports_input_errors
 def train_tagger_cmd(out_dir, max_iterations, lex_dropout, seed, keep_lexicon):
     """Rebuild the lexicon, project it over juan 1-30 (less dev juan 10) and the 經/注 of the train juan of 周禮注疏, train the tagger."""
-    from pipeline.train.tag import train
+    from pipeline.train.tag import ITERATIONS, train
 
-    train(out_dir, max_iterations=max_iterations, lex_dropout=lex_dropout, seed=seed,
+    train(out_dir, max_iterations=max_iterations or ITERATIONS, lex_dropout=lex_dropout, seed=seed,
           rebuild_lexicon=not keep_lexicon, log=click.echo)
 
 
