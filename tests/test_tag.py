@@ -199,17 +199,32 @@ def test_jue_the_rank_is_no_cup():
     assert [e.text for e in tagger.tag([cup])[0]].count("爵") == 2
 
 
+def test_sheji_and_zhongguo_hold_no_grain_and_no_tally_holder():
+    """稷 of 社稷 (the altars of the state) is not the grain, 中 of 中國 not the tally holder (stop 45);
+    黍稷 and 實八算于中 keep them. Texts of train juan: 周禮注疏 KR1d0003_001#16 (疏), _002#23 (注),
+    禮記註疏 KR1d0053_008#147 (經), 儀禮集釋 KR1d0030_026 (「實八算于中」, the guideline's example)."""
+    from pipeline.tag.lexicon import project
+
+    lex = load_lexicon()
+    texts = ["廟是陽故在左社稷是隂故在右面朝後", "今之大夫交政於中國雖欲勿哭焉", "九穀黍稷秫稻麻大小豆", "釋獲者實八算于中"]
+    got = [[e.text for e in ents] for ents in load_tagger().tag(texts)]
+    silver = [[t[s:e] for s, e, _ in project(t, lex)] for t in texts]
+    assert "稷" not in got[0] + silver[0] and "中" not in got[1] + silver[1]
+    assert "稷" in got[2] and "稷" in silver[2] and "中" in got[3] and "中" in silver[3]
+
+
 def test_no_entities_inside_a_named_person():
     """周公, 文王, 哀公, 晉侯 are one man each, not the rank: the tagger cut them to 公 / 王 / 公 and
     the archery target 侯 (stop 45). 羊舌 (a surname) and 盧王 (盧植 and 王肅 in an 音義 note) are
     names too. Texts of train juan: 周禮注疏 KR1d0003_001#6 (注), _001#188, _003#31, _002#45 (疏);
-    禮記註疏 KR1d0053_006#33, _004#57 (音義); 仲弓 (a disciple, not the bow) of the 論語 KR1h0004_006#2."""
+    禮記註疏 KR1d0053_006#33, _004#57 (音義); 仲弓 (a disciple, not the bow) of the 論語 KR1h0004_006#2;
+    后稷 of 周禮注疏 KR1d0003_002#14 (疏)."""
     from pipeline.model import Document, Unit
     from pipeline.tag.lexicon import NAMED_PERSONS
 
     texts = ["建立也周公居攝而作六典之職", "宣王問孟子云文王之囿方七十里猶以", "生與伯輿争政晉侯使士匄平王室使王",
              "章不可忘者此哀公三年左氏傳辭案彼", "向香亮反叔向羊舌肸", "三世盧王云世嵗也萬物以嵗",
-             "仲弓問子桑伯子子曰可也簡仲弓曰居敬而行簡"]
+             "仲弓問子桑伯子子曰可也簡仲弓曰居敬而行簡", "食者若取句龍后稷上功有功是内之善"]
     raw = [[e.text for e in ents] for ents in load_tagger().tag(texts)]
     assert "公" in raw[0] and "王" in raw[1] and "侯" in raw[2] and "公" in raw[3]  # what the model alone gives
     assert "弓" in raw[6]

@@ -154,7 +154,7 @@ CITED_NAMES = ("公羊", "穀梁", "王肅", "檀弓", "考工記", "史記", "�
 # 禮記註疏 (stop 45). Each is a name without a mark inside in the editions' punctuation
 # (data/punct, 周禮 / 禮記註疏 and the 集釋: 召公 1 of 41, 文王 3 of 514, 宋公 1 of 13, 楚子 1 of 22,
 # the others 0). 桀 and 紂, the last kings of 夏 and 殷, which the retrained tagger read as ROLE (30
-# times). Men of the 論語 whose names hold a rank or a thing (弓 of 仲弓, 宰 of 宰我, 公 of 公西華, 司馬
+# times); 后稷 (稷 the grain for the tagger, 185 times). Men of the 論語 whose names hold a rank or a thing (弓 of 仲弓, 宰 of 宰我, 公 of 公西華, 司馬
 # of 司馬牛, 祝 of 祝鮀 …: 38 spans of the 論語 KR1h0004 and the two 注疏); not those opening with 子
 # (子路, 子張: 「天子路寢」 is 天子 and 路寢). Left out as words of the rite: 共王 (共 "to supply": 共王之膳), 獻公 (主人獻公),
 # 孝王 (孝王某 of the prayers), 先王 / 後王 / 時王 (the kings as a class).
@@ -162,7 +162,7 @@ NAMED_PERSONS = tuple((
     "周公 召公 太公 大公 河上公 魯公 文王 武王 成王 康王 昭王 穆王 懿王 夷王 厲王 宣王 幽王 襄王 景王 靈王 "
     "隱公 桓公 莊公 閔公 僖公 文公 宣公 成公 襄公 昭公 定公 哀公 穆公 景公 靈公 "
     "晉侯 齊侯 衞侯 衛侯 魯侯 陳侯 蔡侯 宋公 鄭伯 曹伯 秦伯 楚子 桀 紂 "
-    "仲弓 宰我 公西華 公西赤 公冶長 公叔文子 公明賈 公山弗擾 王孫賈 王孫圉 司馬牛 巫馬期 祝鮀").split())
+    "后稷 仲弓 宰我 公西華 公西赤 公冶長 公叔文子 公明賈 公山弗擾 王孫賈 王孫圉 司馬牛 巫馬期 祝鮀").split())
 # the chapters of the 儀禮 and the 禮記 where the text cites one (the title before 云 / 曰 / 注 /
 # 篇 / 文 / 傳 / 記): 王 of 「王制云」, 公 and 大夫 of 「公食大夫禮云」, 牲 of 「郊特牲云」, 堂 of 「明堂位云」
 # — 92 spans of those juan. Not bare: 喪服, 燕禮, 深衣 … are also the garments and rites themselves.
@@ -208,6 +208,11 @@ def _keep(
     if surface == "中":  # the tally holder (設中, 實八算于中, 中西), not "to hit" (若中, 中離維綱)
         if text[max(0, start - 2) : start] in ("在于", "在於"):  # "in the middle"
             return False
+        # a word of its own: 中庭 / 中堂 / 中門 / 中霤 (the middle of the court, hall …), 中國, 中庸,
+        # 中央, 中興, 中等, 中呂 (a pitch pipe), 中都 — 于中庭 22 times in the 集釋, 於中庭 / 於中國 … in
+        # the 注疏, each read as the tally holder before (stop 45)
+        if nxt in set("庭堂門霤國庸央興等呂都"):
+            return False
         if prev in set("設執奉取受授實舍退"):
             return True
         return prev in set("于於反視") and nxt not in set("則離者也之矣")
@@ -239,6 +244,8 @@ def _keep(
     if surface == "君" and nxt == "子":  # 君子 "the gentleman", not the lord 君 (1,014 in the 禮記註疏)
         return False
     if surface == "算" and prev == "無":  # 無算 "without count" (踊無算, 無算爵)
+        return False
+    if surface == "稷" and prev == "社":  # 社稷, the altars of the state, not the grain (357 in the 注疏)
         return False
     # 爵 the rank, not the cup: 爵禄 / 爵等 / 爵賞, 官爵 / 世爵, 有爵 / 無爵 (者), and 爵韋 (the colour, as in
     # 爵弁) — about 230 of the 1,507 爵 of 周禮 / 禮記註疏, all read as the cup (stop 45). Not 爵命 /
