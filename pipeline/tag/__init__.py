@@ -116,13 +116,25 @@ def tag_document(doc: Document, tagger: Tagger | None = None) -> Document:
 
 def kept_entities(text: str, marker: str | None, ents: list[Entity]) -> list[Entity]:
     """The model's entities of a unit that the stage keeps: none inside a cited name or chapter
-    (公 of 公羊傳, 王 of 王制云) nor, in an 音義 note, inside a reading formula (羊 of 「攘如羊反」
-    spells a sound). `zhushu eval entities` scores what this keeps."""
+    (公 of 公羊傳, 王 of 王制云) or a named person (周公, 文王) nor, in an 音義 note, inside a reading
+    formula (羊 of 「攘如羊反」 spells a sound); a span of one character twice is two (below).
+    `zhushu eval entities` scores what this keeps."""
+    ents = [half for e in ents for half in _undoubled(e)]
     blocked = cited_name_spans(text)
     if marker == READING_NOTES:
         blocked += phonetic_spans(text)
     if not blocked:
         return ents
     return [e for e in ents if not any(a < e.end and e.start < b for a, b in blocked)]
+
+
+def _undoubled(e: Entity) -> list[Entity]:
+    """No name of the rite is one character twice: the tagger ran a name ending one clause into the
+    same name opening the next (「授祝，祝授尸」, 「贊醴婦，婦祭脯醢」, 「之於廟，廟中」: 38 spans of the three
+    books, stop 45). Two spans; the second is a verb in 「祝祝卒」 (the 祝 prays), which is left."""
+    if len(e.text) == 2 and e.text[0] == e.text[1]:
+        return [Entity(e.start, e.start + 1, e.label, e.text[0], e.source),
+                Entity(e.start + 1, e.end, e.label, e.text[1], e.source)]
+    return [e]
 
 
