@@ -25,7 +25,7 @@ SCHEMAS: dict[str, list[tuple[str, str, str]]] = {
         ("doc", "string", "document id, the source file's stem (KR1d0030_010)"),
         ("path", "string", "source file as given to the run (relative when possible)"),
         ("layout", "string", "source layout profile (wyg, wyg-print, wyg-zhushu, sbck, …)"),
-        ("evidence", "json", "what ingest read beside what the print shows (pipeline/ingest/check.py): commentary share read and by the print, share of collation notes that do not read as collation, empty units, punctuation in text"),
+        ("evidence", "json", "what ingest read beside what the print shows (pipeline/ingest/check.py): commentary share read and by the print, share of collation notes that do not read as collation, empty units, punctuation in text; for a 注疏 its 經 and 注 unit counts"),
         ("title", "string", "#+TITLE"),
         ("juan", "string", "#+PROPERTY JUAN (the first: a later one opens a section, 卷N考證)"),
         ("edition", "string", "#+PROPERTY BASEEDITION"),
