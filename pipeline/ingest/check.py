@@ -39,19 +39,20 @@ MAX_SHARE_GAP = 0.05
 MAX_UNLIKE_COLLATION = 0.5
 MAX_EMPTY_UNITS = 0.02  # at most 4 units in a juan read right (集釋 juan 2); 279 of 672 for 表記集傳 read as the 集釋
 MAX_PUNCTUATION = 0.01  # marks per character of text: 0 in the WYG books, ~0.15 in a TLS text
-MIN_CHARS = 200
+MIN_CHARS = 200  # a share over fewer characters of text says nothing
 # the 注疏 layout: a 注 follows nearly every 經 passage. In every juan of the three 注疏 read (周禮,
 # 禮記, 儀禮: 127 files) the 注 units are 0.70 or more of the 經 units (儀禮注疏 juan 11 the fewest).
 # A 注疏 whose commentary is printed under another marker (the 傳 and 箋 of a 毛詩注疏, the 傳 of a
 # 尚書注疏) would be read as 經 throughout, the small-note share none the wiser: refused instead.
 MIN_ZHU_PER_JING = 0.25
 MIN_JING_UNITS = 10
-_JUAN_RE = re.compile(r"(?m)^#\+PROPERTY:\s*JUAN\s+(.*)$")  # a share over fewer characters of text says nothing
+_JUAN_RE = re.compile(r"(?m)^#\+PROPERTY:\s*JUAN\s+(.*)$")
 
 
 def layout_evidence(doc: Document) -> dict[str, float | int | str]:
     counts = count_print(doc.source)
     layout = doc.layout.removesuffix("-plain")
+    zhushu: dict[str, int] = {}  # the 注疏's 經 and 注 unit counts (zhu_missing)
     body = _body_filter(doc.source)  # printcount leaves the front matter out: so do the read counts
     if layout == "wyg-zhushu":
         small = {"音義", "疏", "小注"}
@@ -81,7 +82,7 @@ def layout_evidence(doc: Document) -> dict[str, float | int | str]:
     chars = sum(len(u.text) for u in text_units)
     marks = sum(u.text.count(m) for u in text_units if u.marks_source is None for m in PUNCTUATION_MARKS)
     return {
-        **(zhushu if layout == "wyg-zhushu" else {}),
+        **zhushu,
         "layout": doc.layout,
         "chars": chars,
         "print_chars": counts.flush + counts.indented + counts.small,

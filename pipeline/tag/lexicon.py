@@ -154,10 +154,11 @@ CITED_NAMES = ("公羊", "穀梁", "王肅", "檀弓", "考工記", "史記", "�
 # 禮記註疏 (stop 45). Each is a name without a mark inside in the editions' punctuation
 # (data/punct, 周禮 / 禮記註疏 and the 集釋: 召公 1 of 41, 文王 3 of 514, 宋公 1 of 13, 楚子 1 of 22,
 # the others 0). 桀 and 紂, the last kings of 夏 and 殷, which the retrained tagger read as ROLE (30
-# times); 后稷 (稷 the grain for the tagger, 185 times). Men of the 論語 whose names hold a rank or a thing (弓 of 仲弓, 宰 of 宰我, 公 of 公西華, 司馬
-# of 司馬牛, 祝 of 祝鮀 …: 38 spans of the 論語 KR1h0004 and the two 注疏); not those opening with 子
-# (子路, 子張: 「天子路寢」 is 天子 and 路寢). Left out as words of the rite: 共王 (共 "to supply": 共王之膳), 獻公 (主人獻公),
-# 孝王 (孝王某 of the prayers), 先王 / 後王 / 時王 (the kings as a class).
+# times); 后稷 (稷 the grain for the tagger, 185 times). Men of the 論語 whose names hold a rank or
+# a thing (弓 of 仲弓, 宰 of 宰我, 公 of 公西華, 司馬 of 司馬牛, 祝 of 祝鮀 …: 38 spans of the 論語 KR1h0004
+# and the two 注疏); not those opening with 子 (子路, 子張: 「天子路寢」 is 天子 and 路寢). Left out as
+# words of the rite: 共王 (共 "to supply": 共王之膳), 獻公 (主人獻公), 孝王 (孝王某 of the prayers),
+# 先王 / 後王 / 時王 (the kings as a class).
 NAMED_PERSONS = tuple((
     "周公 召公 太公 大公 河上公 魯公 文王 武王 成王 康王 昭王 穆王 懿王 夷王 厲王 宣王 幽王 襄王 景王 靈王 "
     "隱公 桓公 莊公 閔公 僖公 文公 宣公 成公 襄公 昭公 定公 哀公 穆公 景公 靈公 "
@@ -250,7 +251,7 @@ def _keep(
         return False
     if surface == "稷" and prev == "社":  # 社稷, the altars of the state, not the grain (357 in the 注疏)
         return False
-    # 爵 the rank, not the cup: 爵禄 / 爵等 / 爵賞, 官爵 / 世爵, 有爵 / 無爵 (者), and 爵韋 (the colour, as in
+    # 爵 the rank, not the cup: 爵禄 / 爵等 / 爵賞 / 爵秩, 官爵 / 世爵, 有爵 / 無爵 (者), and 爵韋 (the colour, as in
     # 爵弁) — about 230 of the 1,507 爵 of 周禮 / 禮記註疏, all read as the cup (stop 45). Not 爵命 /
     # 爵位 / 稱爵, which the 集釋 has for the cup too (「受爵，命送如初」, 「送爵，位」, 「觚亦稱爵」)
     if surface == "爵" and (nxt in set("禄祿等賞秩韋") or prev in set("官世有無")):
