@@ -37,6 +37,7 @@ os.environ.setdefault("OMP_NUM_THREADS", "1")
 
 from pipeline import paths
 from pipeline.tag.lexicon import LABELS, Lexicon, load_lexicon, project
+from pipeline.train.tag import ITERATIONS
 from pipeline.train.tag.silver import SilverItem, build_silver
 from pipeline.train.tag.zhouli import read_records
 
@@ -76,7 +77,7 @@ def score(recs, preds, refs, forms: set[str]) -> dict:
 
 
 # the shipped training options (pipeline/train/tag/__init__.py)
-SHIPPED = {"lex_dropout": 0.7, "max_iterations": 100, "seed": 13, "mask_in": 0.3, "per_span": True, "sub_matches": 0.5,
+SHIPPED = {"lex_dropout": 0.7, "max_iterations": ITERATIONS, "seed": 13, "mask_in": 0.3, "per_span": True, "sub_matches": 0.5,
            "partial": True, "agent": True}
 
 
