@@ -2,6 +2,7 @@
 counted by (label, text) and sampled (docs/entities.md, "Stop 44": the 君子 / 鄭司農 retraining).
 
     python experiments/tagger_diff.py OLD_MODEL_DIR NEW_MODEL_DIR INPUT… [--kept] [--sample 20] [--seed 44]
+        [--expect 君,主君,…]   # the spans the change means to move: counted apart, the sample is the drift
 
 INPUT: juan files or book folders, read as `zhushu run` reads them (no segmentation: the tagger
 reads unit text). --kept: both sides as the tag stage keeps them (tag.kept_entities), else the
@@ -33,7 +34,11 @@ def main() -> None:
     ap.add_argument("--kept", action="store_true")
     ap.add_argument("--sample", type=int, default=20)
     ap.add_argument("--seed", type=int, default=44)
+    ap.add_argument("--expect", default="",
+                    help="comma-separated span texts the change means to remove or add (君,主君,…): "
+                         "counted apart, the sample drawn from the rest — the retraining's drift")
     args = ap.parse_args()
+    expected = {w for w in args.expect.split(",") if w}
     old, new = Tagger(args.old), Tagger(args.new)
     changed = {"removed": [], "added": []}
     totals = Counter()
@@ -57,6 +62,9 @@ def main() -> None:
     for kind, rows in changed.items():
         print(f"== {kind}: " + ", ".join(f"{label} {text} {n}" for (label, text), n in
                                          Counter((r[2], r[3]) for r in rows).most_common(25)))
+        if expected:
+            rows = [r for r in rows if r[3] not in expected]
+            print(f"   of them not expected (--expect): {len(rows)}; the sample below is drawn from these")
         for row in sorted(rng.sample(rows, min(args.sample, len(rows)))):
             print("  " + "\t".join(row[:3] + row[4:]))
 
