@@ -244,6 +244,25 @@ def test_a_doubled_name_is_two_names():
     assert "祝祝" not in spans and "尸尸" not in spans
 
 
+def test_coordinated_names_are_separate_spans():
+    """The guideline: coordinated names are separate spans. 宰史 and 祝史 (each two names of the
+    lexicon, neither listed whole) are two spans each; 小臣 (listed) stays one. Texts of train juan:
+    周禮注疏 KR1d0003_038#166 (經), 儀禮集釋 KR1d0030_007#27 (經)."""
+    from pipeline.model import Entity
+    from pipeline.tag import kept_entities
+
+    lex = load_lexicon()
+    assert "宰史" not in lex and "祝史" not in lex and "小臣" in lex
+    text = "以幣致之凡介行人宰史皆有飧饔餼"
+    at = text.index("宰史")
+    kept = kept_entities(text, None, [Entity(at, at + 2, "ROLE", "宰史", "model")], lex)
+    assert [(e.start, e.end, e.text) for e in kept] == [(at, at + 1, "宰"), (at + 1, at + 2, "史")]
+    assert [e.text for e in kept_entities("小臣", None, [Entity(0, 2, "ROLE", "小臣", "model")], lex)] == ["小臣"]
+    for text in (text, "立于西方東面北上祝史立于門東北面東上"):
+        spans = [e.text for e in kept_entities(text, None, load_tagger().tag([text])[0], lex)]
+        assert "宰史" not in spans and "祝史" not in spans and ("史" in spans), spans
+
+
 def test_no_entities_inside_a_named_person():
     """周公, 文王, 哀公, 晉侯 are one man each, not the rank: the tagger cut them to 公 / 王 / 公 and
     the archery target 侯 (stop 45). 羊舌 (a surname) and 盧王 (盧植 and 王肅 in an 音義 note) are

@@ -93,7 +93,7 @@ def evaluate(gold_path: str | Path, tagger=None, lexicon=None) -> dict:
     lexicon = lexicon if lexicon is not None else load_lexicon()
     texts = [r["text"] for r in records]
     t0 = time.perf_counter()
-    ents = [kept_entities(text, None, row) for text, row in zip(texts, tagger.tag(texts))]  # as the stage keeps them
+    ents = [kept_entities(text, None, row, tagger.lexicon) for text, row in zip(texts, tagger.tag(texts))]  # as the stage keeps them
     dt = time.perf_counter() - t0
     preds = [[(x.start, x.end, x.label) for x in row] for row in ents]
     result = score(records, preds, lexicon)

@@ -110,16 +110,18 @@ def tag_document(doc: Document, tagger: Tagger | None = None) -> Document:
     tagger = tagger or load_tagger()
     units = [u for u in doc.units if u.kind in ("base", "commentary")]
     for unit, ents in zip(units, tagger.tag([u.text for u in units]), strict=True):
-        unit.entities = kept_entities(unit.text, unit.marker, ents)
+        unit.entities = kept_entities(unit.text, unit.marker, ents, tagger.lexicon)
     return doc
 
 
-def kept_entities(text: str, marker: str | None, ents: list[Entity]) -> list[Entity]:
+def kept_entities(text: str, marker: str | None, ents: list[Entity], lexicon=None) -> list[Entity]:
     """The model's entities of a unit that the stage keeps: none inside a cited name or chapter
     (公 of 公羊傳, 王 of 王制云) or a named person (周公, 文王) nor, in an 音義 note, inside a reading
-    formula (羊 of 「攘如羊反」 spells a sound); a span of one character twice is two (below).
-    `zhushu eval entities` scores what this keeps."""
-    ents = [half for e in ents for half in _undoubled(e)]
+    formula (羊 of 「攘如羊反」 spells a sound); a span of one character twice, or of two names of the
+    lexicon (`lexicon`, the default one unless given), is two (below). `zhushu eval entities` scores
+    what this keeps."""
+    lexicon = lexicon or load_lexicon()
+    ents = [part for e in ents for half in _undoubled(e) for part in _uncoordinated(half, lexicon)]
     blocked = cited_name_spans(text)
     if marker == READING_NOTES:
         blocked += phonetic_spans(text)
@@ -135,6 +137,20 @@ def _undoubled(e: Entity) -> list[Entity]:
     if len(e.text) == 2 and e.text[0] == e.text[1]:
         return [Entity(e.start, e.start + 1, e.label, e.text[0], e.source),
                 Entity(e.start + 1, e.end, e.label, e.text[1], e.source)]
+    return [e]
+
+
+def _uncoordinated(e: Entity, lexicon) -> list[Entity]:
+    """Coordinated names are separate spans (the guideline: 諸公卿大夫 → 諸公 / 卿 / 大夫). A span the
+    lexicon does not list that is wholly two of its names of the span's label is the two: 宰史 (「凡介行人
+    宰史」), 祝史, 宰祝, 巫祝, 胥宰, 宰君 — 49 spans of the three books, which the retrained taggers
+    merged (stop 45); 介婦 (the younger sons' wives, not listed) is cut too, once."""
+    t = e.text
+    if len(t) < 2 or t in lexicon:
+        return [e]
+    for k in range(1, len(t)):
+        if lexicon.label(t[:k]) == e.label == lexicon.label(t[k:]):
+            return [Entity(e.start, e.start + k, e.label, t[:k], e.source), Entity(e.start + k, e.end, e.label, t[k:], e.source)]
     return [e]
 
 
