@@ -10,7 +10,7 @@ from pathlib import Path
 
 from pipeline import paths
 from pipeline.errors import InputError
-from pipeline.ingest.check import MAX_SHARE_GAP, check_document, disagreements, layout_evidence, zhu_missing
+from pipeline.ingest.check import MAX_SHARE_GAP, disagreements, layout_evidence, refusal, zhu_missing
 from pipeline.ingest.punctuated import parse_punctuated
 from pipeline.ingest.resume import load_base_text, resume_base
 from pipeline.ingest.sbck import parse_sbck
@@ -140,18 +140,14 @@ def read_document(path: str | Path, layout: str = "auto", encoding: str = "utf-8
     attribute_markers(doc.units, props.get("ID"))
     doc.pages, doc.lines = page_index(lines)
     # never silently wrong: the units must agree with the print, unless the user named the layout
-    if not auto:
-        doc.evidence = layout_evidence(doc)
-        return doc
-    try:
-        doc.evidence = check_document(doc)
-    except InputError as err:  # say which layout, if any, reads it as the print shows it
-        ev = layout_evidence(doc)
+    doc.evidence = ev = layout_evidence(doc)
+    problems = disagreements(ev) if auto else []
+    if problems:  # say which layout, if any, reads it as the print shows it
         if zhu_missing(ev):  # every layout reads such a commentary as base text: the shares cannot tell
             hint = "; no layout of this version reads a 注疏 whose commentary has a marker other than 注"
         else:
             hint = _agreeing_layouts(path, encoding, base_text, layout, ev)
-        raise InputError(err.path, err.line, err.message + hint) from None
+        raise InputError(doc.path, None, refusal(problems) + hint)
     return doc
 
 

@@ -14,9 +14,10 @@ shows (printcount.py, which reads the raw markup alone), in the reader's own ter
 - empty units: base or commentary units with no text;
 - punctuation in text: marks (，。 …) left inside unit text (an edition already punctuated).
 
-`check_document` raises InputError with the evidence when they disagree; read_document calls
-it unless the layout was given explicitly (`--layout`): then the user has said what the print
-is, and the evidence still goes to the dataset card.
+`check_document` raises InputError with the evidence when they disagree; read_document does the
+same (with a hint of the layout that would read the file, computed from the one evidence) unless
+the layout was given explicitly (`--layout`): then the user has said what the print is, and the
+evidence still goes to the dataset card.
 """
 
 from __future__ import annotations
@@ -141,11 +142,16 @@ def disagreements(ev: dict) -> list[str]:
     return out
 
 
+def refusal(problems: list[str]) -> str:
+    """The message of a document refused for its disagreements with the print."""
+    return ("the units read disagree with the print: " + "; ".join(problems)
+            + " (name the layout with --layout to read it anyway)")
+
+
 def check_document(doc: Document) -> dict:
     """The evidence of a document; InputError naming the file and the evidence on disagreement."""
     ev = layout_evidence(doc)
     problems = disagreements(ev)
     if problems:
-        raise InputError(doc.path, None, "the units read disagree with the print: " + "; ".join(problems)
-                         + " (name the layout with --layout to read it anyway)")
+        raise InputError(doc.path, None, refusal(problems))
     return ev

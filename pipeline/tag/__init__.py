@@ -118,10 +118,11 @@ def kept_entities(text: str, marker: str | None, ents: list[Entity], lexicon=Non
     """The model's entities of a unit that the stage keeps: none inside a cited name or chapter
     (公 of 公羊傳, 王 of 王制云) or a named person (周公, 文王) nor, in an 音義 note, inside a reading
     formula (羊 of 「攘如羊反」 spells a sound); a span of one character twice, or of two names of the
-    lexicon (`lexicon`, the default one unless given), is two (below). `zhushu eval entities` scores
+    lexicon (`lexicon`, the default one unless given), is two (_parts). `zhushu eval entities` scores
     what this keeps."""
-    lexicon = lexicon or load_lexicon()
-    ents = [part for e in ents for half in _undoubled(e) for part in _uncoordinated(half, lexicon)]
+    if lexicon is None:
+        lexicon = load_lexicon()
+    ents = [part for e in ents for part in _parts(e, lexicon)]
     blocked = cited_name_spans(text)
     if marker == READING_NOTES:
         blocked += phonetic_spans(text)
@@ -130,27 +131,23 @@ def kept_entities(text: str, marker: str | None, ents: list[Entity], lexicon=Non
     return [e for e in ents if not any(a < e.end and e.start < b for a, b in blocked)]
 
 
-def _undoubled(e: Entity) -> list[Entity]:
-    """No name of the rite is one character twice: the tagger ran a name ending one clause into the
-    same name opening the next (「授祝，祝授尸」, 「贊醴婦，婦祭脯醢」, 「之於廟，廟中」: 38 spans of the three
-    books, stop 45). Two spans; the second is a verb in 「祝祝卒」 (the 祝 prays), which is left."""
-    if len(e.text) == 2 and e.text[0] == e.text[1]:
-        return [Entity(e.start, e.start + 1, e.label, e.text[0], e.source),
-                Entity(e.start + 1, e.end, e.label, e.text[1], e.source)]
-    return [e]
-
-
-def _uncoordinated(e: Entity, lexicon) -> list[Entity]:
-    """Coordinated names are separate spans (the guideline: 諸公卿大夫 → 諸公 / 卿 / 大夫). A span the
-    lexicon does not list that is wholly two of its names of the span's label is the two: 宰史 (「凡介行人
-    宰史」), 祝史, 宰祝, 巫祝, 胥宰, 宰君 — 49 spans of the three books, which the retrained taggers
-    merged (stop 45); 介婦 (the younger sons' wives, not listed) is cut too, once."""
+def _parts(e: Entity, lexicon) -> list[Entity]:
+    """A span the tagger ran two names into, as the two (stop 45):
+    - one character twice: no name of the rite is that; the tagger ran a name ending one clause into
+      the same name opening the next (「授祝，祝授尸」, 「贊醴婦，婦祭脯醢」, 「之於廟，廟中」: 38 spans of the
+      three books). The second is a verb in 「祝祝卒」 (the 祝 prays), which is left.
+    - coordinated names are separate spans (the guideline: 諸公卿大夫 → 諸公 / 卿 / 大夫): a span the
+      lexicon does not list that is wholly two of its names of the span's label — 宰史 (「凡介行人宰史」),
+      祝史, 宰祝, 巫祝, 胥宰, 宰君: 49 spans of the three books, which the retrained taggers merged; 介婦
+      (the younger sons' wives, not listed) is cut too, once."""
     t = e.text
-    if len(t) < 2 or t in lexicon:
+    if len(t) == 2 and t[0] == t[1]:
+        cut = 1
+    elif len(t) >= 2 and t not in lexicon:
+        cut = next((k for k in range(1, len(t)) if lexicon.label(t[:k]) == e.label == lexicon.label(t[k:])), None)
+    else:
+        cut = None
+    if cut is None:
         return [e]
-    for k in range(1, len(t)):
-        if lexicon.label(t[:k]) == e.label == lexicon.label(t[k:]):
-            return [Entity(e.start, e.start + k, e.label, t[:k], e.source), Entity(e.start + k, e.end, e.label, t[k:], e.source)]
-    return [e]
-
-
+    return [Entity(e.start, e.start + cut, e.label, t[:cut], e.source),
+            Entity(e.start + cut, e.end, e.label, t[cut:], e.source)]
