@@ -215,3 +215,24 @@ def test_on_dask_the_workers_load_and_check_the_models_not_the_driver(inputs, tm
     assert f"zhushu: error: stage tag: cannot load its model from {missing}: " in result.output, result.output
     assert "worker error" not in result.output and "Traceback" not in result.output
     assert not out.exists()
+
+
+def test_the_card_says_which_books_lie_outside_the_taggers_ritual_books(tmp_path):
+    """The tagger knows the 禮類 (KR1d); a 周易 juan is named in the card as outside it, with what
+    was measured there, and a ritual book is not (docs/entities.md, "Other books by hand")."""
+    inputs = tmp_path / "in"
+    inputs.mkdir()
+    shutil.copy(ROOT / "data" / "tls" / "KR1a0001" / "KR1a0001_001.txt", inputs)
+    shutil.copy(ROOT / "tests" / "fixtures" / "export" / "KR1d0030_001.txt", inputs)
+    out = tmp_path / "out"
+    result = CliRunner().invoke(main, ["run", str(inputs), "--out", str(out), "--no-progress",
+                                       "--formats", "jsonl,card", "--skip", "parse"])
+    assert result.exit_code == 0, result.output
+    card = (out / "README.md").read_text(encoding="utf-8")
+    section = card.split("## Entities outside the ritual books", 1)[1].split("\n## ", 1)[0]
+    assert "KR1a0001 (1 juan)" in section and "KR1d0030" not in section
+    skipped = tmp_path / "skipped"  # no tag stage, no entities to warn of
+    result = CliRunner().invoke(main, ["run", str(inputs), "--out", str(skipped), "--no-progress",
+                                       "--formats", "jsonl,card", "--skip", "parse", "--skip", "tag"])
+    assert result.exit_code == 0, result.output
+    assert "## Entities outside" not in (skipped / "README.md").read_text(encoding="utf-8")
