@@ -55,6 +55,11 @@ def test_big5_file_reads_with_encoding(tmp_path):
         ("司射適西階西)倚扑", "unbalanced ')'"),
         ("司射適西階&amp;西倚扑", "unknown entity"),
         ("司射適西階&KR;西倚扑", "unknown entity"),
+        # markup the reader does not know would have become characters of the text (stop 46)
+        ("司射適西階/西倚扑", "'/' outside a note"),
+        ("司射適西階<md:x>西倚扑", "unknown markup '<md:x>'"),
+        ("司射適西階]西倚扑", "unbalanced ']'"),
+        ("司射適西階>西倚扑", "stray '>'"),
     ],
 )
 def test_broken_markup_names_file_and_line(tmp_path, bad_line, message):
