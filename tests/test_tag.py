@@ -346,3 +346,20 @@ def test_eval_entities_scores_what_the_stage_keeps(tmp_path):
     gold.write_text(json.dumps({"id": "KR1d0053_001#143", "text": "是也若至八十祭亦不為故王制云八十齊喪之事不及也",
                                 "spans": []}, ensure_ascii=False) + "\n", encoding="utf-8")
     assert evaluate(gold)["micro"]["pred"] == 0
+
+
+def test_renjun_is_one_name_and_the_sui_of_suiji_no_strap():
+    """人君 (the ruler) is one ROLE by the longest-name rule, not 君 (325 cut in the 注疏; stop 46);
+    綏 of 綏祭 (墮祭, a morsel offered) is no strap, 授綏 keeps the strap. Texts of train juan: 周禮注疏
+    KR1d0003_006#61 (疏), 儀禮集釋 KR1d0030_001#331, KR1d0030_025#270 (鄭注), KR1d0030_002#102 (經)."""
+    from pipeline.tag.lexicon import project
+
+    lex = load_lexicon()
+    texts = ["路大也人君所居皆曰路", "其即位則尊爲人君人君治成人之事者", "不綏祭無泰羮湇胾從", "壻御婦車授綏姆辭不受"]
+    got = [[(e.text, e.label) for e in ents] for ents in load_tagger().tag(texts)]
+    silver = [[(t[s:e], lab) for s, e, lab in project(t, lex)] for t in texts]
+    for i in (0, 1):
+        assert ("人君", "ROLE") in got[i] and ("人君", "ROLE") in silver[i], (got[i], silver[i])
+        assert ("君", "ROLE") not in got[i] + silver[i]
+    assert ("綏", "OBJECT") not in got[2] + silver[2]
+    assert ("綏", "OBJECT") in got[3] and ("綏", "OBJECT") in silver[3]

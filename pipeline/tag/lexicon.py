@@ -251,6 +251,8 @@ def _keep(
         return False
     if surface == "稷" and prev == "社":  # 社稷, the altars of the state, not the grain (357 in the 注疏)
         return False
+    if surface == "綏" and nxt == "祭":  # 綏祭 (墮祭: a morsel offered), not the strap (9 in the 集釋, 31 in the 注疏)
+        return False
     # 爵 the rank, not the cup: 爵禄 / 爵等 / 爵賞 / 爵秩, 官爵 / 世爵, 有爵 / 無爵 (者), and 爵韋 (the colour, as in
     # 爵弁) — about 230 of the 1,507 爵 of 周禮 / 禮記註疏, all read as the cup (stop 45). Not 爵命 /
     # 爵位 / 稱爵, which the 集釋 has for the cup too (「受爵，命送如初」, 「送爵，位」, 「觚亦稱爵」)
