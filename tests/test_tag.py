@@ -363,3 +363,18 @@ def test_renjun_is_one_name_and_the_sui_of_suiji_no_strap():
         assert ("君", "ROLE") not in got[i] + silver[i]
     assert ("綏", "OBJECT") not in got[2] + silver[2]
     assert ("綏", "OBJECT") in got[3] and ("綏", "OBJECT") in silver[3]
+
+
+def test_ju_x_zhe_mentions_x_unless_x_is_a_thing_lifted():
+    """「舉X者」 in a 疏 mostly says "mentions X" (舉賢者, 舉此二者): no one who lifts, unless X is a
+    thing of the lexicon (舉觶者, the goblet-lifter of the rite). Texts of train juan: 周禮注疏
+    KR1d0003_002#18, KR1d0003_008#136 (疏), 儀禮集釋 KR1d0030_004#182 (經) (stop 46)."""
+    from pipeline.tag import _mentions, kept_entities
+
+    lex = load_lexicon()
+    texts = ["治天下者五貴有徳者即舉賢者也貴貴即尊貴也", "青質五色皆備成章曰搖舉此二者餘四者亦然", "舉觶者西階上拜送賓坐"]
+    raw = load_tagger().tag(texts)
+    kept = [[e.text for e in kept_entities(t, "疏", ents, lex)] for t, ents in zip(texts, raw)]
+    assert any(_mentions(e, lex) for ents in raw[:2] for e in ents)  # the tagger reads them as agents
+    assert not any(k.startswith("舉") for k in kept[0] + kept[1]), kept
+    assert "舉觶者" in kept[2]

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import re
 import threading
 from pathlib import Path
 
@@ -118,17 +119,29 @@ def kept_entities(text: str, marker: str | None, ents: list[Entity], lexicon=Non
     """The model's entities of a unit that the stage keeps: none inside a cited name or chapter
     (公 of 公羊傳, 王 of 王制云) or a named person (周公, 文王) nor, in an 音義 note, inside a reading
     formula (羊 of 「攘如羊反」 spells a sound); a span of one character twice, or of two names of the
-    lexicon (`lexicon`, the default one unless given), is two (_parts). `zhushu eval entities` scores
-    what this keeps."""
+    lexicon (`lexicon`, the default one unless given), is two (_parts); a 「舉X者」 whose X is no thing
+    of the lexicon is no agent (_mentions). `zhushu eval entities` scores what this keeps."""
     if lexicon is None:
         lexicon = load_lexicon()
-    ents = [part for e in ents for part in _parts(e, lexicon)]
+    ents = [part for e in ents for part in _parts(e, lexicon) if not _mentions(part, lexicon)]
     blocked = cited_name_spans(text)
     if marker == READING_NOTES:
         blocked += phonetic_spans(text)
     if not blocked:
         return ents
     return [e for e in ents if not any(a < e.end and e.start < b for a, b in blocked)]
+
+
+# 「舉X者」: the agent who lifts a thing (舉觶者, 舉爵者, 舉旌者), or, far more often in a 疏, "(it) mentions X"
+# (舉此二者, 舉賢者, 舉大者, 舉重者, 舉五者): 58 such ROLE spans over the three books with an X that names
+# no OBJECT of the lexicon, nearly all of them the second (stop 46)
+_LIFTER = re.compile(r"舉(.{1,2})者")
+
+
+def _mentions(e: Entity, lexicon) -> bool:
+    """A ROLE span 「舉X者」 the lexicon does not list whose X is no OBJECT of it: no one who lifts."""
+    m = _LIFTER.fullmatch(e.text) if e.label == "ROLE" and e.text not in lexicon else None
+    return m is not None and lexicon.label(m.group(1)) != "OBJECT"
 
 
 def _parts(e: Entity, lexicon) -> list[Entity]:
