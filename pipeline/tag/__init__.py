@@ -24,7 +24,7 @@ from pipeline.errors import InputError
 from pipeline.model import Document, Entity
 from pipeline.readings import READING_NOTES, phonetic_spans
 from pipeline.stage import Stage
-from pipeline.tag.lexicon import LEXICON_PATH, cited_name_spans, load_lexicon
+from pipeline.tag.lexicon import LEXICON_PATH, cited_name_spans, load_lexicon, other_word
 
 TAGGER_DIR = paths.TAGGER_MODEL
 MODEL_FILE = "model.crfsuite"
@@ -120,10 +120,13 @@ def kept_entities(text: str, marker: str | None, ents: list[Entity], lexicon=Non
     (公 of 公羊傳, 王 of 王制云) or a named person (周公, 文王) nor, in an 音義 note, inside a reading
     formula (羊 of 「攘如羊反」 spells a sound); a span of one character twice, or of two names of the
     lexicon (`lexicon`, the default one unless given), is two (_parts); a 「舉X者」 whose X is no thing
-    of the lexicon is no agent (_mentions). `zhushu eval entities` scores what this keeps."""
+    of the lexicon is no agent (_mentions); a word the context shows to be another word (爵 of 爵禄, 婦
+    of 婦德: lexicon.other_word, which the silver data obeys) is none. `zhushu eval entities` scores
+    what this keeps."""
     if lexicon is None:
         lexicon = load_lexicon()
-    ents = [part for e in ents for part in _parts(e, lexicon) if not _mentions(part, lexicon)]
+    ents = [part for e in ents for part in _parts(e, lexicon)
+            if not _mentions(part, lexicon) and not other_word(text, part.start, part.end, part.text)]
     blocked = cited_name_spans(text)
     if marker == READING_NOTES:
         blocked += phonetic_spans(text)
