@@ -217,41 +217,42 @@ def test_on_dask_the_workers_load_and_check_the_models_not_the_driver(inputs, tm
     assert not out.exists()
 
 
+def _card_of(tmp_path, juan: list[Path], *skip: str) -> str:
+    """The dataset card of a run over these juan files (jsonl and the card, the parse skipped)."""
+    inputs = tmp_path / "in"
+    inputs.mkdir(exist_ok=True)
+    for path in juan:
+        shutil.copy(path, inputs)
+    out = tmp_path / ("out-" + "-".join(skip or ("all",)))
+    result = CliRunner().invoke(main, ["run", str(inputs), "--out", str(out), "--no-progress", "--formats", "jsonl,card",
+                                       "--skip", "parse", *(a for stage in skip for a in ("--skip", stage))])
+    assert result.exit_code == 0, result.output
+    return (out / "README.md").read_text(encoding="utf-8")
+
+
+def _section(card: str, title: str) -> str:
+    return card.split(f"## {title}", 1)[1].split("\n## ", 1)[0]
+
+
+JISHI_FIXTURE = ROOT / "tests" / "fixtures" / "export" / "KR1d0030_001.txt"
+
+
 def test_the_card_says_which_books_lie_outside_the_taggers_ritual_books(tmp_path):
     """The tagger knows the 禮類 (KR1d); a 周易 juan is named in the card as outside it, with what
     was measured there, and a ritual book is not (docs/entities.md, "Other books by hand")."""
-    inputs = tmp_path / "in"
-    inputs.mkdir()
-    shutil.copy(ROOT / "data" / "tls" / "KR1a0001" / "KR1a0001_001.txt", inputs)
-    shutil.copy(ROOT / "tests" / "fixtures" / "export" / "KR1d0030_001.txt", inputs)
-    out = tmp_path / "out"
-    result = CliRunner().invoke(main, ["run", str(inputs), "--out", str(out), "--no-progress",
-                                       "--formats", "jsonl,card", "--skip", "parse"])
-    assert result.exit_code == 0, result.output
-    card = (out / "README.md").read_text(encoding="utf-8")
-    section = card.split("## Entities outside the ritual books", 1)[1].split("\n## ", 1)[0]
+    juan = [ROOT / "data" / "tls" / "KR1a0001" / "KR1a0001_001.txt", JISHI_FIXTURE]
+    card = _card_of(tmp_path, juan)
+    section = _section(card, "Entities outside the ritual books")
     assert "KR1a0001 (1 juan)" in section and "KR1d0030" not in section
     # the 周易 keeps its edition's marks and the 集釋's are measured: no punctuation section
     assert "## Punctuation of books it was not measured on" not in card
-    skipped = tmp_path / "skipped"  # no tag stage, no entities to warn of
-    result = CliRunner().invoke(main, ["run", str(inputs), "--out", str(skipped), "--no-progress",
-                                       "--formats", "jsonl,card", "--skip", "parse", "--skip", "tag"])
-    assert result.exit_code == 0, result.output
-    assert "## Entities outside" not in (skipped / "README.md").read_text(encoding="utf-8")
+    assert "## Entities outside" not in _card_of(tmp_path, juan, "tag")  # no tag stage, no entities
 
 
 def test_the_card_names_books_whose_punctuation_is_unmeasured(tmp_path):
     """Restored punctuation is measured on the 集釋 and the two 注疏; a juan of another book (here
     儀禮釋宮, KR1d0031) is named in the card as unmeasured, with the hand check of an unseen book
     (docs/segmentation.md, "Stop 46: a book the segmenter does not know")."""
-    inputs = tmp_path / "in"
-    inputs.mkdir()
-    shutil.copy(ROOT / "data" / "corpus" / "KR1d0031" / "KR1d0031_000.txt", inputs)
-    shutil.copy(ROOT / "tests" / "fixtures" / "export" / "KR1d0030_001.txt", inputs)
-    out = tmp_path / "out"
-    result = CliRunner().invoke(main, ["run", str(inputs), "--out", str(out), "--no-progress",
-                                       "--formats", "jsonl,card", "--skip", "parse"])
-    assert result.exit_code == 0, result.output
-    card = (out / "README.md").read_text(encoding="utf-8")
-    section = card.split("## Punctuation of books it was not measured on", 1)[1].split("\n## ", 1)[0]
+    card = _card_of(tmp_path, [ROOT / "data" / "corpus" / "KR1d0031" / "KR1d0031_000.txt", JISHI_FIXTURE])
+    section = _section(card, "Punctuation of books it was not measured on")
     assert "KR1d0031 (1 juan)" in section and "KR1d0030" not in section

@@ -3,29 +3,23 @@ make (1, 2, 3+ characters), by kind, on the tune juan:
 python experiments/punct_v5/short_clauses.py KR1d0003_007,KR1d0053_007,KR1d0030_007,KR1d0030_027
 (docs/segmentation.md, "Stop 46")."""
 import collections
-import json
 import sys
 from pathlib import Path
 
 ROOT = str(Path(__file__).resolve().parents[2])
 sys.path.insert(0, ROOT)
+sys.path.insert(0, str(Path(__file__).resolve().parent))
 from pipeline import paths
 from pipeline.segment import read_segmenter
+from tune_records import tune_records
 from pipeline.segment.data import record_kind, book_of
+from pipeline.evaluate.segment import record_passages
 juan = set(sys.argv[1].split(","))
-recs = []
-for b in ("KR1d0030", "KR1d0003", "KR1d0053"):
-    for l in open(f"{ROOT}/data/punct/{b}.punct.jsonl", encoding="utf-8"):
-        r = json.loads(l)
-        if r["id"].split("#")[0] in juan and r["aligned"] >= 0.9 and r["text"]:
-            recs.append(r)
+recs = tune_records(ROOT, juan)
 seg = read_segmenter(paths.SEGMENTER_DEFAULT)
-# passages as the segment stage gives them: a 注 with the 經 before it (records are in order)
+# passages as `zhushu eval segment` gives them: a 注 with the 經 record before it
 texts = [r["text"] for r in recs]; kinds = [record_kind(r) for r in recs]; books = [book_of(r["id"]) for r in recs]
-passages = []; last = None
-for r, k in zip(recs, kinds):
-    passages.append(last if k in ("注", "note") else None)
-    if k == "base": last = r["text"]
+passages = record_passages(recs)
 preds = [p for p, _ in seg.predict_both(texts, kinds, books=books, passages=passages)]
 C = collections.Counter()
 for r, p, k in zip(recs, preds, kinds):

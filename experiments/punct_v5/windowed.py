@@ -3,29 +3,25 @@ W characters every S (each position read from the window it is most central in),
 on the tune juan: python experiments/punct_v5/windowed.py KR1d0003_007,KR1d0053_007,KR1d0030_007,KR1d0030_027 200 100
 (docs/segmentation.md, "Stop 46")."""
 import collections
-import json
 import sys
 from pathlib import Path
 
 import numpy as np
 ROOT = str(Path(__file__).resolve().parents[2])
 sys.path.insert(0, ROOT)
+sys.path.insert(0, str(Path(__file__).resolve().parent))
 import torch  # noqa: E402
 
 torch.set_num_threads(1)
 from pipeline.segment import read_segmenter
+from tune_records import tune_records
 from pipeline.segment.data import record_kind, book_of
 from pipeline.segment.bilstm import decode
 W = int(sys.argv[2]); S = int(sys.argv[3])
 seg = read_segmenter(Path(ROOT) / "models" / "segmenter-v5", with_prior=False).backend
 print(type(seg).__name__, seg.threshold, seg.final_threshold)
 juan = set(sys.argv[1].split(","))
-recs = []
-for b in ("KR1d0030", "KR1d0003", "KR1d0053"):
-    for l in open(f"{ROOT}/data/punct/{b}.punct.jsonl", encoding="utf-8"):
-        r = json.loads(l)
-        if r["id"].split("#")[0] in juan and r["aligned"] >= 0.9 and r["text"]:
-            recs.append(r)
+recs = tune_records(ROOT, juan)
 texts = [r["text"] for r in recs]; kinds = [record_kind(r) for r in recs]; books = [book_of(r["id"]) for r in recs]
 whole = seg.probs(texts, kinds, books=books)
 # windows

@@ -89,8 +89,7 @@ def render(stats: list[dict], stages: dict[str, str], files: list[str], failed: 
                    "prose, read as a gloss by its grammar alone. Unanchored there: "
                    + ", ".join(f"{doc_id} {n}" for doc_id, n in prose) + ".")
         out.append("")
-    out += _entities_outside_domain(docs)
-    out += _punctuation_unmeasured(docs)
+    out += _unmeasured(docs)
     out.append("## Counts")
     out.append("")
     out.append("| | count |")
@@ -210,49 +209,43 @@ FORMAT = Format("card", None, lambda _parts, info: {
     "README.md": render(info.stats, info.stages, sorted(info.files), info.failed).encode("utf-8")}, reads_files=True)
 
 
-# The tagger's training and measures are the ritual classics, Kanripo's 禮類 (KR1d…: the 集釋, the
-# 周禮注疏). Elsewhere a lexicon word is often another word (the 周易's 鼎 and 豐 are hexagrams, 尸 a
-# corpse), so the card says which books lie outside that class and what was measured there.
-RITUAL_CLASS = "KR1d"
-
-
-def _entities_outside_domain(docs: list[dict]) -> list[str]:
-    outside = Counter(d["doc"].split("_")[0] for d in docs if "tag" in (d.get("stages") or "").split(",")
-                      and not d["doc"].startswith(RITUAL_CLASS))
-    if not outside:
-        return []
-    return [
-        "## Entities outside the ritual books",
-        "",
-        "The entity tagger was trained and measured on the ritual classics (Kanripo's 禮類, ids KR1d…). "
-        "In other books a word of its lexicon is often used otherwise (a hexagram, a corpse, a verb), and "
-        "its spans are much less reliable: read by hand, 11 of 30 right in the 周易 and 18 of 30 in the "
-        "論語 (docs/entities.md, \"Other books by hand\"). Outside the 禮類 here: "
-        + ", ".join(f"{book} ({n} juan)" for book, n in sorted(outside.items())) + ".",
-        "",
-    ]
-
-
-# The books whose punctuation is measured against an edition's (data/punct: the 集釋 and the two 注疏);
-# the segmenter learned from their train juan. An edition already punctuated keeps its own marks.
-MEASURED_PUNCTUATION = ("KR1d0030", "KR1d0003", "KR1d0053")
-
-
-def _punctuation_unmeasured(docs: list[dict]) -> list[str]:
-    books = Counter(d["doc"].split("_")[0] for d in docs if "segment" in (d.get("stages") or "").split(",")
-                    and not (d.get("layout") or "").startswith("punctuated")
-                    and not d["doc"].startswith(MEASURED_PUNCTUATION))
+def _books_section(title: str, text: str, docs: list[dict], stage: str, unmeasured) -> list[str]:
+    """A card section naming the books (with their juan) whose documents `stage` annotated and
+    `unmeasured(document)` holds for; nothing when there are none."""
+    books = Counter(d["doc"].split("_")[0] for d in docs
+                    if stage in (d.get("stages") or "").split(",") and unmeasured(d))
     if not books:
         return []
-    return [
-        "## Punctuation of books it was not measured on",
-        "",
-        "The restored punctuation is measured against modern editions of the 儀禮集釋, 周禮注疏 and "
-        "禮記註疏 (docs/segmentation.md), the books the segmenter learned from. Other books are "
-        "unmeasured, and their commentary may read much worse: by hand, 12 of 30 sentences of 禮記集說's "
-        "Song commentators were right or nearly (docs/segmentation.md, \"Stop 46: a book the segmenter "
-        "does not know\"). Restored here without a measure: "
-        + ", ".join(f"{book} ({n} juan)" for book, n in sorted(books.items())) + ".",
-        "",
-    ]
+    return [f"## {title}", "", text + ", ".join(f"{book} ({n} juan)" for book, n in sorted(books.items())) + ".", ""]
 
+
+# The tagger's training and measures are the ritual classics, Kanripo's 禮類 (KR1d…: the 集釋, the
+# 周禮注疏); elsewhere a lexicon word is often another word (the 周易's 鼎 and 豐 are hexagrams, 尸 a
+# corpse). The punctuation is measured against editions of the 集釋 and the two 注疏 (data/punct), whose
+# train juan the segmenter learned from; an edition already punctuated keeps its own marks.
+RITUAL_CLASS = "KR1d"
+MEASURED_PUNCTUATION = ("KR1d0030", "KR1d0003", "KR1d0053")
+
+# The card's sections on books outside what was measured: (title, what was measured and where, the
+# stage, whether a document is outside it).
+UNMEASURED = (
+    ("Entities outside the ritual books",
+     "The entity tagger was trained and measured on the ritual classics (Kanripo's 禮類, ids KR1d…). "
+     "In other books a word of its lexicon is often used otherwise (a hexagram, a corpse, a verb), and "
+     "its spans are much less reliable: read by hand, 11 of 30 right in the 周易 and 18 of 30 in the "
+     "論語 (docs/entities.md, \"Other books by hand\"). Outside the 禮類 here: ",
+     "tag", lambda d: not d["doc"].startswith(RITUAL_CLASS)),
+    ("Punctuation of books it was not measured on",
+     "The restored punctuation is measured against modern editions of the 儀禮集釋, 周禮注疏 and "
+     "禮記註疏 (docs/segmentation.md), the books the segmenter learned from. Other books are "
+     "unmeasured, and their commentary may read much worse: by hand, 12 of 30 sentences of 禮記集說's "
+     "Song commentators were right or nearly (docs/segmentation.md, \"Stop 46: a book the segmenter "
+     "does not know\"). Restored here without a measure: ",
+     "segment", lambda d: not (d.get("layout") or "").startswith("punctuated")
+     and not d["doc"].startswith(MEASURED_PUNCTUATION)),
+)
+
+
+def _unmeasured(docs: list[dict]) -> list[str]:
+    return [line for title, text, stage, outside in UNMEASURED
+            for line in _books_section(title, text, docs, stage, outside)]
