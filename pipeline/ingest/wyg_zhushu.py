@@ -100,16 +100,32 @@ def misprinted_markers(path: str, source: str, units: list[Unit]) -> list[str]:
     return warnings
 
 
+# the 考證's own heading (周禮注疏卷十考證, 禮記註疏卷二十二考蹬 sic), which opens the section where no
+# `#+PROPERTY: JUAN` line does (markup-free text, a file that lost its properties)
+REPORT_HEADING_RE = re.compile(rf".+[注註][疏䟽][卷巻]([{_NUM}]+)考[證蹬]")
+
+
 def _sections(lines: list[SourceLine]) -> Iterator[tuple[str, list[SourceLine]]]:
+    """Runs of text and blank lines by section: a `#+PROPERTY: JUAN` line opens one, and so does a
+    考證 heading outside a 考證 section."""
     run: list[SourceLine] = []
+    name = ""
     for line in lines:
         if line.kind == "meta" and run:
-            yield run[0].section, run
+            yield name, run
             run = []
-        if line.kind in ("text", "blank"):
-            run.append(line)
+        if line.kind not in ("text", "blank"):
+            continue
+        if not run:
+            name = line.section
+        heading = REPORT_HEADING_RE.fullmatch("".join(t.char for t in line.tokens)) if line.kind == "text" else None
+        if heading and not is_report_section(name):
+            if run:
+                yield name, run
+            run, name = [], f"卷{heading.group(1)}考證"
+        run.append(line)
     if run:
-        yield run[0].section, run
+        yield name, run
 
 
 def _blocks(lines: list[SourceLine], seq: int, kind: str, marker: str | None) -> list[Unit]:
