@@ -114,17 +114,22 @@ def test_markup_free_text_gives_the_same_units(tmp_path):
     assert len(units) == 62 - 4  # the four units of the 考證 (one header, three entries) are cut off
 
 
-def test_markup_free_text_reads_its_kaozheng_as_the_report(tmp_path):
-    """Without its `#+PROPERTY: JUAN 卷一考證` line (markup-free text, a file whose properties were
-    lost) the 考證 opens at its own heading 「禮記注疏卷一考證」: its entries are a report, as in the
-    marked-up file, not 經 and 注 (stop 46; before, they were read into the body)."""
-    lines = [ln.replace("¶", "") for ln in LIJI.read_text(encoding="utf-8").split("\n") if not ln.startswith(("#", "<pb:"))]
-    path = tmp_path / "KR1d0053_001.txt"
+@pytest.mark.parametrize("marked_path, reports", [(LIJI, 3), (paths.DATA / "corpus" / "KR1d0053" / "KR1d0053_033.txt", 25)],
+                         ids=["juan 1", "juan 33"])
+def test_markup_free_text_reads_its_kaozheng_as_the_report(tmp_path, marked_path, reports):
+    """Without its `#+PROPERTY: JUAN` lines (markup-free text, a file whose properties were lost) a
+    juan's own headings open its sections: 「禮記注疏卷一考證」 the 考證, whose entries are a report as in
+    the marked-up file, not 經 and 注; and in a file that opens with the end of the previous juan's 考證
+    (禮記註疏 juan 33, a train juan), 「禮記注疏卷三十三」 the body again (stop 46; before, every line after
+    the body was read into it)."""
+    lines = [ln.replace("¶", "") for ln in marked_path.read_text(encoding="utf-8").split("\n")
+             if not ln.startswith(("#", "<pb:"))]
+    path = tmp_path / marked_path.name
     path.write_text("\n".join(lines), encoding="utf-8")
-    plain, marked = read_document(path, base_text=None), read_document(LIJI, base_text=None)
+    plain, marked = read_document(path, base_text=None), read_document(marked_path, base_text=None)
     assert rebuild_source(plain) == plain.source
     assert [(u.kind, u.marker, u.text) for u in plain.units] == [(u.kind, u.marker, u.text) for u in marked.units]
-    assert [u.kind for u in plain.units].count("report") == 3
+    assert [u.kind for u in plain.units].count("report") == reports
 
 
 @pytest.mark.parametrize("path", [ZHOULI, LIJI], ids=lambda p: p.stem)

@@ -100,14 +100,15 @@ def misprinted_markers(path: str, source: str, units: list[Unit]) -> list[str]:
     return warnings
 
 
-# the 考證's own heading (周禮注疏卷十考證, 禮記註疏卷二十二考蹬 sic), which opens the section where no
-# `#+PROPERTY: JUAN` line does (markup-free text, a file that lost its properties)
-REPORT_HEADING_RE = re.compile(rf".+[注註][疏䟽][卷巻]([{_NUM}]+)考[證蹬]")
+# a juan's own headings (周禮注疏卷十, 周禮注疏卷十考證; 禮記註疏卷二十二考蹬 sic), which open its body and
+# its 考證 where no `#+PROPERTY: JUAN` line does (markup-free text, a file that lost its properties)
+JUAN_HEADING_RE = re.compile(rf".+[注註][疏䟽][卷巻]([{_NUM}]+)(考[證蹬])?")
 
 
 def _sections(lines: list[SourceLine]) -> Iterator[tuple[str, list[SourceLine]]]:
     """Runs of text and blank lines by section: a `#+PROPERTY: JUAN` line opens one, and so does a
-    考證 heading outside a 考證 section."""
+    考證 heading outside a 考證 section, and a juan's heading inside one (a file that holds the end of
+    one juan's 考證 before the next juan's body)."""
     run: list[SourceLine] = []
     name = ""
     for line in lines:
@@ -118,11 +119,11 @@ def _sections(lines: list[SourceLine]) -> Iterator[tuple[str, list[SourceLine]]]
             continue
         if not run:
             name = line.section
-        heading = REPORT_HEADING_RE.fullmatch("".join(t.char for t in line.tokens)) if line.kind == "text" else None
-        if heading and not is_report_section(name):
+        heading = JUAN_HEADING_RE.fullmatch("".join(t.char for t in line.tokens)) if line.kind == "text" else None
+        if heading and bool(heading.group(2)) != is_report_section(name):
             if run:
                 yield name, run
-            run, name = [], f"卷{heading.group(1)}考證"
+            run, name = [], f"卷{heading.group(1)}" + ("考證" if heading.group(2) else "")
         run.append(line)
     if run:
         yield name, run
