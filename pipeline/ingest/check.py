@@ -14,19 +14,18 @@ shows (printcount.py, which reads the raw markup alone), in the reader's own ter
 - empty units: base or commentary units with no text;
 - punctuation in text: marks (，。 …) left inside unit text (an edition already punctuated).
 
-`check_document` raises InputError with the evidence when they disagree; read_document does the
-same (with a hint of the layout that would read the file, computed from the one evidence) unless
-the layout was given explicitly (`--layout`): then the user has said what the print is, and the
-evidence still goes to the dataset card.
+read_document refuses a document whose evidence `disagreements` finds fault with (`refusal`, with a
+hint of the layout that would read the file, computed from the one evidence) unless the layout was
+given explicitly (`--layout`): then the user has said what the print is, and the evidence still
+goes to the dataset card.
 """
 
 from __future__ import annotations
 
-from pipeline.errors import InputError
-from pipeline.ingest.printcount import count_print
 import re
 from bisect import bisect_right
 
+from pipeline.ingest.printcount import count_print
 from pipeline.ingest.wyg_print import is_collation, is_front_matter
 from pipeline.model import PUNCTUATION_MARKS, Document
 
@@ -147,11 +146,3 @@ def refusal(problems: list[str]) -> str:
     return ("the units read disagree with the print: " + "; ".join(problems)
             + " (name the layout with --layout to read it anyway)")
 
-
-def check_document(doc: Document) -> dict:
-    """The evidence of a document; InputError naming the file and the evidence on disagreement."""
-    ev = layout_evidence(doc)
-    problems = disagreements(ev)
-    if problems:
-        raise InputError(doc.path, None, refusal(problems))
-    return ev

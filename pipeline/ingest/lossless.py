@@ -66,7 +66,7 @@ def rebuild_source(doc: Document) -> str:
             inner = _NOTE_RE.sub("", inner)
         inner = strip_markup(inner, between_units=False)
         if unit.kind in ("header", "title"):
-            text = unit.text.replace("\u3000", "").replace(" ", "").replace("\t", "")  # the layout blanks _MARKUP_RE strips
+            text = strip_markup(unit.text, between_units=False)  # a header's layout blanks, as the print's
         else:
             text = unit.text
         printed = PRINTED_MARKERS.get(unit.marker, (unit.marker or "",)) if zhushu else (unit.marker or "",)
