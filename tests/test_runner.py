@@ -217,16 +217,20 @@ def test_on_dask_the_workers_load_and_check_the_models_not_the_driver(inputs, tm
     assert not out.exists()
 
 
-def _card_of(tmp_path, juan: list[Path], *skip: str) -> str:
-    """The dataset card of a run over these juan files (jsonl and the card, the parse skipped)."""
+def _card_of(tmp_path, juan: list[Path], *skip: str, terminal: list | None = None) -> str:
+    """The dataset card of a run over these juan files (jsonl and the card, the parse skipped);
+    `terminal` gets what the run printed."""
     inputs = tmp_path / "in"
-    inputs.mkdir(exist_ok=True)
+    shutil.rmtree(inputs, ignore_errors=True)
+    inputs.mkdir()
     for path in juan:
         shutil.copy(path, inputs)
     out = tmp_path / ("out-" + "-".join(skip or ("all",)))
     result = CliRunner().invoke(main, ["run", str(inputs), "--out", str(out), "--no-progress", "--formats", "jsonl,card",
                                        "--skip", "parse", *(a for stage in skip for a in ("--skip", stage))])
     assert result.exit_code == 0, result.output
+    if terminal is not None:
+        terminal.append(result.output)
     return (out / "README.md").read_text(encoding="utf-8")
 
 
@@ -256,3 +260,15 @@ def test_the_card_names_books_whose_punctuation_is_unmeasured(tmp_path):
     card = _card_of(tmp_path, [ROOT / "data" / "corpus" / "KR1d0031" / "KR1d0031_000.txt", JISHI_FIXTURE])
     section = _section(card, "Punctuation of books it was not measured on")
     assert "KR1d0031 (1 juan)" in section and "KR1d0030" not in section
+
+
+def test_the_run_says_on_the_terminal_what_the_card_warns_of(tmp_path):
+    """A user who never opens the card still sees, under the run's summary, the books whose
+    annotations are outside what was measured (the card's sections, a line each); a run of a
+    measured book prints no such line."""
+    printed: list[str] = []
+    _card_of(tmp_path, [ROOT / "data" / "tls" / "KR1a0001" / "KR1a0001_001.txt", JISHI_FIXTURE], terminal=printed)
+    _card_of(tmp_path, [JISHI_FIXTURE], terminal=printed)
+    assert "README.md) warns:" in printed[0], printed[0]
+    assert "- Entities outside the ritual books: KR1a0001 (1 juan)" in printed[0]
+    assert "warns:" not in printed[1], printed[1]

@@ -209,14 +209,42 @@ FORMAT = Format("card", None, lambda _parts, info: {
     "README.md": render(info.stats, info.stages, sorted(info.files), info.failed).encode("utf-8")}, reads_files=True)
 
 
-def _books_section(title: str, text: str, docs: list[dict], stage: str, unmeasured) -> list[str]:
-    """A card section naming the books (with their juan) whose documents `stage` annotated and
-    `unmeasured(document)` holds for; nothing when there are none."""
+def _books(docs: list[dict], stage: str, unmeasured) -> str:
+    """The books (with their juan) whose documents `stage` annotated and `unmeasured(document)`
+    holds for, as the card names them ("KR1a0001 (3 juan), …"); "" when there are none."""
     books = Counter(d["doc"].split("_")[0] for d in docs
                     if stage in (d.get("stages") or "").split(",") and unmeasured(d))
-    if not books:
-        return []
-    return [f"## {title}", "", text + ", ".join(f"{book} ({n} juan)" for book, n in sorted(books.items())) + ".", ""]
+    return ", ".join(f"{book} ({n} juan)" for book, n in sorted(books.items()))
+
+
+def _books_section(title: str, text: str, docs: list[dict], stage: str, unmeasured) -> list[str]:
+    """A card section naming the books of `_books`; nothing when there are none."""
+    books = _books(docs, stage, unmeasured)
+    return [f"## {title}", "", text + books + ".", ""] if books else []
+
+
+def caveats(stats: list[dict], failed: list[tuple[str, str]] = ()) -> list[str]:
+    """One line for each section of the card that warns the reader (failed documents, ingest
+    warnings, glosses without their anchors, annotations of books outside what was measured), for
+    the run's summary on the terminal: the card says it at length, but a user who does not open it
+    should not take the dataset for measured where it is not."""
+    docs = [st["document"] for st in stats]
+    out = []
+    if failed:
+        out.append(f"Failed documents (not in these datasets): {len(failed)}")
+    warned = [d["doc"] for d in docs if d.get("warnings")]
+    if warned:
+        out.append(f"Ingest warnings (read as printed): {sum(len(d['warnings']) for d in docs if d.get('warnings'))} "
+                   f"in {', '.join(warned)}")
+    withdrawn = [(d["doc"], sum(st["glosses_withdrawn"].values())) for st, d in zip(stats, docs)
+                 if st.get("glosses_withdrawn")]
+    if withdrawn:
+        out.append("Glosses without their anchors (chance): " + ", ".join(f"{doc} ({n} glosses)" for doc, n in withdrawn))
+    for title, _text, stage, unmeasured in UNMEASURED:
+        books = _books(docs, stage, unmeasured)
+        if books:
+            out.append(f"{title}: {books}")
+    return out
 
 
 # The tagger's training and measures are the ritual classics, Kanripo's 禮類 (KR1d…: the 集釋, the

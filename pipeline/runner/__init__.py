@@ -307,6 +307,7 @@ def _finish(summary: RunSummary, results: list[DocResult], items: list[str], ste
         from pipeline.export import FORMATS as REGISTRY
         from pipeline.export import Sink, export_to
         from pipeline.export.bundle import OUTPUT_MARKER, OUTPUT_MARKER_TEXT
+        from pipeline.export.card import caveats
 
         # both folders are built before either replaces what was there: a failure in either
         # (a full disk, a read-only folder) leaves both as they were
@@ -323,6 +324,7 @@ def _finish(summary: RunSummary, results: list[DocResult], items: list[str], ste
                     summary.assemble_by_format = export_to(sink, [r.export for r in good], [REGISTRY[f] for f in opts.formats],
                               with_models(status, opts.models), summary.failed)
                     summary.files = len(sink.names)
+                    summary.caveats = caveats([r.stats for r in good], summary.failed)
                     sink.write(OUTPUT_MARKER, OUTPUT_MARKER_TEXT)
         except OSError as err:
             where = out if out is not None else state_out

@@ -21,6 +21,7 @@ class RunSummary:
     wall_seconds: float = 0.0
     out: str | None = None
     files: int = 0
+    caveats: list[str] = field(default_factory=list)  # the dataset card's warnings, a line each (card.caveats)
 
     @property
     def ok(self) -> bool:
@@ -91,3 +92,7 @@ def print_summary(summary: RunSummary, console=None) -> None:
     elif summary.failed:
         table.add_row("output", "nothing written")
     console.print(table)
+    if summary.caveats and summary.out:
+        console.print(f"The dataset card ({summary.out}/README.md) warns:", markup=False, highlight=False, soft_wrap=True)
+        for line in summary.caveats:
+            console.print(f"  - {line}", markup=False, highlight=False, soft_wrap=True)
