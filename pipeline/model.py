@@ -227,6 +227,13 @@ class Document:
     # a marker the print seems to have got wrong (KR1d0028_010: 疏 printed for 注); the dataset card lists them
     warnings: list[str] = field(default_factory=list)
 
+    @property
+    def book(self) -> str:
+        """The Kanripo id of the book (KR1d0003): the file's own `#+PROPERTY: ID` line, else the file
+        name up to its first `_` (KR1d0003_012). The id, not the name the file has on disk, says what
+        the models know of the book: a juan saved as `zhouli_12.txt` is still the 周禮注疏."""
+        return self.properties.get("ID", "").strip() or self.id.split("_")[0]
+
     def unit_id(self, unit: Unit) -> str:
         return f"{self.id}#{unit.seq}"
 

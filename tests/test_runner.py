@@ -265,10 +265,13 @@ def test_the_card_names_books_whose_punctuation_is_unmeasured(tmp_path):
 def test_the_run_says_on_the_terminal_what_the_card_warns_of(tmp_path):
     """A user who never opens the card still sees, under the run's summary, the books whose
     annotations are outside what was measured (the card's sections, a line each); a run of a
-    measured book prints no such line."""
+    measured book prints no such line, under whatever name its file is saved (the book is the
+    file's #+PROPERTY ID)."""
     printed: list[str] = []
     _card_of(tmp_path, [ROOT / "data" / "tls" / "KR1a0001" / "KR1a0001_001.txt", JISHI_FIXTURE], terminal=printed)
-    _card_of(tmp_path, [JISHI_FIXTURE], terminal=printed)
+    renamed = tmp_path / "jishi_juan1.txt"
+    shutil.copy(JISHI_FIXTURE, renamed)
+    _card_of(tmp_path, [renamed], terminal=printed)
     assert "README.md) warns:" in printed[0], printed[0]
     assert "- Entities outside the ritual books: KR1a0001 (1 juan)" in printed[0]
     assert "warns:" not in printed[1], printed[1]

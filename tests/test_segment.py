@@ -643,3 +643,28 @@ def test_ensemble_reads_the_zhushu_kinds_and_book_like_its_members(v2_alone_ense
         want = v2.predict([text], [kind], books=["KR1d0003"])
         assert ens.predict([text], [kind], books=["KR1d0003"]) == want
     assert v2.predict([text], ["疏"], books=["KR1d0003"]) != v2.predict([text], ["note"])
+
+
+@has_model
+def test_a_juan_saved_under_another_name_is_read_as_its_own_book(tmp_path):
+    """The book a juan belongs to (and the segmenter's book embedding with it) comes from the
+    file's own `#+PROPERTY: ID` line, not its name: 周禮注疏 juan 1 (train) copied as
+    `zhouli_juan1.txt` was read as an unknown book "zhouli" — 111 of 279 units of juan 12 were
+    punctuated otherwise, and the card named the 周禮注疏 outside the ritual books (stop 47)."""
+    import shutil
+
+    from pipeline.export.records import document_records
+    from pipeline.ingest import read_document
+    from pipeline.segment import load_segmenter, segment_document
+
+    original = ROOT / "data" / "corpus" / "KR1d0003" / "KR1d0003_001.txt"
+    renamed = tmp_path / "zhouli_juan1.txt"
+    shutil.copy(original, renamed)
+    seg = load_segmenter()
+    docs = [read_document(original), read_document(renamed)]
+    for doc in docs:
+        doc.units = doc.units[:60]
+        segment_document(doc, seg)
+    assert docs[1].id == "zhouli_juan1" and docs[1].book == "KR1d0003"
+    assert [u.marks for u in docs[1].units] == [u.marks for u in docs[0].units]
+    assert document_records(docs[1], "train", ["segment"])["documents"][0]["book"] == "KR1d0003"

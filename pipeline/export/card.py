@@ -212,7 +212,7 @@ FORMAT = Format("card", None, lambda _parts, info: {
 def _books(docs: list[dict], stage: str, unmeasured) -> str:
     """The books (with their juan) whose documents `stage` annotated and `unmeasured(document)`
     holds for, as the card names them ("KR1a0001 (3 juan), …"); "" when there are none."""
-    books = Counter(d["doc"].split("_")[0] for d in docs
+    books = Counter(d["book"] for d in docs
                     if stage in (d.get("stages") or "").split(",") and unmeasured(d))
     return ", ".join(f"{book} ({n} juan)" for book, n in sorted(books.items()))
 
@@ -262,7 +262,7 @@ UNMEASURED = (
      "In other books a word of its lexicon is often used otherwise (a hexagram, a corpse, a verb), and "
      "its spans are much less reliable: read by hand, 11 of 30 right in the 周易 and 18 of 30 in the "
      "論語 (docs/entities.md, \"Other books by hand\"). Outside the 禮類 here: ",
-     "tag", lambda d: not d["doc"].startswith(RITUAL_CLASS)),
+     "tag", lambda d: not d["book"].startswith(RITUAL_CLASS)),
     ("Punctuation of books it was not measured on",
      "The restored punctuation is measured against modern editions of the 儀禮集釋, 周禮注疏 and "
      "禮記註疏 (docs/segmentation.md), the books the segmenter learned from. Other books are "
@@ -270,7 +270,7 @@ UNMEASURED = (
      "or nearly), other commentary much worse (禮記集說's Song commentators: 12 of 30) (docs/segmentation.md, "
      "\"Stop 46: a book the segmenter does not know\"). Restored here without a measure: ",
      "segment", lambda d: not (d.get("layout") or "").startswith("punctuated")
-     and not d["doc"].startswith(MEASURED_PUNCTUATION)),
+     and not d["book"].startswith(MEASURED_PUNCTUATION)),
 )
 
 

@@ -23,6 +23,7 @@ RECORD_KINDS = ("documents", "units", "sentences", "entities", "glosses", "colla
 SCHEMAS: dict[str, list[tuple[str, str, str]]] = {
     "documents": [
         ("doc", "string", "document id, the source file's stem (KR1d0030_010)"),
+        ("book", "string", "Kanripo id of the book (KR1d0030): #+PROPERTY ID, else the file's stem up to its first _"),
         ("path", "string", "source file as given to the run (relative when possible)"),
         ("layout", "string", "source layout profile (wyg, wyg-print, wyg-zhushu, sbck, …)"),
         ("evidence", "json", "what ingest read beside what the print shows (pipeline/ingest/check.py): commentary share read and by the print, share of collation notes that do not read as collation, empty units, punctuation in text; for a 注疏 its 經 and 注 unit counts"),
@@ -328,6 +329,7 @@ def document_records(doc: Document, split: str, stages: list[str]) -> dict[str, 
     documents = [
         {
             "doc": doc.id,
+            "book": doc.book,
             "path": doc.path,
             "layout": doc.layout,
             "evidence": dict(sorted(doc.evidence.items())) or None,

@@ -262,7 +262,7 @@ class SegmentStage(Stage):
 def segment_document(doc: Document, segmenter: Segmenter | None = None, repunctuate: bool = False) -> Document:
     """Fill marks, sentences and clauses of the base and commentary units of a document; units
     with an edition's marks keep them unless `repunctuate`."""
-    from pipeline.segment.data import MARKER_KIND, book_of
+    from pipeline.segment.data import MARKER_KIND
 
     units = [u for u in doc.units if u.kind in ("base", "commentary") and u.text]
     if not repunctuate:
@@ -276,7 +276,7 @@ def segment_document(doc: Document, segmenter: Segmenter | None = None, repunctu
     seg = segmenter or load_segmenter()
     # the kind of a commentary unit from its marker (鄭注 → 注, 釋曰 → 疏; v2 models read it)
     kinds = [MARKER_KIND.get(u.marker or "", "note") if u.kind == "commentary" else "base" for u in units]
-    preds = marks_and_own(seg, [u.text for u in units], kinds, books=[book_of(doc.id)] * len(units),
+    preds = marks_and_own(seg, [u.text for u in units], kinds, books=[doc.book] * len(units),
                           passages=passages_of(doc, units))
     for u, (marks, own) in zip(units, preds):
         u.marks = dict(sorted(marks.items()))
