@@ -110,3 +110,21 @@ def test_ingest_reads_a_folder_as_run_does(tmp_path):
     empty.mkdir()
     refused = CliRunner().invoke(main, ["ingest", str(empty)])
     assert refused.exit_code == 2 and f"{empty}: no input files (*.txt)" in refused.output
+
+
+def test_a_folder_without_juan_files_is_refused_even_beside_others(tmp_path):
+    """A folder given as input must hold *.txt files: beside a real juan an empty one dropped out of
+    the dataset unseen, and a folder of book folders (Kanripo repositories cloned side by side) gave
+    only "no input files". Now each is refused with exit 2, nothing written, and the second says
+    where the files are (stop 47)."""
+    books = tmp_path / "kanripo"
+    (books / "KR1d0003").mkdir(parents=True)
+    (books / "KR1d0003" / ZHOULI.name).write_bytes(ZHOULI.read_bytes())
+    empty = tmp_path / "empty"
+    empty.mkdir()
+    out = tmp_path / "out"
+    beside = CliRunner().invoke(main, ["run", str(ZHOULI), str(empty), "--out", str(out), "--no-progress"])
+    assert beside.exit_code == 2 and f"{empty}: no input files (*.txt) in this folder" in beside.output, beside.output
+    above = CliRunner().invoke(main, ["ingest", str(books)])
+    assert above.exit_code == 2 and "its subfolders hold 1: give the folders themselves" in above.output, above.output
+    assert not out.exists()

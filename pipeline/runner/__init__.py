@@ -127,12 +127,21 @@ def check_inputs(items: list[str], encoding: str = "utf-8") -> list[tuple[str, s
 
 
 def expand_inputs(inputs: Iterable[str], pattern: str = "*.txt") -> list[str]:
-    """Files as given; folders become their sorted *.txt (or *.json) files; relative paths kept."""
+    """Files as given; folders become their sorted *.txt (or *.json) files; relative paths kept.
+    A folder without such files is an error, not nothing: given beside other inputs it would drop
+    out of the dataset unseen. A folder of book folders (Kanripo repositories cloned side by side)
+    is not searched below, but the error says where the files are."""
     items: list[str] = []
     for raw in inputs:
         p = Path(raw)
         if p.is_dir():
-            items.extend(str(x) for x in sorted(p.glob(pattern)))
+            found = sorted(p.glob(pattern))
+            if not found:
+                below = sorted(p.glob(f"*/{pattern}"))
+                hint = (f"; its subfolders hold {len(below)}: give the folders themselves "
+                        f"(e.g. {os.path.join(raw, '*', '')})") if below else ""
+                raise InputError(str(p), None, f"no input files ({pattern}) in this folder{hint}")
+            items.extend(str(x) for x in found)
         else:
             items.append(str(p))
     return items
