@@ -61,8 +61,9 @@ def detect_layout(props: dict[str, str], text: str) -> str:
 
 def _stdin_id(props: dict[str, str], lines) -> str:
     """A document read from standard input has no file name: its id comes from its own markup,
-    the first page id (`KR1d0003_WYG_001-1a` -> KR1d0003_001), as the file would be named (the
-    segmenter reads the book from the id), else `#+PROPERTY: ID`, else "stdin"."""
+    the first page id (`KR1d0003_WYG_001-1a` -> KR1d0003_001), as the file would be named (where
+    the text has no `#+PROPERTY: ID`, Document.book is read from the id), else `#+PROPERTY: ID`,
+    else "stdin"."""
     pb = next((line.pb for line in lines if line.pb), None)
     m = re.match(r"([A-Za-z0-9]+)_[A-Za-z0-9]+_(\d+)-", pb or "")
     if m:
