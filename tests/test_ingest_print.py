@@ -261,3 +261,21 @@ def test_an_attributed_comment_runs_on_over_a_line_a_column_short():
     assert (shu.marker, shu.source_name) == ("○疏曰", "賈公彦")
     assert "歸于賔館是賔所當得也饗時設几而不倚" in shu.text
     assert doc.units[shu.seq + 1].kind == "base"
+
+
+def test_text_on_one_long_line_is_no_opening_header(tmp_path):
+    """Markup-free text pasted as one line (as copied from a web page) that opens with 欽定四庫全書
+    was one header unit: 6,639 characters of 儀禮釋宮 (KR1d0031, embedded) unpunctuated, untagged,
+    exit 0, every check passing because the print count left the heading out too. An opening
+    header fits on a printed line (the 959 of the embedded and shared books: 20 columns at most);
+    the text is now read as the juan's own (stop 47)."""
+    raw = (Path(__file__).resolve().parent.parent / "data" / "corpus" / "KR1d0031" / "KR1d0031_000.txt").read_text(encoding="utf-8")
+    body = "".join(line for line in raw.split("\n") if not line.startswith("#"))
+    text = re.sub(r"<pb:[^>]*>|¶|[\u3000 ]|\([^)]*\)", "", body)
+    assert text.startswith("欽定四庫全書") and len(text) > 6000
+    pasted = tmp_path / "shigong.txt"
+    pasted.write_text(text + "\n", encoding="utf-8")
+    doc = read_document(pasted)
+    assert not [u for u in doc.units if u.kind == "header"]
+    read = sum(len(u.text) for u in doc.units if u.kind in ("base", "commentary"))
+    assert read == len(re.sub(r"&KR\d+;", "K", text))  # a Kanripo character is one character of unit text

@@ -20,7 +20,7 @@ from __future__ import annotations
 import re
 from dataclasses import asdict, dataclass
 
-from pipeline.ingest.wyg_print import is_front_matter  # section names only: what counts as front matter
+from pipeline.ingest.wyg_print import LINE_COLUMNS, is_front_matter  # the print's line; section names
 
 _JUAN_RE = re.compile(r"#\+PROPERTY:\s*JUAN\s+(.*?)\s*$")
 _PB_RE = re.compile(r"<pb:[^>]*>")
@@ -77,7 +77,7 @@ def count_print(source: str) -> PrintCounts:
             end_note()
             continue
         full = _NOTE_RE.sub("", content)
-        if opening and _HEADING_RE.fullmatch(full.strip(_BLANKS)):
+        if opening and len(line) <= LINE_COLUMNS and _HEADING_RE.fullmatch(full.strip(_BLANKS)):
             end_note()
             continue
         opening = False

@@ -188,7 +188,11 @@ class PrintReader:
             full = line.width >= LINE_COLUMNS
             closing = bool(title) and text.startswith(title[:2]) and not full and HEADER_RE.fullmatch(text)
             chapter = not full and not prev_full and CHAPTER_RE.fullmatch(text)
-            if (opening or closing) and HEADER_RE.fullmatch(text) or chapter:
+            # an opening header fits on a printed line (the longest of the 959 in the embedded and
+            # shared books: 20 columns); text set on longer lines is the juan's own, however it begins
+            # (markup-free text pasted as one line that opens with 欽定四庫全書 was one header, stop 47)
+            fits = line.width <= LINE_COLUMNS
+            if (opening and fits or closing) and HEADER_RE.fullmatch(text) or chapter:
                 self.single(line, "title" if chapter else "header")
                 opening, prev_full = opening and not chapter, False
                 continue
