@@ -109,3 +109,25 @@ def _reading_table() -> dict[str, tuple[str, ...]]:
 def reading_alternates(ch: str) -> tuple[str, ...]:
     """The characters the 經 / 注 may print for the 音義 head `ch` (models/variants/readings.tsv)."""
     return _reading_table().get(ch, ())
+
+
+class CharFold:
+    """OpenCC's t2s one character at a time, so that the text keeps its length (the marks are
+    indices): a character whose fold is not one character stays as it is. The outside
+    punctuated prose (../shared/data/outside) is in simplified characters, folded this way; a
+    model that learns from it reads every text, ours included, through the same fold."""
+
+    def __init__(self, config: str = "t2s"):
+        import opencc
+
+        self.config = config
+        self._cc = opencc.OpenCC(config)
+        self._map: dict[str, str] = {}
+
+    def __call__(self, text: str) -> str:
+        m = self._map
+        missing = set(text).difference(m)
+        for ch in missing:
+            out = self._cc.convert(ch)
+            m[ch] = out if len(out) == 1 else ch
+        return "".join(map(m.__getitem__, text))

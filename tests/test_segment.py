@@ -474,7 +474,7 @@ def test_interrupted_training_resumes_to_the_same_model(tmp_path):
 
     recs = [dict(r, marks={int(k): v for k, v in r["marks"].items()}, book="KR1d0030") for r in _train_records(60)]
     # the outside prose is simplified: a stand-in cut from our own records, folded t2s the way its README says
-    from pipeline.segment.bilstm import CharFold
+    from pipeline.variants import CharFold
 
     fold = CharFold("t2s")
     outside = [dict(r, text=fold(r["text"]), kind="ext", book="ext") for r in recs[:30]]
@@ -515,8 +515,9 @@ def test_interrupted_training_resumes_to_the_same_model(tmp_path):
 def test_folded_model_reads_traditional_text_as_its_simplified_fold(tmp_path):
     """A v3 model reads every text through the per-character t2s fold: the same ids for a
     traditional text and its fold, the length kept, a Kanripo character left alone."""
-    from pipeline.segment.bilstm import CharFold, NeuralSegmenter
+    from pipeline.segment.bilstm import NeuralSegmenter
     from pipeline.train.segment.bilstm import build_vocab, train
+    from pipeline.variants import CharFold
 
     fold = CharFold("t2s")
     text = "司射適西階西倚扑升自西階東面請射于公\U000F04D2禮爲"

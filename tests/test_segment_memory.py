@@ -60,7 +60,7 @@ def test_base_text_reads_only_the_classics_editions_and_yinyi_notes_keep_their_g
 
 
 def test_the_fold_lets_a_variant_graph_match():
-    from pipeline.segment.bilstm import CharFold
+    from pipeline.variants import CharFold
 
     fold = CharFold("t2s")
     mem = PhraseMemory([inline(fold(TEXT), MARKS)], [], n=6, fold="t2s")  # stored folded, as built
@@ -106,7 +106,7 @@ def test_the_shipped_memory_is_rebuilt_byte_identical_and_holds_no_tune_or_dev_r
         rows = [line.rstrip("\n").split("\t", 1) for line in fh]
     # (the TLS 經 of data/extra hold whole books, the 經 of the dev juan among them, as in v2's training)
     lines = {text for src, text in rows if src not in cfg["base_sources"]}
-    from pipeline.segment.bilstm import CharFold
+    from pipeline.variants import CharFold
 
     fold = CharFold("t2s")
     held = [r for _b, recs in tune_records for r in recs]

@@ -25,6 +25,7 @@ import torch
 from torch import nn
 
 from pipeline.segment.data import LABELS, book_id, kind_id, labels_of
+from pipeline.variants import CharFold
 
 PAD, UNK = 0, 1
 BOS_EOS = "\x02"  # the "next char" of the last character in a bigram
@@ -145,28 +146,6 @@ def _two_passes(directions, x: torch.Tensor, lengths: torch.Tensor) -> torch.Ten
     hb, _ = backward(torch.gather(x, 1, flip.unsqueeze(-1).expand(B, T, D)))
     hb = torch.gather(hb, 1, flip.unsqueeze(-1).expand(B, T, hb.shape[-1]))
     return torch.cat([hf, hb], dim=-1)
-
-
-class CharFold:
-    """OpenCC's t2s one character at a time, so that the text keeps its length (the marks are
-    indices): a character whose fold is not one character stays as it is. The outside
-    punctuated prose (../shared/data/outside) is in simplified characters, folded this way; a
-    model that learns from it reads every text, ours included, through the same fold."""
-
-    def __init__(self, config: str = "t2s"):
-        import opencc
-
-        self.config = config
-        self._cc = opencc.OpenCC(config)
-        self._map: dict[str, str] = {}
-
-    def __call__(self, text: str) -> str:
-        m = self._map
-        missing = set(text).difference(m)
-        for ch in missing:
-            out = self._cc.convert(ch)
-            m[ch] = out if len(out) == 1 else ch
-        return "".join(map(m.__getitem__, text))
 
 
 class Vocab:

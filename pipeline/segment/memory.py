@@ -152,7 +152,7 @@ class PhraseMemory:
         self.n = n
         self.indexes = {"all": _Index(lines_all, n), "base": _Index(lines_base, n)}
         if fold:
-            from pipeline.segment.bilstm import CharFold
+            from pipeline.variants import CharFold
 
             self.fold = CharFold(fold)
         else:

@@ -33,7 +33,7 @@ HOLD_OUT = frozenset(TUNE_JUAN + TUNE_JUAN_ZHUSHU)
 def memory_lines(punct_dir: Path = paths.DATA / "punct", extra_dir: Path = paths.EXTRA_DIR,
                  hold_out: frozenset[str] = HOLD_OUT, fold: str | None = FOLD) -> list[tuple[str, str]]:
     """(source book, folded text with its marks inline) for every record the memory holds."""
-    from pipeline.segment.bilstm import CharFold
+    from pipeline.variants import CharFold
     from pipeline.segment.data import read_records
 
     f = CharFold(fold) if fold else (lambda t: t)
