@@ -296,3 +296,17 @@ def test_a_text_in_simplified_characters_is_refused_with_the_evidence(tmp_path):
     with pytest.raises(InputError, match="the text is in simplified characters"):
         read_document(simplified)
     assert read_document(juan).evidence["simplified_share"] < 0.3
+
+
+def test_an_org_heading_in_a_print_file_is_markup_not_text(tmp_path):
+    """Kanripo files may carry org headings (`* 曲禮上`, as the TLS editions do). In a WYG print file
+    the heading went into a base unit with its star (「*曲禮上」); it is the digital editor's, not a
+    printed line, and is now read as markup, like `#+PROPERTY: JUAN` (stop 47). 周禮注疏 juan 12
+    (embedded, train) with a heading put after its opening lines reads to the same units as without."""
+    juan = CORPUS / "KR1d0003" / "KR1d0003_012.txt"
+    lines = juan.read_text(encoding="utf-8").split("\n")
+    at = next(i for i, line in enumerate(lines) if line.startswith("<pb:")) + 3
+    headed = tmp_path / juan.name
+    headed.write_text("\n".join(lines[:at] + ["** 地官司徒下"] + lines[at:]), encoding="utf-8")
+    plain, with_heading = read_document(juan), read_document(headed)
+    assert [(u.kind, u.marker, u.text) for u in with_heading.units] == [(u.kind, u.marker, u.text) for u in plain.units]

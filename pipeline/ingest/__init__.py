@@ -11,7 +11,7 @@ from pathlib import Path
 from pipeline import paths
 from pipeline.errors import InputError
 from pipeline.ingest.check import MAX_SHARE_GAP, disagreements, layout_evidence, refusal, zhu_missing
-from pipeline.ingest.punctuated import parse_punctuated
+from pipeline.ingest.punctuated import heading_length, parse_punctuated
 from pipeline.ingest.resume import load_base_text, resume_base
 from pipeline.ingest.sbck import parse_sbck
 from pipeline.ingest.source import STDIN, STDIN_NAME, page_index, read_properties, read_text, split_lines
@@ -71,6 +71,15 @@ def _stdin_id(props: dict[str, str], lines) -> str:
     return props.get("ID", "").strip() or "stdin"
 
 
+def _org_headings_as_markup(lines) -> None:
+    """An org heading (`* 曲禮上`, `** 卷一`) is the digital editor's, not a printed line: in a print
+    layout it is markup like `#+PROPERTY: JUAN`, and its text went into a base unit with its stars
+    (stop 47). A punctuated edition reads it as a title (punctuated.py)."""
+    for line in lines:
+        if line.kind == "text" and heading_length(line.tokens):
+            line.kind = "meta"
+
+
 def is_markup_free(text: str) -> bool:
     return "¶" not in text and "<pb:" not in text and "#+" not in text
 
@@ -104,6 +113,8 @@ def read_document(path: str | Path, layout: str = "auto", encoding: str = "utf-8
         layout = detect_layout(props, text)
     if layout not in LAYOUTS:
         raise InputError(path, None, f"unknown layout {layout!r}; choose one of {', '.join(LAYOUTS)}")
+    if layout != "punctuated":
+        _org_headings_as_markup(lines)
     if not any(line.kind == "text" for line in lines):
         raise InputError(path, None, "no text lines: only headers or page breaks")
     if layout == "wyg":

@@ -28,6 +28,7 @@ _NOTE_RE = re.compile(r"\(([^()]*)\)")
 _ENTITY_RE = re.compile(r"&KR\d{4};")
 # a composed character `[孑*(焉-正+?)]` (Kanripo's notation) is one character, its brackets no note
 _COMPOSED_RE = re.compile(r"\[[^\[\]\n]*\]")
+_ORG_HEADING_RE = re.compile(r"\*+[ \u3000]")
 _HEADING_RE = re.compile(r"欽定四庫全書.*|.{1,12}[卷巻][一二三四五六七八九十百]+.*|.*[\u3000 ]撰")
 _COLLATION_RE = re.compile(r"^(?:謹?[案按]|臣.{0,4}?[案按])|據.{0,12}?改正|本作|訛作")
 _BLANKS = "\u3000 \t"
@@ -66,7 +67,7 @@ def count_print(source: str) -> PrintCounts:
     opening = True
     for raw in source.split("\n"):
         line = _PB_RE.sub("", raw.rstrip("\r").removesuffix("¶"))
-        if line.startswith("#"):
+        if line.startswith("#") or _ORG_HEADING_RE.match(line):  # `#+…` and org headings (`* 卷一`): markup
             m = _JUAN_RE.match(line)
             if m:
                 section, opening = m.group(1), True
