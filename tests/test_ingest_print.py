@@ -310,3 +310,15 @@ def test_an_org_heading_in_a_print_file_is_markup_not_text(tmp_path):
     headed.write_text("\n".join(lines[:at] + ["** 地官司徒下"] + lines[at:]), encoding="utf-8")
     plain, with_heading = read_document(juan), read_document(headed)
     assert [(u.kind, u.marker, u.text) for u in with_heading.units] == [(u.kind, u.marker, u.text) for u in plain.units]
+
+
+def test_a_text_that_is_not_chinese_is_refused(tmp_path):
+    """A README.txt in a folder of juan was read as a base unit of Latin letters (「ThisisanEnglish…」),
+    punctuated and parsed, exit 0. Now refused, saying why; every embedded and shared file has 0.99
+    or more of its text in CJK ideographs or Kanripo characters (stop 47)."""
+    readme = tmp_path / "README.txt"
+    readme.write_text("zhushu input folder\nThese are the juan of the 周禮注疏 from Kanripo, downloaded today.\n",
+                      encoding="utf-8")
+    with pytest.raises(InputError, match="this is not a Chinese text"):
+        read_document(readme)
+    assert read_document(CORPUS / "KR1d0031" / "KR1d0031_000.txt").evidence["han_share"] > 0.99

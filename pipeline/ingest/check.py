@@ -24,12 +24,14 @@ from __future__ import annotations
 
 import functools
 import re
+import unicodedata
 from bisect import bisect_right
 from collections import Counter
 
 from pipeline.ingest.printcount import count_print
 from pipeline.ingest.wyg_print import is_collation, is_front_matter
 from pipeline.model import PUNCTUATION_MARKS, Document
+from pipeline.pua import is_kanripo_char
 from pipeline.variants import CharFold
 
 # limits, from the measured books (docs/ingest.md): the largest gap between read and print share
@@ -57,6 +59,10 @@ MIN_JING_UNITS = 10
 # embedded and shared books (a 周易 juan: 22 of 56, 于 and the like), and 1.00 in such a text.
 MAX_SIMPLIFIED_SHARE = 0.8
 MIN_SCRIPT_CHARS = 100
+# Chinese at all: a README.txt or a licence in a folder of juan was read as a base unit of Latin
+# letters, punctuated and parsed (stop 47). In every embedded and shared file 0.998 or more of the
+# text units' characters are CJK ideographs or Kanripo characters.
+MIN_HAN_SHARE = 0.5
 _JUAN_RE = re.compile(r"(?m)^#\+PROPERTY:\s*JUAN\s+(.*)$")
 
 
@@ -92,7 +98,9 @@ def layout_evidence(doc: Document) -> dict[str, float | int | str]:
     text_units = [u for u in doc.units if u.kind in ("base", "commentary")]
     chars = sum(len(u.text) for u in text_units)
     marks = sum(u.text.count(m) for u in text_units if u.marks_source is None for m in PUNCTUATION_MARKS)
-    simplified, traditional = script_counts("".join(u.text for u in text_units))
+    joined = "".join(u.text for u in text_units)
+    simplified, traditional = script_counts(joined)
+    visible = [ch for ch in joined if not ch.isspace()]
     return {
         **zhushu,
         "layout": doc.layout,
@@ -111,7 +119,13 @@ def layout_evidence(doc: Document) -> dict[str, float | int | str]:
         "punctuation_per_char": _share(marks, chars),
         "simplified_chars": simplified,
         "simplified_share": _share(simplified, simplified + traditional),
+        "han_share": _share(sum(map(is_han, visible)), len(visible)),
     }
+
+
+def is_han(ch: str) -> bool:
+    """A Chinese character: a CJK (compatibility) ideograph of any plane, or a Kanripo character."""
+    return is_kanripo_char(ch) or unicodedata.name(ch, "").startswith(("CJK UNIFIED", "CJK COMPATIBILITY IDEOGRAPH"))
 
 
 @functools.lru_cache(maxsize=1)
@@ -169,6 +183,9 @@ def disagreements(ev: dict) -> list[str]:
         out.append(f"{ev['jing_units']} 經 units and {ev['zhu_units']} 注: the commentary on the 經 is not marked 注 "
                    f"in this print (a 注 follows nearly every 經 passage in the 注疏 this layout reads), so it "
                    "would be read as 經")
+    if ev["chars"] and ev.get("han_share", 1.0) < MIN_HAN_SHARE:
+        out.append(f"only {ev['han_share']:.2f} of the text's characters are Chinese (CJK ideographs, Kanripo "
+                   "characters): this is not a Chinese text")
     if ev.get("simplified_chars", 0) >= MIN_SCRIPT_CHARS and ev["simplified_share"] > MAX_SIMPLIFIED_SHARE:
         out.append(f"the text is in simplified characters ({ev['simplified_share']:.2f} of the characters whose "
                    f"two forms differ are simplified, {ev['simplified_chars']} of them): the readers, the gloss "
