@@ -98,9 +98,9 @@ def layout_evidence(doc: Document) -> dict[str, float | int | str]:
     text_units = [u for u in doc.units if u.kind in ("base", "commentary")]
     chars = sum(len(u.text) for u in text_units)
     marks = sum(u.text.count(m) for u in text_units if u.marks_source is None for m in PUNCTUATION_MARKS)
-    joined = "".join(u.text for u in text_units)
-    simplified, traditional = script_counts(joined)
-    visible = [ch for ch in joined if not ch.isspace()]
+    chars_seen = Counter("".join(u.text for u in text_units))
+    simplified, traditional = script_counts(chars_seen)
+    visible = {ch: n for ch, n in chars_seen.items() if not ch.isspace()}
     return {
         **zhushu,
         "layout": doc.layout,
@@ -119,10 +119,11 @@ def layout_evidence(doc: Document) -> dict[str, float | int | str]:
         "punctuation_per_char": _share(marks, chars),
         "simplified_chars": simplified,
         "simplified_share": _share(simplified, simplified + traditional),
-        "han_share": _share(sum(map(is_han, visible)), len(visible)),
+        "han_share": _share(sum(n for ch, n in visible.items() if is_han(ch)), sum(visible.values())),
     }
 
 
+@functools.lru_cache(maxsize=65536)
 def is_han(ch: str) -> bool:
     """A Chinese character: a CJK (compatibility) ideograph of any plane, or a Kanripo character."""
     return is_kanripo_char(ch) or unicodedata.name(ch, "").startswith(("CJK UNIFIED", "CJK COMPATIBILITY IDEOGRAPH"))
@@ -133,11 +134,11 @@ def _folds():
     return CharFold("t2s"), CharFold("s2t")
 
 
-def script_counts(text: str) -> tuple[int, int]:
-    """(simplified-only, traditional-only) characters of a text, by OpenCC one character at a time:
-    a traditional form is one t2s changes; a simplified one is one t2s leaves and s2t changes."""
+def script_counts(chars: Counter) -> tuple[int, int]:
+    """(simplified-only, traditional-only) characters of a text (its character counts), by OpenCC one
+    character at a time: a traditional form is one t2s changes; a simplified one is one t2s leaves
+    and s2t changes."""
     t2s, s2t = _folds()
-    chars = Counter(text)
     folded, unfolded = t2s("".join(chars)), s2t("".join(chars))
     simplified = traditional = 0
     for (ch, n), a, b in zip(chars.items(), folded, unfolded):
