@@ -669,3 +669,5 @@ def test_a_juan_saved_under_another_name_is_read_as_its_own_book(tmp_path):
     assert docs[1].id == "zhouli_juan1" and docs[1].book == "KR1d0003"
     assert [u.marks for u in docs[1].units] == [u.marks for u in docs[0].units]
     assert document_records(docs[1], "train", ["segment"])["documents"][0]["book"] == "KR1d0003"
+    # the CHANT 論語 names its Kanripo id first and CHANT's own (H15-21-0081) after it: the first is the book
+    assert read_document(ROOT / "data" / "chant" / "KR1h0004" / "KR1h0004_001.txt").book == "KR1h0004"

@@ -291,7 +291,9 @@ def _check_entities(path: str, number: int, inner: str) -> None:
 def read_properties(lines: list[SourceLine], text: str) -> dict[str, str]:
     """`#+PROPERTY: KEY value` and `#+TITLE: …` lines; later values of a key win, but for JUAN:
     a later JUAN header opens a section of the same juan (`卷一考證` of each 注疏 juan, kept per
-    line in SourceLine.section), so the first names the juan."""
+    line in SourceLine.section), so the first names the juan; and for ID: the Kanripo id comes
+    first, an edition's own may follow it (the CHANT 論語: `ID KR1h0004`, then `ID H15-21-0081`),
+    and the id names the book (Document.book)."""
     props: dict[str, str] = {}
     for line in lines:
         if line.kind != "meta":
@@ -299,7 +301,7 @@ def read_properties(lines: list[SourceLine], text: str) -> dict[str, str]:
         content = text[line.start : line.end]
         m = re.match(r"#\+PROPERTY:\s*(\S+)\s*(.*?)\s*$", content)
         if m:
-            if m.group(1) == "JUAN" and "JUAN" in props:
+            if m.group(1) in ("JUAN", "ID") and m.group(1) in props:
                 continue
             props[m.group(1)] = m.group(2)
             continue
