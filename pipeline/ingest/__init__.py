@@ -10,7 +10,15 @@ from pathlib import Path
 
 from pipeline import paths
 from pipeline.errors import InputError
-from pipeline.ingest.check import MAX_SHARE_GAP, disagreements, layout_evidence, refusal, zhu_missing
+from pipeline.ingest.check import (
+    MAX_SHARE_GAP,
+    disagreements,
+    layout_evidence,
+    not_chinese,
+    refusal,
+    simplified,
+    zhu_missing,
+)
 from pipeline.ingest.punctuated import heading_length, parse_punctuated
 from pipeline.ingest.resume import load_base_text, resume_base
 from pipeline.ingest.sbck import parse_sbck
@@ -157,6 +165,8 @@ def read_document(path: str | Path, layout: str = "auto", encoding: str = "utf-8
     if problems:  # say which layout, if any, reads it as the print shows it
         if zhu_missing(ev):  # every layout reads such a commentary as base text: the shares cannot tell
             hint = "; no layout of this version reads a 注疏 whose commentary has a marker other than 注"
+        elif not_chinese(ev) or simplified(ev):  # the script, not the layout: no other reads it better
+            hint = ""
         else:
             hint = _agreeing_layouts(path, encoding, base_text, layout, ev)
         raise InputError(doc.path, None, refusal(problems) + hint)

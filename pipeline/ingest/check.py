@@ -167,6 +167,14 @@ def zhu_missing(ev: dict) -> bool:
     return ev.get("jing_units", 0) >= MIN_JING_UNITS and ev["zhu_units"] < MIN_ZHU_PER_JING * ev["jing_units"]
 
 
+def not_chinese(ev: dict) -> bool:
+    return bool(ev["chars"]) and ev.get("han_share", 1.0) < MIN_HAN_SHARE
+
+
+def simplified(ev: dict) -> bool:
+    return ev.get("simplified_chars", 0) >= MIN_SCRIPT_CHARS and ev["simplified_share"] > MAX_SIMPLIFIED_SHARE
+
+
 def disagreements(ev: dict) -> list[str]:
     out = []
     if ev["chars"] >= MIN_CHARS and abs(ev["commentary_share_read"] - ev["commentary_share_print"]) > MAX_SHARE_GAP:
@@ -184,10 +192,10 @@ def disagreements(ev: dict) -> list[str]:
         out.append(f"{ev['jing_units']} 經 units and {ev['zhu_units']} 注: the commentary on the 經 is not marked 注 "
                    f"in this print (a 注 follows nearly every 經 passage in the 注疏 this layout reads), so it "
                    "would be read as 經")
-    if ev["chars"] and ev.get("han_share", 1.0) < MIN_HAN_SHARE:
+    if not_chinese(ev):
         out.append(f"only {ev['han_share']:.2f} of the text's characters are Chinese (CJK ideographs, Kanripo "
                    "characters): this is not a Chinese text")
-    if ev.get("simplified_chars", 0) >= MIN_SCRIPT_CHARS and ev["simplified_share"] > MAX_SIMPLIFIED_SHARE:
+    if simplified(ev):
         out.append(f"the text is in simplified characters ({ev['simplified_share']:.2f} of the characters whose "
                    f"two forms differ are simplified, {ev['simplified_chars']} of them): the readers, the gloss "
                    "grammar and the lexicon read Kanripo's traditional text; convert it first (OpenCC s2t)")
