@@ -12,7 +12,9 @@ shows (printcount.py, which reads the raw markup alone), in the reader's own ter
 - collation not like collation: the share of the characters lifted out as collation notes
   that neither open with 案 / 按 / 謹案 / 臣…按 nor speak of editions;
 - empty units: base or commentary units with no text;
-- punctuation in text: marks (，。 …) left inside unit text (an edition already punctuated).
+- punctuation in text: marks (，。 …) left inside unit text (an edition already punctuated);
+- the script (stop 47): the share of the text that is Chinese at all (CJK ideographs, Kanripo
+  characters), and of the characters whose two forms differ the share in simplified forms.
 
 read_document refuses a document whose evidence `disagreements` finds fault with (`refusal`, with a
 hint of the layout that would read the file, computed from the one evidence) unless the layout was
@@ -60,8 +62,9 @@ MIN_JING_UNITS = 10
 MAX_SIMPLIFIED_SHARE = 0.8
 MIN_SCRIPT_CHARS = 100
 # Chinese at all: a README.txt or a licence in a folder of juan was read as a base unit of Latin
-# letters, punctuated and parsed (stop 47). In every embedded and shared file 0.998 or more of the
-# text units' characters are CJK ideographs or Kanripo characters.
+# letters, punctuated and parsed (stop 47). In every embedded and shared file 0.99 or more of the
+# text units' visible characters are CJK ideographs or Kanripo characters (○, □ and the 周易's
+# hexagrams are the rest).
 MIN_HAN_SHARE = 0.5
 _JUAN_RE = re.compile(r"(?m)^#\+PROPERTY:\s*JUAN\s+(.*)$")
 
