@@ -112,10 +112,11 @@ def reading_alternates(ch: str) -> tuple[str, ...]:
 
 
 class CharFold:
-    """OpenCC's t2s one character at a time, so that the text keeps its length (the marks are
-    indices): a character whose fold is not one character stays as it is. The outside
-    punctuated prose (../shared/data/outside) is in simplified characters, folded this way; a
-    model that learns from it reads every text, ours included, through the same fold."""
+    """An OpenCC conversion (t2s unless named) one character at a time, so that the text keeps its
+    length (the marks are indices): a character whose conversion is not one character stays as it
+    is. The outside punctuated prose (../shared/data/outside) is in simplified characters, folded
+    t2s this way; a model that learns from it reads every text, ours included, through the same
+    fold. Ingest's script check (ingest/check.py) reads with t2s and s2t."""
 
     def __init__(self, config: str = "t2s"):
         import opencc

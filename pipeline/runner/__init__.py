@@ -137,8 +137,8 @@ def expand_inputs(inputs: Iterable[str], pattern: str = "*.txt") -> list[str]:
         if p.is_dir():
             found = sorted(p.glob(pattern))
             if not found:
-                below = sorted(p.glob(f"*/{pattern}"))
-                hint = (f"; its subfolders hold {len(below)}: give the folders themselves "
+                below = sum(1 for _ in p.glob(f"*/{pattern}"))
+                hint = (f"; its subfolders hold {below}: give the folders themselves "
                         f"(e.g. {os.path.join(raw, '*', '')})") if below else ""
                 raise InputError(str(p), None, f"no input files ({pattern}) in this folder{hint}")
             items.extend(str(x) for x in found)
