@@ -436,13 +436,14 @@ def train_tagger_cmd(out_dir, max_iterations, lex_dropout, seed, keep_lexicon):
 @click.option("--tag-model", default=None, type=click.Path(file_okay=False), help=f"Tagger folder (default {_repo_path(paths.TAGGER_MODEL)}).")
 @click.option("--layout", type=LAYOUT_CHOICE, default="auto", show_default=True, help="Source layout of the inputs; auto reads #+PROPERTY lines.")
 @click.option("--encoding", default="utf-8", show_default=True, help="Encoding of the input files (e.g. gb18030, big5).")
+@click.option("--base-text", type=click.Path(exists=True), default=None, help="注疏 layout: a plain 經 text (file or folder of mandoku files) to find where the 經 resumes inside a 注, for every 注疏 input (default: the embedded TLS text of the book; a book without one is read by the markers alone, with a warning).")
 @click.option("--repunctuate", is_flag=True, help="Restore punctuation in editions already punctuated too (TLS, CHANT; default: keep the edition's marks).")
 @click.option("--keep-going", is_flag=True, help="Write the documents that succeeded even if others failed (exit 1; the card lists the failures).")
 @click.option("--force", is_flag=True, help="Replace --out / --save-state even when it holds files zhushu did not write.")
 @click.option("--progress/--no-progress", default=True, show_default=True, help="Show a progress bar.")
 @reports_input_errors
 def run_cmd(inputs, out_dir, workers, scheduler, steps, skip, state_in, state_out, formats, dev_docs, summary_json,
-            segment_model, tag_model, layout, encoding, repunctuate, keep_going, force, progress):
+            segment_model, tag_model, layout, encoding, base_text, repunctuate, keep_going, force, progress):
     """Run every stage over INPUT files/folders (default: the embedded 儀禮集釋) and write the datasets.
 
     --out DIR is replaced as a whole, and only by a complete dataset; it must be new, empty or an
@@ -479,6 +480,7 @@ def run_cmd(inputs, out_dir, workers, scheduler, steps, skip, state_in, state_ou
         models={"segment": segment_model, "tag": tag_model},
         layout=layout,
         encoding=encoding,
+        base_text=base_text or "auto",
         stage_options={"segment": {"repunctuate": True}} if repunctuate else None,
         keep_going=keep_going,
         force=force,

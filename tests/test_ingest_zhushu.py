@@ -184,6 +184,34 @@ def test_unclosed_note_exit_2_naming_file_and_line(tmp_path):
     assert "Traceback" not in result.output
 
 
+def test_a_zhushu_read_without_a_plain_jing_text_says_its_jing_stays_in_the_zhu(tmp_path):
+    """A 注疏 of a book zhushu has no plain 經 text for (here the 禮記 fixture under another book's
+    ID) read by the markers alone kept the 經 that runs on in a 注 as commentary, silently: 0.17 of
+    the 禮記注疏's 經. The document says so, naming the first such 注 marker's line."""
+    other = tmp_path / "KR1c0001_001.txt"
+    other.write_text(LIJI.read_text(encoding="utf-8").replace("ID KR1d0053", "ID KR1c0001"), encoding="utf-8")
+    doc = read_document(other)
+    assert len(doc.warnings) == 1, doc.warnings
+    line = next(n for n, text in enumerate(LIJI.read_text(encoding="utf-8").splitlines(), 1) if "憎而知其善注" in text)
+    assert doc.warnings[0].startswith(f"{other}:{line}: no plain text of the 經 of KR1c0001")
+    assert "(2 注 marker(s) inside a 注" in doc.warnings[0] and "--base-text" in doc.warnings[0]
+    assert read_document(LIJI).warnings == []  # the embedded TLS 禮記 splits them
+    assert read_document(other, base_text=LIJI_PLAIN).warnings == []
+
+
+def test_run_takes_a_plain_jing_text_for_a_book_without_one(tmp_path):
+    other = tmp_path / "in" / "KR1c0001_001.txt"
+    other.parent.mkdir()
+    other.write_text(LIJI.read_text(encoding="utf-8").replace("ID KR1d0053", "ID KR1c0001"), encoding="utf-8")
+    args = ["run", str(other.parent), "--steps", "ingest,export", "--formats", "jsonl", "--no-progress"]
+    plain = CliRunner().invoke(main, [*args, "--out", str(tmp_path / "plain")])
+    given = CliRunner().invoke(main, [*args, "--out", str(tmp_path / "given"), "--base-text", str(LIJI_PLAIN)])
+    assert plain.exit_code == 0 and given.exit_code == 0, plain.output + given.output
+    assert "Ingest warnings" in plain.output and "Ingest warnings" not in given.output
+    units = (tmp_path / "given" / "jsonl" / "units.jsonl").read_text(encoding="utf-8")
+    assert '"text":"立如齊"' in units and '"text":"立如齊"' not in (tmp_path / "plain" / "jsonl" / "units.jsonl").read_text(encoding="utf-8")
+
+
 def test_cli_layout_option_and_base_text():
     result = CliRunner().invoke(main, ["ingest", str(LIJI), "--layout", "wyg-zhushu", "--base-text", str(LIJI_PLAIN)])
     assert result.exit_code == 0, result.output

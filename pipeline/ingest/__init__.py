@@ -20,7 +20,7 @@ from pipeline.ingest.check import (
     zhu_missing,
 )
 from pipeline.ingest.punctuated import heading_length, parse_punctuated
-from pipeline.ingest.resume import load_base_text, resume_base
+from pipeline.ingest.resume import load_base_text, resume_base, unsplit_jing
 from pipeline.ingest.sbck import parse_sbck
 from pipeline.ingest.source import STDIN, STDIN_NAME, page_index, read_properties, read_text, split_lines
 from pipeline.ingest.sources import attribute_markers
@@ -154,6 +154,8 @@ def read_document(path: str | Path, layout: str = "auto", encoding: str = "utf-8
         base_text = paths.BASE_TEXT_OF.get(props.get("ID", "").strip())
     if base_text is not None and layout == "wyg-zhushu" and Path(base_text).exists():
         resume_base(doc, load_base_text(str(base_text)))
+    elif layout == "wyg-zhushu":
+        doc.warnings += unsplit_jing(path, text, units, props.get("ID", "").strip())
     # who speaks: the markers of the 集釋 and 注疏 name the commentator (sources.py); after the
     # 經 that runs on in a 注 was split off, so that only commentary carries a source (a reader
     # that named the speaker already, wyg-print's attributions, keeps its own)

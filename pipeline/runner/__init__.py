@@ -171,6 +171,7 @@ def run(
     models: dict[str, str] | None = None,
     layout: str = "auto",
     encoding: str = "utf-8",
+    base_text: str = "auto",
     stage_options: dict[str, dict[str, object]] | None = None,
     keep_going: bool = False,
     force: bool = False,
@@ -220,6 +221,7 @@ def run(
         from_state=from_state,
         layout=layout,
         encoding=encoding,
+        base_text=base_text,
         stage_options=tuple(sorted((k, tuple(sorted(v.items()))) for k, v in (stage_options or {}).items())),
     )
     if scheduler:

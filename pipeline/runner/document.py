@@ -27,6 +27,7 @@ class Options:
     models: tuple[tuple[str, str], ...] = ()  # (stage, model folder) overriding the default
     layout: str = "auto"  # ingest: the source layout
     encoding: str = "utf-8"  # ingest: the encoding of the input files
+    base_text: str = "auto"  # ingest: the plain 經 text of 注疏 inputs ("auto": the embedded one of the book)
     # keyword arguments of a stage's call: (stage, ((name, value), …)), e.g. the segment stage's
     # ("segment", (("repunctuate", True),)) from `--repunctuate`
     stage_options: tuple[tuple[str, tuple[tuple[str, object], ...]], ...] = ()
@@ -90,7 +91,8 @@ def process_head(item: str, opts: Options) -> Head | DocResult:
         else:
             from pipeline.ingest import read_document
 
-            doc, history, skipped = read_document(item, layout=opts.layout, encoding=opts.encoding), ["ingest"], {}
+            doc = read_document(item, layout=opts.layout, encoding=opts.encoding, base_text=opts.base_text)
+            history, skipped = ["ingest"], {}
     except InputError as err:
         return DocResult(doc_id=Path(item).stem, path=item, error=str(err))
     except (OSError, UnicodeDecodeError, ValueError) as err:
