@@ -44,6 +44,9 @@ PUNCTUATED = (TLS / "KR1a0001", DATA / "chant" / "KR1h0004")  # 周易 (TLS), �
 # 注疏 book -> its 經: the TLS 周禮 / 禮記; for the 儀禮注疏 (no TLS 儀禮) the base units of the SBCK
 # 儀禮 鄭注 (docs/ingest.md: 353 經 found inside 注, 309 of them word for word in the 集釋's 經)
 BASE_TEXT_OF = {"KR1d0003": TLS / "KR1d0001", "KR1d0053": TLS / "KR1d0052", "KR1d0028": DATA / "corpus" / "KR1d0026"}
+# every embedded plain 經 text, for a 注疏 whose ID names none (another book's 注疏 — the 周易's, the
+# 論語's —, a file without its ID): ingest takes the one that holds most of its 經 (resume.find_base_text)
+JING_TEXTS = (*BASE_TEXT_OF.values(), *PUNCTUATED)
 ZHOULI_TLS = EXTRA_DIR / "KR1d0001.punct.jsonl"  # the TLS 周禮 經 (序官 and 職: office titles for the lexicon)
 QUOTES = {b: DATA / "quotes" / f"{b}.quotes.jsonl" for b in ("KR1d0003", "KR1d0053")}  # the 疏's quotations
 ZHOULI_PUNCT = DATA / "punct" / "KR1d0003.punct.jsonl"  # 周禮注疏 records (經 forms of the offices; tagger ablation)

@@ -184,25 +184,48 @@ def test_unclosed_note_exit_2_naming_file_and_line(tmp_path):
     assert "Traceback" not in result.output
 
 
-def test_a_zhushu_read_without_a_plain_jing_text_says_its_jing_stays_in_the_zhu(tmp_path):
-    """A 注疏 of a book zhushu has no plain 經 text for (here the 禮記 fixture under another book's
-    ID) read by the markers alone kept the 經 that runs on in a 注 as commentary, silently: 0.17 of
-    the 禮記注疏's 經. The document says so, naming the first such 注 marker's line."""
-    other = tmp_path / "KR1c0001_001.txt"
+def _under_another_id(tmp_path, folder=""):
+    """The 禮記 fixture as a 注疏 of a book whose ID names no embedded plain 經 text."""
+    other = tmp_path / folder / "KR1c0001_001.txt"
+    other.parent.mkdir(exist_ok=True)
     other.write_text(LIJI.read_text(encoding="utf-8").replace("ID KR1d0053", "ID KR1c0001"), encoding="utf-8")
+    return other
+
+
+def test_a_zhushu_whose_id_names_no_plain_jing_text_is_read_with_the_one_holding_its_jing(tmp_path):
+    """Only three 注疏 have their plain 經 by their ID; another book's 注疏 (the 周易's, the 論語's, whose
+    plain texts are embedded too) or a file without its ID line was read by the markers alone. Now the
+    embedded text holding its 經 is found (every juan of the four 注疏: own book 0.731–1.000 of the 經's
+    4-grams, another ≤ 0.114) and the evidence says which and how."""
+    other = _under_another_id(tmp_path)
+    doc, known = read_document(other), read_document(LIJI)
+    assert [(u.kind, u.marker, u.text) for u in doc.units] == [(u.kind, u.marker, u.text) for u in known.units]
+    assert any(u.kind == "base" and u.text == "立如齊" for u in doc.units)
+    assert doc.evidence["jing_text"].startswith("KR1d0052 (embedded; holds ")
+    assert known.evidence["jing_text"] == "KR1d0052 (embedded; the book's ID)"
+    assert doc.warnings == []
+
+
+def test_a_zhushu_read_without_a_plain_jing_text_says_its_jing_stays_in_the_zhu(tmp_path, monkeypatch):
+    """A 注疏 that no plain 經 text holds (here: none embedded) read by the markers alone kept the 經 that
+    runs on in a 注 as commentary, silently: read so, 0.17 of the 禮記注疏's 經. The document says so,
+    naming the first such 注 marker's line."""
+    monkeypatch.setattr(paths, "JING_TEXTS", ())
+    other = _under_another_id(tmp_path)
     doc = read_document(other)
     assert len(doc.warnings) == 1, doc.warnings
     line = next(n for n, text in enumerate(LIJI.read_text(encoding="utf-8").splitlines(), 1) if "憎而知其善注" in text)
     assert doc.warnings[0].startswith(f"{other}:{line}: no plain text of the 經 of KR1c0001")
     assert "(2 注 marker(s) inside a 注" in doc.warnings[0] and "--base-text" in doc.warnings[0]
+    assert doc.evidence["jing_text"] == "none (no embedded text holds its 經)"
     assert read_document(LIJI).warnings == []  # the embedded TLS 禮記 splits them
     assert read_document(other, base_text=LIJI_PLAIN).warnings == []
+    assert read_document(LIJI, base_text=None).evidence["jing_text"] == "none (the markers alone)"
 
 
-def test_run_takes_a_plain_jing_text_for_a_book_without_one(tmp_path):
-    other = tmp_path / "in" / "KR1c0001_001.txt"
-    other.parent.mkdir()
-    other.write_text(LIJI.read_text(encoding="utf-8").replace("ID KR1d0053", "ID KR1c0001"), encoding="utf-8")
+def test_run_takes_a_plain_jing_text_for_a_book_without_one(tmp_path, monkeypatch):
+    monkeypatch.setattr(paths, "JING_TEXTS", ())
+    other = _under_another_id(tmp_path, "in")
     args = ["run", str(other.parent), "--steps", "ingest,export", "--formats", "jsonl", "--no-progress"]
     plain = CliRunner().invoke(main, [*args, "--out", str(tmp_path / "plain")])
     given = CliRunner().invoke(main, [*args, "--out", str(tmp_path / "given"), "--base-text", str(LIJI_PLAIN)])

@@ -20,7 +20,7 @@ from pipeline.ingest.check import (
     zhu_missing,
 )
 from pipeline.ingest.punctuated import heading_length, parse_punctuated
-from pipeline.ingest.resume import load_base_text, resume_base, unsplit_jing
+from pipeline.ingest.resume import find_base_text, load_base_text, resume_base, unsplit_jing
 from pipeline.ingest.sbck import parse_sbck
 from pipeline.ingest.source import STDIN, STDIN_NAME, page_index, read_properties, read_text, split_lines
 from pipeline.ingest.sources import attribute_markers
@@ -150,12 +150,13 @@ def read_document(path: str | Path, layout: str = "auto", encoding: str = "utf-8
     )
     if layout == "wyg-zhushu":
         doc.warnings = misprinted_markers(path, text, units)
-    if base_text == "auto":
-        base_text = paths.BASE_TEXT_OF.get(props.get("ID", "").strip())
-    if base_text is not None and layout == "wyg-zhushu" and Path(base_text).exists():
-        resume_base(doc, load_base_text(str(base_text)))
-    elif layout == "wyg-zhushu":
-        doc.warnings += unsplit_jing(path, text, units, props.get("ID", "").strip())
+    jing_text = None  # where the 注疏's plain 經 came from (the evidence says)
+    if layout == "wyg-zhushu":
+        base_text, jing_text = _plain_jing_text(base_text, props.get("ID", "").strip(), units)
+        if base_text is not None:
+            resume_base(doc, load_base_text(str(base_text)))
+        else:
+            doc.warnings += unsplit_jing(path, text, units, props.get("ID", "").strip())
     # who speaks: the markers of the 集釋 and 注疏 name the commentator (sources.py); after the
     # 經 that runs on in a 注 was split off, so that only commentary carries a source (a reader
     # that named the speaker already, wyg-print's attributions, keeps its own)
@@ -163,6 +164,8 @@ def read_document(path: str | Path, layout: str = "auto", encoding: str = "utf-8
     doc.pages, doc.lines = page_index(lines)
     # never silently wrong: the units must agree with the print, unless the user named the layout
     doc.evidence = ev = layout_evidence(doc)
+    if jing_text:
+        ev["jing_text"] = jing_text
     problems = disagreements(ev) if auto else []
     if problems:  # say which layout, if any, reads it as the print shows it
         if zhu_missing(ev):  # every layout reads such a commentary as base text: the shares cannot tell
@@ -173,6 +176,22 @@ def read_document(path: str | Path, layout: str = "auto", encoding: str = "utf-8
             hint = _agreeing_layouts(path, encoding, base_text, layout, ev)
         raise InputError(doc.path, None, refusal(problems) + hint)
     return doc
+
+
+def _plain_jing_text(base_text, book: str, units) -> tuple[Path | None, str]:
+    """The plain 經 text a 注疏 is read with, and how it was chosen (for the evidence): the one given;
+    for "auto" the embedded text its ID names, else the embedded text that holds its 經 (a 注疏 of
+    another book, a file without its ID); none (markers alone) when base_text is None or none does."""
+    if base_text is None:
+        return None, "none (the markers alone)"
+    if base_text != "auto":
+        return Path(base_text), f"{base_text} (given)"
+    if book in paths.BASE_TEXT_OF and paths.BASE_TEXT_OF[book].exists():
+        return paths.BASE_TEXT_OF[book], f"{paths.BASE_TEXT_OF[book].name} (embedded; the book's ID)"
+    found = find_base_text(units, [p for p in paths.JING_TEXTS if p.exists()])
+    if found is None:
+        return None, "none (no embedded text holds its 經)"
+    return found[0], f"{found[0].name} (embedded; holds {found[1]:.3f} of its 經's 4-grams)"
 
 
 def _agreeing_layouts(path: str, encoding: str, base_text, refused: str, evidence: dict) -> str:
