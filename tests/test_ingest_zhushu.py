@@ -235,6 +235,16 @@ def test_run_takes_a_plain_jing_text_for_a_book_without_one(tmp_path, monkeypatc
     assert '"text":"立如齊"' in units and '"text":"立如齊"' not in (tmp_path / "plain" / "jsonl" / "units.jsonl").read_text(encoding="utf-8")
 
 
+def test_a_juan_that_opens_with_the_juan_before_s_kaozheng_is_named_by_its_body():
+    """禮記註疏 juan 33 (train) opens with the end of juan 32's 考證, under `#+PROPERTY: JUAN 卷二十二考蹬`
+    (sic); the first JUAN named the document, so its `juan` in every export was 卷二十二考蹬. The body's
+    JUAN names it now; a file whose first JUAN opens its body keeps it (juan 32; the front matter)."""
+    corpus = paths.DATA / "corpus" / "KR1d0053"
+    assert read_document(corpus / "KR1d0053_033.txt").properties["JUAN"] == "卷三十三"
+    assert read_document(corpus / "KR1d0053_032.txt").properties["JUAN"] == "卷三十二"
+    assert read_document(paths.DATA / "corpus" / "KR1d0003" / "KR1d0003_000.txt").properties["JUAN"] == "目録"
+
+
 def test_cli_layout_option_and_base_text():
     result = CliRunner().invoke(main, ["ingest", str(LIJI), "--layout", "wyg-zhushu", "--base-text", str(LIJI_PLAIN)])
     assert result.exit_code == 0, result.output

@@ -28,7 +28,7 @@ SCHEMAS: dict[str, list[tuple[str, str, str]]] = {
         ("layout", "string", "source layout profile (wyg, wyg-print, wyg-zhushu, sbck, …)"),
         ("evidence", "json", "what ingest read beside what the print shows (pipeline/ingest/check.py): commentary share read and by the print, share of collation notes that do not read as collation, empty units, punctuation in text; for a 注疏 its 經 and 注 unit counts and the plain 經 text it was read with (`jing_text`)"),
         ("title", "string", "#+TITLE"),
-        ("juan", "string", "#+PROPERTY JUAN (the first: a later one opens a section, 卷N考證)"),
+        ("juan", "string", "#+PROPERTY JUAN (the first that opens no 考證 section: a later one opens a section, 卷N考證; a file of several juan is named by its first)"),
         ("edition", "string", "#+PROPERTY BASEEDITION"),
         ("properties", "json", "all #+PROPERTY lines as a JSON object"),
         ("split", "string", "train or dev (dev = juan 10)"),

@@ -288,10 +288,13 @@ def _check_entities(path: str, number: int, inner: str) -> None:
             raise InputError(path, number, f"unknown entity {m.group(0)!r} in a collation note")
 
 
+_KAOZHENG_RE = re.compile(r"考[證蹬证]\]?$")  # a JUAN that opens a juan's 考證 section (卷三十三考證)
+
+
 def read_properties(lines: list[SourceLine], text: str) -> dict[str, str]:
     """`#+PROPERTY: KEY value` and `#+TITLE: …` lines; later values of a key win, but for JUAN:
     a later JUAN header opens a section of the same juan (`卷一考證` of each 注疏 juan, kept per
-    line in SourceLine.section), so the first names the juan; and for ID: the Kanripo id comes
+    line in SourceLine.section), so the first names the juan (the first that opens no 考證 section); and for ID: the Kanripo id comes
     first, an edition's own may follow it (the CHANT 論語: `ID KR1h0004`, then `ID H15-21-0081`),
     and the id names the book (Document.book)."""
     props: dict[str, str] = {}
@@ -302,6 +305,10 @@ def read_properties(lines: list[SourceLine], text: str) -> dict[str, str]:
         m = re.match(r"#\+PROPERTY:\s*(\S+)\s*(.*?)\s*$", content)
         if m:
             if m.group(1) in ("JUAN", "ID") and m.group(1) in props:
+                # …unless the first JUAN is the 考證 before the body (a file that opens with the end of
+                # the juan before: 禮記註疏 juan 33's 「卷二十二考蹬」 sic): the body's juan names it
+                if m.group(1) == "JUAN" and _KAOZHENG_RE.search(props["JUAN"]) and not _KAOZHENG_RE.search(m.group(2)):
+                    props["JUAN"] = m.group(2)
                 continue
             props[m.group(1)] = m.group(2)
             continue
