@@ -430,7 +430,7 @@ def train_tagger_cmd(out_dir, max_iterations, lex_dropout, seed, keep_lexicon):
 @click.option("--state", "state_in", default=None, type=click.Path(file_okay=False), help="Read saved documents (<doc>.json) from here instead of ingesting.")
 @click.option("--save-state", "state_out", default=None, type=click.Path(file_okay=False), help="Save the annotated documents (<doc>.json) here.")
 @click.option("--formats", default="all", show_default=True, help="Export formats, comma-separated (jsonl, parquet, sqlite, conllu, spacy, iob, tei, html, card), or all.")
-@click.option("--dev", "dev_docs", default=None, help="Documents of the dev split, comma-separated (default: juan 10 of the 集釋, juan 10, 20, … of the 注疏).")
+@click.option("--dev", "dev_docs", default=None, help="Documents of the dev split, comma-separated: file stems or Kanripo juan ids (KR1d0003_010, read from the page breaks whatever the file is called; default: juan 10 of the 集釋, juan 10, 20, … of the 注疏).")
 @click.option("--summary-json", default=None, type=click.Path(dir_okay=False), help="Also write the run summary (timings, counts) as JSON here.")
 @click.option("--segment-model", default=None, type=click.Path(file_okay=False), help=f"Segmenter folder (default {_repo_path(paths.SEGMENTER_DEFAULT)}).")
 @click.option("--tag-model", default=None, type=click.Path(file_okay=False), help=f"Tagger folder (default {_repo_path(paths.TAGGER_MODEL)}).")

@@ -7,6 +7,7 @@ entity is one character (U+F0000+nnnn) in `Unit.text`.
 
 from __future__ import annotations
 
+import re
 from bisect import bisect_right
 from dataclasses import dataclass, field
 from typing import Literal
@@ -208,6 +209,9 @@ class Unit:
         return "".join(out)
 
 
+_PAGE_JUAN_RE = re.compile(r"([A-Za-z0-9]+)_[^_]+_(\d+)-")  # a page id: KR1d0003_WYG_010-1a
+
+
 @dataclass
 class Document:
     id: str  # the file's stem, e.g. "KR1d0030_010"
@@ -233,6 +237,14 @@ class Document:
         name up to its first `_` (KR1d0003_012). The id, not the name the file has on disk, says what
         the models know of the book: a juan saved as `zhouli_12.txt` is still the 周禮注疏."""
         return self.properties.get("ID", "").strip() or self.id.split("_")[0]
+
+    @property
+    def juan_id(self) -> str:
+        """The Kanripo juan the file holds (KR1d0003_010), from its first page break
+        (`<pb:KR1d0003_WYG_010-1a>`), else the file's stem: what the dev split names, whatever the
+        file is called on disk (every embedded and shared file's page breaks agree with its name)."""
+        m = _PAGE_JUAN_RE.match(self.pages[0][1]) if self.pages else None
+        return f"{m.group(1)}_{m.group(2)}" if m else self.id
 
     def unit_id(self, unit: Unit) -> str:
         return f"{self.id}#{unit.seq}"

@@ -275,3 +275,17 @@ def test_the_run_says_on_the_terminal_what_the_card_warns_of(tmp_path):
     assert "README.md) warns:" in printed[0], printed[0]
     assert "- Entities outside the ritual books: KR1a0001 (1 juan)" in printed[0]
     assert "warns:" not in printed[1], printed[1]
+
+
+def test_a_dev_juan_saved_under_another_name_stays_in_the_dev_split(tmp_path):
+    """The split is the juan's, not the file name's: the 集釋's dev juan copied as `dashe.txt` was
+    labelled train in `documents.split` (a user training on the train split would have trained on
+    it). The juan comes from the file's page breaks (`<pb:KR1d0030_WYG_010-1a>`) now."""
+    import json
+
+    renamed = tmp_path / "in" / "dashe.txt"
+    renamed.parent.mkdir()
+    shutil.copy(ROOT / "data" / "corpus" / "KR1d0030" / "KR1d0030_010.txt", renamed)
+    run([str(renamed)], tmp_path / "out", steps=["ingest", "export"], formats=["jsonl"], progress=False)
+    doc = json.loads((tmp_path / "out" / "jsonl" / "documents.jsonl").read_text(encoding="utf-8"))
+    assert (doc["doc"], doc["split"]) == ("dashe", "dev")

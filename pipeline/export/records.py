@@ -31,7 +31,7 @@ SCHEMAS: dict[str, list[tuple[str, str, str]]] = {
         ("juan", "string", "#+PROPERTY JUAN (the first that opens no 考證 section: a later one opens a section, 卷N考證; a file of several juan is named by its first)"),
         ("edition", "string", "#+PROPERTY BASEEDITION"),
         ("properties", "json", "all #+PROPERTY lines as a JSON object"),
-        ("split", "string", "train or dev (dev = juan 10)"),
+        ("split", "string", "train or dev (the juan named by --dev: by default juan 10 of the 集釋, juan 10, 20, … of the 注疏; a juan is its file name or the Kanripo juan of its page breaks)"),
         ("units", "int64", "number of units"),
         ("chars", "int64", "characters of unit text"),
         ("pages", "int64", "number of <pb> page breaks"),

@@ -98,7 +98,7 @@ def process_head(item: str, opts: Options) -> Head | DocResult:
     except (OSError, UnicodeDecodeError, ValueError) as err:
         return DocResult(doc_id=Path(item).stem, path=item, error=f"{item}: {type(err).__name__}: {err}")
     seconds["ingest" if not opts.from_state else "load"] = time.thread_time() - t0
-    res = DocResult(doc_id=doc.id, path=item, split="dev" if doc.id in opts.dev_docs else "train")
+    res = DocResult(doc_id=doc.id, path=item, split="dev" if doc.id in opts.dev_docs or doc.juan_id in opts.dev_docs else "train")
     res.chars = sum(len(u.text) for u in doc.units)
     res.skipped = dict(skipped)
     res.skipped.update(dict(opts.not_run))
