@@ -10,6 +10,7 @@ from __future__ import annotations
 import re
 from bisect import bisect_right
 from dataclasses import dataclass, field
+from pathlib import PurePath
 from typing import Literal
 
 # commentary: a unit of any commentary, its marker says which (鄭注 / 釋曰 / 鄭目録云 of the 集釋;
@@ -207,6 +208,13 @@ class Unit:
             if mark:
                 out.append(mark)
         return "".join(out)
+
+
+def document_id(path: str) -> str:
+    """A document's id: its file's stem, a whitespace character as `_` — the id goes into CoNLL-U's
+    sent_id and MISC and into TEI's xml:id, none of which may hold a space (`my juan.txt` made an
+    invalid CoNLL-U file before stop 48)."""
+    return re.sub(r"\s", "_", PurePath(path).stem)
 
 
 _PAGE_JUAN_RE = re.compile(r"([A-Za-z0-9]+)_[^_]+_(\d+)-")  # a page id: KR1d0003_WYG_010-1a

@@ -278,3 +278,33 @@ def test_shu_quotations_in_every_format(out):
     page = etree.fromstring((out / "html" / "KR1d0030_003.html").read_bytes(), etree.HTMLParser())
     drawn = page.xpath("//span[contains(concat(' ', @class, ' '), ' gloss ')][@id]")
     assert low and drawn and not any("unsure" in g.get("class").split() for g in drawn)
+
+
+def test_a_file_name_that_is_no_identifier_still_gives_valid_datasets(tmp_path):
+    """Juan saved as `001.txt` or `juan 3 (copy)#2.txt` (train juan of the 集釋, the export fixture):
+    the id went as it was into CoNLL-U's sent_id (a space: udvalidate failed), TEI's xml:id (a digit
+    first: lxml refused to parse the file) and the HTML index's links (`#` opened a fragment), exit 0.
+    Now the id has `_` for whitespace, TEI an NCName form of it, the links are percent-encoded."""
+    from urllib.parse import unquote
+
+    from pipeline.runner import run
+
+    fixture = ROOT / "tests" / "fixtures" / "export" / "KR1d0030_001.txt"
+    folder = tmp_path / "in"
+    folder.mkdir()
+    for name in ("001.txt", "juan 3 (copy)#2.txt"):
+        (folder / name).write_bytes(fixture.read_bytes())
+    out = tmp_path / "out"
+    run([str(folder)], out, steps=["ingest", "segment", "tag", "align", "parse", "export"],
+        formats=["conllu", "tei", "html", "jsonl"], progress=False)
+    assert sorted(p.name for p in (out / "conllu").glob("*.conllu")) == ["001.conllu", "juan_3_(copy)#2.conllu"]
+    res = udvalidate(sorted((out / "conllu").glob("*.conllu")))
+    assert res.returncode == 0, (res.stdout + res.stderr)[-3000:]
+    rng = etree.RelaxNG(etree.parse(str(paths.REPO / "schemas" / "tei_zhushu.rng")))
+    for f in sorted((out / "tei").glob("*.xml")):
+        tree = etree.parse(str(f))  # raised on xml:id="001.…" before
+        assert rng.validate(tree), (f.name, str(rng.error_log)[:2000])
+    index = (out / "html" / "index.html").read_text(encoding="utf-8")
+    links = [unquote(h) for h in __import__("re").findall(r'<td class="l"><a href="([^"]+)"', index)]
+    assert sorted(links) == ["001.html", "juan_3_(copy)#2.html"] and "%232.html" in index
+    assert all((out / "html" / link).exists() for link in links)

@@ -30,6 +30,26 @@ def reading_id(doc: Document, unit: Unit, index: int) -> str:
     return f"{doc.id}#{unit.seq}.r{index}"
 
 
+# XML 1.0 NameStartChar less ":" (an NCName's first character), and the other NameChar
+_NAME_START = ((0x41, 0x5A), (0x5F, 0x5F), (0x61, 0x7A), (0xC0, 0xD6), (0xD8, 0xF6), (0xF8, 0x2FF), (0x370, 0x37D),
+               (0x37F, 0x1FFF), (0x200C, 0x200D), (0x2070, 0x218F), (0x2C00, 0x2FEF), (0x3001, 0xD7FF),
+               (0xF900, 0xFDCF), (0xFDF0, 0xFFFD), (0x10000, 0xEFFFF))
+_NAME_MORE = ((0x2D, 0x2E), (0x30, 0x39), (0xB7, 0xB7), (0x300, 0x36F), (0x203F, 0x2040))
+
+
+def _in(ch: str, ranges) -> bool:
+    return any(lo <= ord(ch) <= hi for lo, hi in ranges)
+
+
+def xml_name(doc_id: str) -> str:
+    """A document id as an XML NCName, for TEI's xml:id: each character an NCName cannot hold (a
+    space, brackets, &, a PUA character …) becomes `_`, and `_` goes before a first character that
+    cannot start one (a digit: a juan saved as `001.txt`). Kanripo ids (KR1d0030_001) are unchanged;
+    before, such a file name made the TEI file ill-formed (`xml:id="001.u0"`)."""
+    name = "".join(ch if _in(ch, _NAME_START) or _in(ch, _NAME_MORE) else "_" for ch in doc_id)
+    return name if name and _in(name[0], _NAME_START) else "_" + name
+
+
 def note_id(doc: Document, index: int) -> str:
     return f"{doc.id}.n{index}"
 

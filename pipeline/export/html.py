@@ -16,6 +16,7 @@ from __future__ import annotations
 from collections import Counter
 from functools import lru_cache
 from html import escape
+from urllib.parse import quote
 
 from pipeline.export.bundle import CorpusInfo, Format, Parts, Sink, stream_files
 from pipeline.export.common import (
@@ -104,6 +105,12 @@ document.addEventListener("DOMContentLoaded", function () {
   if (el) { reveal(el); el.classList.add("show"); mark(shown, true); }
 });
 """
+
+
+def _href(doc_id: str) -> str:
+    """The link to a document's page: its file name, percent-encoded (a `#` or `?` in a file name
+    would otherwise start a fragment or a query)."""
+    return escape(quote(f"{doc_id}.html"))
 
 
 @lru_cache(maxsize=1 << 16)  # a pure function of the character, called for every character
@@ -229,9 +236,9 @@ def render_doc(doc: Document, prev_id: str | None = None, next_id: str | None = 
             body.append(f'<div class="{classes}" id="u{unit.seq}">{marker}{inner}</div>')
     nav = ['<a href="index.html">index</a>']
     if prev_id:
-        nav.append(f'<a href="{escape(prev_id)}.html">← {escape(prev_id)}</a>')
+        nav.append(f'<a href="{_href(prev_id)}">← {escape(prev_id)}</a>')
     if next_id:
-        nav.append(f'<a href="{escape(next_id)}.html">{escape(next_id)} →</a>')
+        nav.append(f'<a href="{_href(next_id)}">{escape(next_id)} →</a>')
     legend = " ".join(f'<span class="e {lab}">{lab}</span>' for lab in ENTITY_LABELS)
     title = doc_title(doc)
     return _page(
@@ -304,7 +311,7 @@ def render_index(stats: list[dict], stages_note: str) -> str:
     rows = []
     for d in docs:
         cells = [
-            f'<td class="l"><a href="{escape(d["doc"])}.html">{escape(d["doc"])}</a></td>',
+            f'<td class="l"><a href="{_href(d["doc"])}">{escape(d["doc"])}</a></td>',
             f'<td class="l">{escape(d.get("juan") or "")}</td>',
             f'<td class="l">{escape(d["split"])}</td>',
             f"<td>{d['units']}</td><td>{d['chars']}</td><td>{d['sentences']}</td>",

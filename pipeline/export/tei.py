@@ -37,6 +37,7 @@ from pipeline.export.common import (
     non_overlapping_entities,
     note_id,
     render,
+    xml_name,
 )
 from pipeline.model import EDITION, Document, Unit
 from pipeline.pua import glyph_id, is_composed, is_kanripo_char, kanripo_form
@@ -52,7 +53,7 @@ LB = PB  # page and line breaks keep their source order
 
 
 def xml_id(doc: Document, unit: Unit) -> str:
-    return f"{doc.id}.u{unit.seq}"
+    return f"{xml_name(doc.id)}.u{unit.seq}"
 
 
 def _xml_illegal(ch: str) -> bool:
@@ -113,7 +114,7 @@ def speakers(doc: Document) -> dict[tuple[str, str | None], str]:
             continue
         who = unit.source_name if unit.source_name is not None else "\0" + unit.source
         if who not in by_person:
-            by_person[who] = f"{doc.id}.resp{len(by_person)}"
+            by_person[who] = f"{xml_name(doc.id)}.resp{len(by_person)}"
         ids[(unit.source, unit.source_name)] = by_person[who]
     return ids
 
@@ -192,7 +193,7 @@ def render_doc(doc: Document) -> str:
     resp = speakers(doc)
     notes_at: dict[int, list[tuple[int, int, str]]] = {}
     for i, note in enumerate(doc.notes):
-        xmlnote = f'<note type="collation" xml:id="{note_id(doc, i)}">{_text(note.text)}</note>'
+        xmlnote = f'<note type="collation" xml:id="{xml_name(note_id(doc, i))}">{_text(note.text)}</note>'
         notes_at.setdefault(note.unit_seq, []).append((note.offset, NOTE, xmlnote))
     # gloss anchors: in the commentary unit (gloss span) and in the base unit (lemma span)
     anchors: dict[int, list[tuple[int, int, str]]] = {}
@@ -200,7 +201,7 @@ def render_doc(doc: Document) -> str:
     by_seq = {u.seq: u for u in doc.units}
     for unit in doc.units:
         for i, gl in enumerate(unit.glosses):
-            gid = f"{doc.id}.u{unit.seq}.g{i}"
+            gid = f"{xml_id(doc, unit)}.g{i}"
             anchors.setdefault(unit.seq, []).append((gl.note_start, START_ANCHOR, f'<anchor xml:id="{gid}.s"/>'))
             anchors.setdefault(unit.seq, []).append((gl.note_end, END_ANCHOR, f'<anchor xml:id="{gid}.e"/>'))
             targets = [f"#{gid}.s", f"#{gid}.e"]
@@ -215,7 +216,7 @@ def render_doc(doc: Document) -> str:
     # 音義 readings: a note at the head in the 音義 unit, pointing at the head where it stands
     for unit in doc.units:
         for i, r in enumerate(unit.readings):
-            rid = f"{doc.id}.u{unit.seq}.r{i}"
+            rid = f"{xml_id(doc, unit)}.r{i}"
             target = ""
             if r.target in by_seq and r.anchor_start is not None:
                 anchors.setdefault(r.target, []).append((r.anchor_start, START_ANCHOR, f'<anchor xml:id="{rid}.h"/>'))
@@ -229,7 +230,7 @@ def render_doc(doc: Document) -> str:
                 (r.head_end, NOTE, f'<note type="reading" xml:id="{rid}"{target}><term>{_text(r.head)}</term>{sounds}{scope}</note>'))
     body: list[str] = []
     juan = doc.properties.get("JUAN", "").strip()
-    body.append(f'<div type="juan" xml:id="{doc.id}"' + (f" n={quoteattr(juan)}" if juan else "") + ">")
+    body.append(f'<div type="juan" xml:id="{xml_name(doc.id)}"' + (f" n={quoteattr(juan)}" if juan else "") + ">")
     for unit in doc.units:
         points = list(miles.get(unit.seq, []))
         # a pb/lb before the unit's first character goes before the unit element

@@ -28,7 +28,7 @@ from pipeline.ingest.speakers import Speakers, author_of, split_attributions
 from pipeline.ingest.wyg import parse_wyg
 from pipeline.ingest.wyg_print import parse_print
 from pipeline.ingest.wyg_zhushu import misprinted_markers, parse_zhushu
-from pipeline.model import PUNCTUATION_MARKS, Document
+from pipeline.model import PUNCTUATION_MARKS, Document, document_id
 
 # wyg: the 集釋's dialect (鄭注 / 釋曰 blocks, every small note collation); wyg-print: the WYG
 # print grammar itself (indentation, 夾注, attributions); wyg-zhushu: 經 注 音義 疏 inline;
@@ -140,7 +140,7 @@ def read_document(path: str | Path, layout: str = "auto", encoding: str = "utf-8
     else:
         units, notes = parse_sbck(lines)
     doc = Document(
-        id=_stdin_id(props, lines) if path == STDIN_NAME else Path(path).stem,
+        id=_stdin_id(props, lines) if path == STDIN_NAME else document_id(path),
         path=path,
         source=text,
         layout=layout + ("-plain" if is_markup_free(text) else ""),

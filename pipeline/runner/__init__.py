@@ -31,6 +31,7 @@ from typing import Callable, Iterable
 
 from pipeline import paths
 from pipeline.errors import InputError
+from pipeline.model import document_id
 from pipeline.runner.dask import local_cluster, run_dask
 from pipeline.runner.document import (
     DEFAULT_FORMATS,
@@ -231,7 +232,7 @@ def run(
     else:
         mode = "serial"
     summary = RunSummary(mode=mode, stages=status, out=str(out) if out is not None else None)
-    results: list[DocResult] = [DocResult(doc_id=Path(path).stem, path=path, error=err) for path, err in broken]
+    results: list[DocResult] = [DocResult(doc_id=document_id(path), path=path, error=err) for path, err in broken]
     spill_dir = _spill_folder(out if out is not None else state_out)
     from pipeline.export import FORMATS as REGISTRY
 

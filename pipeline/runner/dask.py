@@ -5,6 +5,7 @@ from __future__ import annotations
 import threading
 from pathlib import Path
 
+from pipeline.model import document_id
 from pipeline.runner.document import DocResult, Options, load_stage, process_item
 
 WORKER_ENVIRON = {"OMP_NUM_THREADS": 1, "MKL_NUM_THREADS": 1, "OPENBLAS_NUM_THREADS": 1, "MALLOC_ARENA_MAX": 1}
@@ -61,7 +62,7 @@ def run_dask(items: list[str], opts: Options, workers: int, scheduler: str | Non
                 res = fut.result()
             except Exception as err:  # a worker crashed on this document
                 key_item = items[futures.index(fut)]
-                res = DocResult(doc_id=Path(key_item).stem, path=key_item, error=f"{key_item}: worker error: {type(err).__name__}: {err}")
+                res = DocResult(doc_id=document_id(key_item), path=key_item, error=f"{key_item}: worker error: {type(err).__name__}: {err}")
             done(res)
             fut.release()
     except BaseException:

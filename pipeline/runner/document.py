@@ -9,6 +9,7 @@ from pathlib import Path
 
 from pipeline.errors import InputError
 from pipeline.export import FORMATS
+from pipeline.model import document_id
 from pipeline.runner.stages import ANNOTATORS, STAGE_ORDER, providers
 from pipeline.runner.state import document_from_json, document_to_json
 
@@ -94,9 +95,9 @@ def process_head(item: str, opts: Options) -> Head | DocResult:
             doc = read_document(item, layout=opts.layout, encoding=opts.encoding, base_text=opts.base_text)
             history, skipped = ["ingest"], {}
     except InputError as err:
-        return DocResult(doc_id=Path(item).stem, path=item, error=str(err))
+        return DocResult(doc_id=document_id(item), path=item, error=str(err))
     except (OSError, UnicodeDecodeError, ValueError) as err:
-        return DocResult(doc_id=Path(item).stem, path=item, error=f"{item}: {type(err).__name__}: {err}")
+        return DocResult(doc_id=document_id(item), path=item, error=f"{item}: {type(err).__name__}: {err}")
     seconds["ingest" if not opts.from_state else "load"] = time.thread_time() - t0
     res = DocResult(doc_id=doc.id, path=item, split="dev" if doc.id in opts.dev_docs or doc.juan_id in opts.dev_docs else "train")
     res.chars = sum(len(u.text) for u in doc.units)
