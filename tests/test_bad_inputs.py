@@ -93,6 +93,13 @@ CASES = {
         f"{t / 'KR1d0003_914.txt'}:{_line_of(ZHOULI, '(官之首同此序者')}"),
     "broken saved state": lambda t: (["--steps", "export", "--state", str(write(t / "state" / "KR1d0030_001.json", "{").parent)],
                                      t / "state" / "KR1d0030_001.json"),
+    # JSON of another shape in the state folder (a traceback, KeyError 'document', before stop 48)
+    "a JSON file that is no saved state": lambda t: (
+        ["--steps", "export", "--state", str(write(t / "state" / "KR1d0030_001.json", '{"records": []}').parent)],
+        f"{t / 'state' / 'KR1d0030_001.json'}: not a saved document of this zhushu"),
+    "a state of another version": lambda t: (
+        ["--steps", "export", "--state", str(write(t / "state" / "KR1d0030_001.json", '{"version": 0, "document": {}}').parent)],
+        "saved in state version 0, this zhushu reads 1"),
 }
 
 

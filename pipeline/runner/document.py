@@ -88,7 +88,10 @@ def process_head(item: str, opts: Options) -> Head | DocResult:
     seconds: dict[str, float] = {}
     try:
         if opts.from_state:
-            doc, history, skipped = document_from_json(Path(item).read_bytes())
+            try:
+                doc, history, skipped = document_from_json(Path(item).read_bytes())
+            except (KeyError, TypeError, AttributeError, ValueError) as err:  # a file of another shape
+                raise InputError(item, None, f"not a saved document of this zhushu: {type(err).__name__}: {err}") from err
         else:
             from pipeline.ingest import read_document
 

@@ -19,6 +19,11 @@ def document_from_json(data: bytes | str):
     from pipeline.pua import register_composed
 
     payload = json.loads(data)
+    if not isinstance(payload, dict) or not isinstance(payload.get("document"), dict):
+        raise ValueError("not a document zhushu saved (--save-state writes {\"version\", \"stages\", \"document\", …})")
+    if payload.get("version") != STATE_VERSION:
+        raise ValueError(f"saved in state version {payload.get('version')!r}, this zhushu reads {STATE_VERSION}: "
+                         "save it again with --save-state")
     d = payload["document"]
 
     def build(cls, values: dict):
