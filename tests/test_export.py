@@ -13,6 +13,7 @@ from types import SimpleNamespace
 import pytest
 from lxml import etree
 
+from pipeline import paths
 from pipeline.export import html, records, tei
 from pipeline.ingest import read_document
 from pipeline.model import Entity, Gloss, spans_from_marks
@@ -382,3 +383,16 @@ def test_spilled_parts_are_read_back_in_document_order(docs, tmp_path):
     assert all(isinstance(p, SpilledPart) for e in exports for p in e.parts.values())
     assert len(list(tmp_path.iterdir())) == len(formats) * len(docs) - len(docs)  # the card has no part
     assert assemble(exports, formats, stages) == _export_all(docs)
+
+
+def test_the_html_shows_what_ingest_and_the_card_warn_of(tmp_path):
+    """A philologist who reads only the HTML saw no warning: 儀禮注疏 juan 5 (train) has a 注 marker
+    misprinted as 疏, read as printed and listed in the card; its page and the index now say so."""
+    from pipeline.runner import run
+
+    juan = paths.DATA / "corpus" / "KR1d0028" / "KR1d0028_005.txt"
+    run([str(juan)], tmp_path / "out", steps=["ingest", "export"], formats=["html"], progress=False)
+    page = (tmp_path / "out" / "html" / "KR1d0028_005.html").read_text(encoding="utf-8")
+    index = (tmp_path / "out" / "html" / "index.html").read_text(encoding="utf-8")
+    assert '<div class="warn">' in page and "where a 注 should start" in page.split('<div class="warn">')[1].split("</div>")[0]
+    assert '<div class="warn">' in index and "Ingest warnings (read as printed): 1 in KR1d0028_005" in index

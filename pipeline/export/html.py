@@ -19,6 +19,7 @@ from html import escape
 from urllib.parse import quote
 
 from pipeline.export.bundle import CorpusInfo, Format, Parts, Sink, stream_files
+from pipeline.export.card import caveats
 from pipeline.export.common import (
     Markup,
     doc_title,
@@ -78,6 +79,8 @@ th, td { border: 1px solid #ddd; padding: 2px 8px; text-align: right; }
 th { background: #f1ede2; } td.l, th.l { text-align: left; }
 figure { margin: 1em 0; } figcaption { font-family: sans-serif; font-size: .85em; color: #555; }
 .note { font-family: sans-serif; font-size: .85em; color: #555; }
+.warn { font-family: sans-serif; font-size: .85em; background: #fdf2e9; border-left: 4px solid #d35400; padding: .2em .8em; margin: .8em 0; }
+.warn ul { margin: .2em 0; padding-left: 1.2em; }
 """
 
 JS = """\
@@ -244,10 +247,21 @@ def render_doc(doc: Document, prev_id: str | None = None, next_id: str | None = 
     return _page(
         f"{title} ({doc.id})",
         f"<nav>{' '.join(nav)}</nav>\n<h1>{escape(title)} <small>{escape(doc.id)}</small></h1>\n"
-        f'<p class="legend">{legend} <span class="gloss" data-lemma="lemma" data-type="type" data-conf="confidence">gloss: hover to see its lemma</span>'
+        + _warnings("What ingest read as printed, though the print looks wrong (the dataset card lists it too)", doc.warnings)
+        +         f'<p class="legend">{legend} <span class="gloss" data-lemma="lemma" data-type="type" data-conf="confidence">gloss: hover to see its lemma</span>'
         f' <span class="gloss unsure" data-lemma="lemma" data-type="type" data-conf="under {UNSURE}">unsure 疏 quotation</span>'
         f' <span class="coll">（collation note）</span></p>\n' + "\n".join(body),
     )
+
+
+def _warnings(heading: str, lines: list[str]) -> str:
+    """A box of warnings above a page's text (none: nothing): a reader of the HTML alone sees what
+    the card and the terminal say (a 注疏 read without its plain 經, a misprinted marker, books
+    outside what was measured)."""
+    if not lines:
+        return ""
+    items = "".join(f"<li>{escape(line)}</li>" for line in lines)
+    return f'<div class="warn"><p>{escape(heading)}:</p><ul>{items}</ul></div>\n'
 
 
 def _page(title: str, body: str) -> str:
@@ -372,6 +386,7 @@ def render_index(stats: list[dict], stages_note: str) -> str:
     body = (
         "<h1>zhushu datasets: counts</h1>\n"
         f'<p class="note">{escape(stages_note)}</p>\n'
+        + _warnings("The dataset card (README.md) warns", caveats(stats))
         + table
         + "\n"
         + gloss_line
