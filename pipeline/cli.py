@@ -79,7 +79,7 @@ LAYOUT_CHOICE = click.Choice(["auto", "wyg", "wyg-print", "sbck", "wyg-zhushu", 
 @click.option("--out", "out_dir", type=click.Path(file_okay=False), help="Write <doc>.units.jsonl files here.")
 @click.option("--layout", type=LAYOUT_CHOICE, default="auto", show_default=True, help="Source layout; auto reads #+PROPERTY lines.")
 @click.option("--encoding", default="utf-8", show_default=True, help="Encoding of the input files (e.g. gb18030, big5).")
-@click.option("--base-text", type=click.Path(exists=True), default=None, help="注疏 layout: a plain 經 text (file or folder of mandoku files) to find where the 經 resumes inside a 注 (default: the embedded TLS text of the book).")
+@click.option("--base-text", type=click.Path(exists=True), default=None, help="注疏 layout: a plain 經 text (file or folder of mandoku files) to find where the 經 resumes inside a 注 (default: the embedded plain text its ID names, else the embedded one that holds its 經).")
 @click.option("--markers-only", is_flag=True, help="注疏 layout: separate 經 and 注 by the markers alone.")
 @reports_input_errors
 def ingest(files, as_jsonl, out_dir, layout, encoding, base_text, markers_only):
@@ -436,7 +436,7 @@ def train_tagger_cmd(out_dir, max_iterations, lex_dropout, seed, keep_lexicon):
 @click.option("--tag-model", default=None, type=click.Path(file_okay=False), help=f"Tagger folder (default {_repo_path(paths.TAGGER_MODEL)}).")
 @click.option("--layout", type=LAYOUT_CHOICE, default="auto", show_default=True, help="Source layout of the inputs; auto reads #+PROPERTY lines.")
 @click.option("--encoding", default="utf-8", show_default=True, help="Encoding of the input files (e.g. gb18030, big5).")
-@click.option("--base-text", type=click.Path(exists=True), default=None, help="注疏 layout: a plain 經 text (file or folder of mandoku files) to find where the 經 resumes inside a 注, for every 注疏 input (default: the embedded TLS text of the book; a book without one is read by the markers alone, with a warning).")
+@click.option("--base-text", type=click.Path(exists=True), default=None, help="注疏 layout: a plain 經 text (file or folder of mandoku files) to find where the 經 resumes inside a 注, for every 注疏 input (default: the embedded plain text its ID names, else the embedded one that holds its 經; without one it is read by the markers alone, with a warning).")
 @click.option("--repunctuate", is_flag=True, help="Restore punctuation in editions already punctuated too (TLS, CHANT; default: keep the edition's marks).")
 @click.option("--keep-going", is_flag=True, help="Write the documents that succeeded even if others failed (exit 1; the card lists the failures).")
 @click.option("--force", is_flag=True, help="Replace --out / --save-state even when it holds files zhushu did not write.")

@@ -107,8 +107,9 @@ def read_document(path: str | Path, layout: str = "auto", encoding: str = "utf-8
     """Read one source file into a Document of units; InputError on anything unreadable.
 
     `base_text` (注疏 layout only): a plain 經 text, file or folder, to split the 注 that run
-    on into the next 經 (see resume.py); "auto": the embedded TLS text of the book when there is
-    one (paths.BASE_TEXT_OF); None: by the markers alone.
+    on into the next 經 (see resume.py); "auto": the embedded plain text the book's ID names
+    (paths.BASE_TEXT_OF), else the embedded one that holds its 經 (resume.find_base_text), else
+    none (with a warning); None: by the markers alone.
     """
     path = str(path)
     text = read_text(path, encoding)

@@ -177,8 +177,8 @@ def _piece(unit: Unit, kind: str, marker: str | None, a: int, b: int, start: int
 def unsplit_jing(path: str, source: str, units: list[Unit], book: str) -> list[str]:
     """A warning for a 注疏 juan read without a plain 經 text whose 注 hold a later 注 marker: the
     經 before each such marker ran on in the 注 and stays commentary (read so, the 禮記注疏 loses
-    0.17 of its 經, the 儀禮注疏 0.11, the 周禮注疏 0.01; docs/ingest.md). Silent before stop 48, and
-    `zhushu run` had no --base-text: every 注疏 but the three embedded books read so."""
+    0.17 of its 經, the 儀禮注疏 0.11, the 周禮注疏 0.01; docs/ingest.md). Silent before stop 48, when
+    every 注疏 but the three whose ID names a plain text was read so (`zhushu run` had no --base-text)."""
     held = [u for u in units if u.kind == "commentary" and u.marker == ZHU and ZHU in u.text[1:]]
     if not held:
         return []
