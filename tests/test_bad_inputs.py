@@ -93,6 +93,8 @@ CASES = {
         f"{t / 'KR1d0003_914.txt'}:{_line_of(ZHOULI, '(官之首同此序者')}"),
     "broken saved state": lambda t: (["--steps", "export", "--state", str(write(t / "state" / "KR1d0030_001.json", "{").parent)],
                                      t / "state" / "KR1d0030_001.json"),
+    # `run -` read standard input in its check, then found it empty ("empty file", stop 48)
+    "standard input": lambda t: (["-"], "`zhushu run` reads files and folders, not standard input"),
     # JSON of another shape in the state folder (a traceback, KeyError 'document', before stop 48)
     "a JSON file that is no saved state": lambda t: (
         ["--steps", "export", "--state", str(write(t / "state" / "KR1d0030_001.json", '{"records": []}').parent)],

@@ -31,6 +31,7 @@ from typing import Callable, Iterable
 
 from pipeline import paths
 from pipeline.errors import InputError
+from pipeline.ingest.source import STDIN, STDIN_NAME
 from pipeline.model import document_id
 from pipeline.runner.dask import local_cluster, run_dask
 from pipeline.runner.document import (
@@ -188,6 +189,9 @@ def run(
             raise InputError(str(inputs or ""), None, "without the ingest step, --state DIR must give the saved documents")
         items = expand_inputs([state_in], "*.json")
     else:
+        if STDIN in (inputs or ()):  # the check of every input would read it up, and Dask workers cannot
+            raise InputError(STDIN_NAME, None, "`zhushu run` reads files and folders, not standard input "
+                             "(`zhushu ingest -` and `zhushu punctuate -` do): save the text to a file and name that")
         items = expand_inputs(inputs) if inputs else default_inputs()
         check_requirements(steps)
     if not items:
