@@ -6,6 +6,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
 from pipeline import paths
 from pipeline.export import card, records
 from pipeline.ingest import read_document
@@ -92,11 +94,42 @@ def test_a_jing_unit_is_placed_where_its_4grams_agree():
     """The pointer into the plain 經 follows each 經 unit; a unit was placed by its first 4-gram alone,
     so a formula that recurs in the chapter (有司徹, KR1d0028_017) could send the pointer to its later
     occurrence, and the 經 due next was not found inside the 注 that runs into it. Placed where most of
-    its 4-grams agree, the 經 after 「降反位○」 is found; so is 士相見禮's 「主人對曰某不敢為儀…」
-    (KR1d0028_003), which docs/ingest.md listed as left inside its 注."""
-    for juan, zhu, jing in (("KR1d0028_017", "降反位○", "宰夫洗觶以升主人受酌降酬長賓于西階南"),
+    its 4-grams agree, the 經 after 「降反位」 is found (its paragraph mark ○ opens it, since stop 48, as
+    in the 722 經 units that start with one); so is 士相見禮's 「主人對曰某不敢為儀…」 (KR1d0028_003), which
+    docs/ingest.md listed as left inside its 注."""
+    for juan, zhu, jing in (("KR1d0028_017", "降反位", "○宰夫洗觶以升主人受酌降酬長賓于西階南"),
                             ("KR1d0028_003", "命謂請吾子之就家", "主人對曰某不敢為儀固請吾子之就家也某將走見")):
         doc = read_document(str(BOOK / f"{juan}.txt"))
         i = next(i for i, u in enumerate(doc.units) if u.text.startswith(zhu))
         assert doc.units[i].text == zhu, doc.units[i].text[:40]
         assert doc.units[i + 1].kind == "base" and doc.units[i + 1].text.startswith(jing)
+
+
+@pytest.mark.parametrize("base_text", ["auto", None], ids=["with the SBCK 經", "markers alone"])
+def test_a_paragraph_mark_inside_a_zhu_opens_a_jing(base_text):
+    """The 儀禮注疏 prints ○ before each 經 paragraph; where a 經 runs on inside a 注 the ○ is the only
+    boundary the print shows, and the SBCK plain text (another edition: 觚 added, a clause more) missed
+    26 such 經 on its train juan — all 經 by hand. 有司徹 (juan 17, train): 「…主人及尸侑皆升就筵○司宮
+    取爵于篚以授婦贊者于房東以授主婦注房東…」 is 注 / 經 / 注 now, with and without the plain text."""
+    from pipeline.ingest.lossless import rebuild_source
+
+    doc = read_document(str(BOOK / "KR1d0028_017.txt"), base_text=base_text)
+    i = next(i for i, u in enumerate(doc.units) if u.kind == "base" and u.text.startswith("○司宮取爵于篚以授婦贊者"))
+    assert doc.units[i].text == "○司宮取爵于篚以授婦贊者于房東以授主婦"
+    assert (doc.units[i + 1].kind, doc.units[i + 1].marker) == ("commentary", "注") and doc.units[i + 1].text.startswith("房東")
+    before = doc.units[i - 1]
+    assert before.text.endswith("皆升就筵")
+    # with the plain text the 經 before it is found too (the pointer follows the ○ 經): 注 / 經 / 經 / 注
+    assert (before.kind, before.text) == (("base", "尸侑皆答再拜主人及尸侑皆升就筵") if base_text else ("commentary", before.text))
+    assert [u.seq for u in doc.units] == list(range(len(doc.units)))
+    assert rebuild_source(doc) == doc.source
+
+
+def test_a_jing_unit_too_short_for_a_4gram_still_moves_the_pointer():
+    """「不授几」 and 「無阼席」 (公食大夫禮, juan 9, train) are too short to be placed by 4-grams: the
+    pointer into the plain 經 stayed behind them, and the 經 due next inside the following 注
+    (「公不坐亨于門外東方注…」) was not found. Found verbatim beside the pointer, they move it."""
+    doc = read_document(str(BOOK / "KR1d0028_009.txt"))
+    i = next(i for i, u in enumerate(doc.units) if u.kind == "base" and u.text == "亨于門外東方")
+    assert (doc.units[i - 1].marker, doc.units[i - 1].text) == ("注", "公不坐")
+    assert doc.units[i + 1].text.startswith("必於門外者大夫之事也")

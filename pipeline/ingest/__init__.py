@@ -20,7 +20,7 @@ from pipeline.ingest.check import (
     zhu_missing,
 )
 from pipeline.ingest.punctuated import heading_length, parse_punctuated
-from pipeline.ingest.resume import find_base_text, load_base_text, resume_base, unsplit_jing
+from pipeline.ingest.resume import find_base_text, load_base_text, resume_base, split_paragraphs, unsplit_jing
 from pipeline.ingest.sbck import parse_sbck
 from pipeline.ingest.source import STDIN, STDIN_NAME, page_index, read_properties, read_text, split_lines
 from pipeline.ingest.sources import attribute_markers
@@ -154,10 +154,11 @@ def read_document(path: str | Path, layout: str = "auto", encoding: str = "utf-8
     jing_text = None  # where the 注疏's plain 經 came from (the evidence says)
     if layout == "wyg-zhushu":
         base_text, jing_text = _plain_jing_text(base_text, props.get("ID", "").strip(), units)
+        split_paragraphs(doc)  # the print's own cue first: the pointer into the plain text follows those 經 too
         if base_text is not None:
             resume_base(doc, load_base_text(str(base_text)))
-        else:
-            doc.warnings += unsplit_jing(path, text, units, props.get("ID", "").strip())
+        if base_text is None:
+            doc.warnings += unsplit_jing(path, text, doc.units, props.get("ID", "").strip())
     # who speaks: the markers of the 集釋 and 注疏 name the commentator (sources.py); after the
     # 經 that runs on in a 注 was split off, so that only commentary carries a source (a reader
     # that named the speaker already, wyg-print's attributions, keeps its own)

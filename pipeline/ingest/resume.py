@@ -21,6 +21,7 @@ from pipeline.model import Document, Unit
 from pipeline.variants import fold
 
 ZHU = "注"
+PARAGRAPH = "○"  # the print's paragraph mark: in the 儀禮注疏 it opens each 經 paragraph
 GRAM = 4  # a base unit is located by its 4-grams (3-grams recur too often)
 MIN_RESUMED = 3  # the shortest 經 accepted at the end of a 注 (2 characters: many chance hits)
 MISMATCH_EVERY = 10  # exact matching found 0.953 of the TLS 禮記 經, this 0.978 (docs/ingest.md)
@@ -64,6 +65,17 @@ class BaseText:
         best = max(votes.values())
         return max(0, min((p for p, v in votes.items() if v == best),
                           key=lambda p: (abs(p - near), p < near) if p >= near - SLACK else (4 * (near - p) + 10_000, True)))
+
+    def follow(self, text: str, at: int) -> int | None:
+        """The end in the plain text of a 經 unit too short for `locate` (under 4 characters but its
+        paragraph mark): its folded text found verbatim within SLACK of the pointer; None if not. Left
+        where it was, the pointer fell behind the 經 due next (儀禮注疏 juan 9: 「不授几」「無阼席」, then
+        「亨于門外東方」 inside the next 注 was not found)."""
+        piece = fold(text.replace(PARAGRAPH, ""))
+        if len(piece) < 2:
+            return None
+        k = self.text.find(piece, max(0, at - SLACK), at + SLACK + len(piece))
+        return None if k < 0 else k + len(piece)
 
     def resumed(self, folded: str, lo: int, j: int, at: int) -> tuple[int, int] | None:
         """The longest `folded[cut:j]` (≥ MIN_RESUMED characters, cut > lo) that is the 經 due
@@ -135,6 +147,8 @@ def resume_base(doc: Document, base: BaseText) -> int:
             start = base.locate(unit.text, at)
             if start is not None:
                 at = start + len(unit.text)
+            else:  # too short for a 4-gram (無阼席, ○不授几): found verbatim beside the pointer, it moves it
+                at = base.follow(unit.text, at) or at
             out.append(unit)
         elif unit.kind == "commentary" and unit.marker == ZHU:
             pieces, at = _split_zhu(unit, base, at)
@@ -159,6 +173,8 @@ def _split_zhu(unit: Unit, base: BaseText, at: int) -> tuple[list[Unit], int]:
         if hit is None:
             continue
         cut, at = hit
+        if cut - 1 > lo and unit.text[cut - 1] == PARAGRAPH:  # the print's paragraph mark opens the 經
+            cut -= 1
         pieces.append(_piece(unit, "commentary", marker, lo, cut, extent_start, unit.offsets[cut]))
         end = unit.offsets[j] if j < len(unit.text) else unit.end
         pieces.append(_piece(unit, "base", None, cut, j, unit.offsets[cut], end))
@@ -167,6 +183,45 @@ def _split_zhu(unit: Unit, base: BaseText, at: int) -> tuple[list[Unit], int]:
             return pieces, at
     pieces.append(_piece(unit, "commentary", marker, lo, len(unit.text), extent_start, unit.end))
     return pieces, at
+
+
+def split_paragraphs(doc: Document) -> int:
+    """Split each 注 unit where the print opens a 經 paragraph inside it: a ○ followed, later in
+    the unit, by a 注 marker — the stretch from the ○ to that marker is 經 (`○司宮取爵于篚…注房東…`).
+    Only the 儀禮注疏 prints so (the 周禮 and 禮記 注疏 have no ○ in a 注); there the plain text
+    (the SBCK 儀禮, another edition) missed 26 such 經 on its train juan, all 經 by hand, and
+    without a plain text it is the only cue there is (docs/ingest.md, stop 48). Returns how many."""
+    out: list[Unit] = []
+    found = 0
+    for unit in doc.units:
+        if unit.kind == "commentary" and unit.marker == ZHU and PARAGRAPH in unit.text[1:]:
+            pieces = _split_at_paragraphs(unit)
+            found += sum(p.kind == "base" for p in pieces)
+            out += pieces
+        else:
+            out.append(unit)
+    for seq, unit in enumerate(out):
+        unit.seq = seq
+    doc.units = out
+    return found
+
+
+def _split_at_paragraphs(unit: Unit) -> list[Unit]:
+    text, pieces = unit.text, []
+    lo, extent_start, marker = 0, unit.start, unit.marker
+    c = text.find(PARAGRAPH, 1)
+    while c > lo:
+        j = text.find(ZHU, c + 1)
+        if j < 0 or j >= len(text) - 1:  # no 注 after it (or nothing after that 注): not a 經 we can close
+            break
+        pieces.append(_piece(unit, "commentary", marker, lo, c, extent_start, unit.offsets[c]))
+        pieces.append(_piece(unit, "base", None, c, j, unit.offsets[c], unit.offsets[j]))
+        lo, extent_start, marker = j + 1, unit.offsets[j], ZHU
+        c = text.find(PARAGRAPH, lo + 1)
+    if not pieces:
+        return [unit]
+    pieces.append(_piece(unit, "commentary", marker, lo, len(text), extent_start, unit.end))
+    return pieces
 
 
 def _piece(unit: Unit, kind: str, marker: str | None, a: int, b: int, start: int, end: int) -> Unit:
