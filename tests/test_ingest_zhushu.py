@@ -352,3 +352,15 @@ def test_a_zhushu_whose_commentary_is_not_marked_zhu_is_refused(tmp_path):
     # named explicitly, the layout is the user's word: read, with the evidence for the card
     ev = read_document(bad, layout="wyg-zhushu").evidence
     assert ev["zhu_units"] == 0 and ev["jing_units"] >= 10
+
+
+def test_the_card_names_the_plain_jing_text_each_zhushu_juan_was_read_with(tmp_path):
+    """Which edition of the 經 drew the line between 經 and 注 where the print shows none: the card
+    says, per 注疏 juan, and how it was chosen."""
+    other = _under_another_id(tmp_path, "in")
+    result = CliRunner().invoke(main, ["run", str(other.parent), str(LIJI), "--out", str(tmp_path / "out"),
+                                       "--steps", "ingest,export", "--formats", "card", "--no-progress"])
+    assert result.exit_code == 0, result.output
+    card = (tmp_path / "out" / "README.md").read_text(encoding="utf-8")
+    assert "| KR1c0001_001 | KR1d0052 (embedded; holds " in card
+    assert "| KR1d0053_001 | KR1d0052 (embedded; the book's ID) |" in card

@@ -202,6 +202,16 @@ def _layouts(docs: list[dict]) -> list[str]:
                    f"{ev.get('commentary_share_print', '')} | {ev.get('collation_not_like_collation', '')} | "
                    f"{ev.get('empty_units', '')} |")
     out.append("")
+    # a 注疏's 經 and 注 are told apart where a 注 runs on into the next 經 by a plain text of the 經:
+    # which one, and how it was chosen (ingest's evidence `jing_text`)
+    plain = [(d["doc"], (d.get("evidence") or {}).get("jing_text")) for d in sorted(docs, key=lambda d: d["doc"])]
+    plain = [(doc, how) for doc, how in plain if how]
+    if plain:
+        out += ["Where a 注 runs on into the next 經 the print shows no boundary; a plain text of the 經 finds it "
+                "(docs/ingest.md, \"Where the 經 resumes\"). The plain text each 注疏 juan was read with:", "",
+                "| document | plain 經 text |", "|---|---|"]
+        out += [f"| {doc} | {how} |" for doc, how in plain]
+        out.append("")
     return out
 
 
