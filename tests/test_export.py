@@ -387,16 +387,18 @@ def test_spilled_parts_are_read_back_in_document_order(docs, tmp_path):
 
 def test_the_html_and_the_tei_show_what_ingest_and_the_card_warn_of(tmp_path):
     """A philologist who reads only the HTML saw no warning: 儀禮注疏 juan 5 (train) has a 注 marker
-    misprinted as 疏, read as printed and listed in the card; its page, the index and the TEI header
-    (notesStmt) now say so."""
+    misprinted as 疏, read as printed and listed in the card; its page, the index, the TEI header
+    (notesStmt) and the CoNLL-U file (`# ingest_warning`, after `newdoc id`) now say so."""
     from pipeline.runner import run
 
     juan = paths.DATA / "corpus" / "KR1d0028" / "KR1d0028_005.txt"
-    run([str(juan)], tmp_path / "out", steps=["ingest", "export"], formats=["html", "tei"], progress=False)
+    run([str(juan)], tmp_path / "out", steps=["ingest", "export"], formats=["html", "tei", "conllu"], progress=False)
     page = (tmp_path / "out" / "html" / "KR1d0028_005.html").read_text(encoding="utf-8")
     index = (tmp_path / "out" / "html" / "index.html").read_text(encoding="utf-8")
     assert '<div class="warn">' in page and "where a 注 should start" in page.split('<div class="warn">')[1].split("</div>")[0]
     assert '<div class="warn">' in index and "Ingest warnings (read as printed): 1 in KR1d0028_005" in index
+    conllu = (tmp_path / "out" / "conllu" / "KR1d0028_005.conllu").read_text(encoding="utf-8").split("\n")
+    assert conllu[0] == "# newdoc id = KR1d0028_005" and conllu[1].startswith("# ingest_warning = ")
     tree = etree.parse(str(tmp_path / "out" / "tei" / "KR1d0028_005.xml"))  # and the TEI header, valid
     notes = tree.findall(".//{http://www.tei-c.org/ns/1.0}notesStmt/{http://www.tei-c.org/ns/1.0}note")
     assert [n.get("type") for n in notes] == ["ingest-warning"] and "where a 注 should start" in notes[0].text
