@@ -231,6 +231,7 @@ def test_run_takes_a_plain_jing_text_for_a_book_without_one(tmp_path, monkeypatc
     given = CliRunner().invoke(main, [*args, "--out", str(tmp_path / "given"), "--base-text", str(LIJI_PLAIN)])
     assert plain.exit_code == 0 and given.exit_code == 0, plain.output + given.output
     assert "Ingest warnings" in plain.output and "Ingest warnings" not in given.output
+    assert "--base-text names a plain 經 text" in " ".join(plain.output.split())  # what to do, on the terminal
     units = (tmp_path / "given" / "jsonl" / "units.jsonl").read_text(encoding="utf-8")
     assert '"text":"立如齊"' in units and '"text":"立如齊"' not in (tmp_path / "plain" / "jsonl" / "units.jsonl").read_text(encoding="utf-8")
 

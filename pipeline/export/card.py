@@ -243,9 +243,10 @@ def caveats(stats: list[dict], failed: list[tuple[str, str]] = ()) -> list[str]:
     if failed:
         out.append(f"Failed documents (not in these datasets): {len(failed)}")
     warned = [d["doc"] for d in docs if d.get("warnings")]
-    if warned:
+    if warned:  # the first in full: it says what to do (a 注疏 without its plain 經: --base-text)
+        first = next(w for d in docs for w in d.get("warnings") or ())
         out.append(f"Ingest warnings (read as printed): {sum(len(d['warnings']) for d in docs if d.get('warnings'))} "
-                   f"in {', '.join(warned)}")
+                   f"in {', '.join(warned)}; the first: {first}")
     withdrawn = [(d["doc"], sum(st["glosses_withdrawn"].values())) for st, d in zip(stats, docs)
                  if st.get("glosses_withdrawn")]
     if withdrawn:
