@@ -289,3 +289,17 @@ def test_a_dev_juan_saved_under_another_name_stays_in_the_dev_split(tmp_path):
     run([str(renamed)], tmp_path / "out", steps=["ingest", "export"], formats=["jsonl"], progress=False)
     doc = json.loads((tmp_path / "out" / "jsonl" / "documents.jsonl").read_text(encoding="utf-8"))
     assert (doc["doc"], doc["split"]) == ("dashe", "dev")
+
+
+def test_the_card_s_warnings_are_listed_in_document_order_whatever_order_the_documents_finish():
+    """On Dask the documents finish in any order; the run's summary listed the withdrawn glosses of
+    表記集傳 as juan 2, juan 1 in one run and juan 1, juan 2 in the next."""
+    from pipeline.export.card import caveats
+
+    def stats(doc: str, withdrawn: int) -> dict:
+        return {"document": {"doc": doc, "book": "KR1d0063", "warnings": [f"{doc}.txt:1: w"], "stages": ""},
+                "glosses_withdrawn": {"explanation": withdrawn}}
+
+    a, b = stats("KR1d0063_001", 35), stats("KR1d0063_002", 53)
+    assert caveats([b, a]) == caveats([a, b])
+    assert "KR1d0063_001 (35 glosses), KR1d0063_002 (53 glosses)" in caveats([b, a])[1]

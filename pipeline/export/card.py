@@ -237,7 +237,9 @@ def caveats(stats: list[dict], failed: list[tuple[str, str]] = ()) -> list[str]:
     """One line for each section of the card that warns the reader (failed documents, ingest
     warnings, glosses without their anchors, annotations of books outside what was measured), for
     the run's summary on the terminal: the card says it at length, but a user who does not open it
-    should not take the dataset for measured where it is not."""
+    should not take the dataset for measured where it is not. In document order, whatever order the
+    stats come in (a Dask run's documents finish in any order)."""
+    stats = sorted(stats, key=lambda st: st["document"]["doc"])
     docs = [st["document"] for st in stats]
     out = []
     if failed:
