@@ -156,10 +156,15 @@ def resume_base(doc: Document, base: BaseText) -> int:
             out += pieces
         else:
             out.append(unit)
-    for seq, unit in enumerate(out):
-        unit.seq = seq
-    doc.units = out
+    _renumber(doc, out)
     return found
+
+
+def _renumber(doc: Document, units: list[Unit]) -> None:
+    """The document's units are these now, numbered in order."""
+    for seq, unit in enumerate(units):
+        unit.seq = seq
+    doc.units = units
 
 
 def _split_zhu(unit: Unit, base: BaseText, at: int) -> tuple[list[Unit], int]:
@@ -191,18 +196,11 @@ def split_paragraphs(doc: Document) -> int:
     Only the 儀禮注疏 prints so (the 周禮 and 禮記 注疏 have no ○ in a 注); there the plain text
     (the SBCK 儀禮, another edition) missed 26 such 經 on its train juan, all 經 by hand, and
     without a plain text it is the only cue there is (docs/ingest.md, stop 48). Returns how many."""
-    out: list[Unit] = []
-    found = 0
-    for unit in doc.units:
-        if unit.kind == "commentary" and unit.marker == ZHU and PARAGRAPH in unit.text[1:]:
-            pieces = _split_at_paragraphs(unit)
-            found += sum(p.kind == "base" for p in pieces)
-            out += pieces
-        else:
-            out.append(unit)
-    for seq, unit in enumerate(out):
-        unit.seq = seq
-    doc.units = out
+    out = [piece for unit in doc.units for piece in
+           (_split_at_paragraphs(unit) if unit.kind == "commentary" and unit.marker == ZHU and PARAGRAPH in unit.text[1:]
+            else [unit])]
+    found = sum(p.kind == "base" for p in out) - sum(u.kind == "base" for u in doc.units)
+    _renumber(doc, out)
     return found
 
 
