@@ -217,7 +217,10 @@ def document_id(path: str) -> str:
     return re.sub(r"\s", "_", PurePath(path).stem)
 
 
-_PAGE_JUAN_RE = re.compile(r"([A-Za-z0-9]+)_[^_]+_(\d+)-")  # a page id: KR1d0003_WYG_010-1a
+def juan_of_page(pb: str | None) -> str | None:
+    """The Kanripo juan a page id names (`KR1d0003_WYG_010-1a` -> KR1d0003_010), None if it names none."""
+    m = re.match(r"([A-Za-z0-9]+)_[A-Za-z0-9]+_(\d+)-", pb or "")
+    return f"{m.group(1)}_{m.group(2)}" if m else None
 
 
 @dataclass
@@ -251,8 +254,7 @@ class Document:
         """The Kanripo juan the file holds (KR1d0003_010), from its first page break
         (`<pb:KR1d0003_WYG_010-1a>`), else the file's stem: what the dev split names, whatever the
         file is called on disk (every embedded and shared file's page breaks agree with its name)."""
-        m = _PAGE_JUAN_RE.match(self.pages[0][1]) if self.pages else None
-        return f"{m.group(1)}_{m.group(2)}" if m else self.id
+        return juan_of_page(self.pages[0][1] if self.pages else None) or self.id
 
     def unit_id(self, unit: Unit) -> str:
         return f"{self.id}#{unit.seq}"

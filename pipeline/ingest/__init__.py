@@ -28,7 +28,7 @@ from pipeline.ingest.speakers import Speakers, author_of, split_attributions
 from pipeline.ingest.wyg import parse_wyg
 from pipeline.ingest.wyg_print import parse_print
 from pipeline.ingest.wyg_zhushu import misprinted_markers, parse_zhushu
-from pipeline.model import PUNCTUATION_MARKS, Document, document_id
+from pipeline.model import PUNCTUATION_MARKS, Document, document_id, juan_of_page
 
 # wyg: the 集釋's dialect (鄭注 / 釋曰 blocks, every small note collation); wyg-print: the WYG
 # print grammar itself (indentation, 夾注, attributions); wyg-zhushu: 經 注 音義 疏 inline;
@@ -73,10 +73,7 @@ def _stdin_id(props: dict[str, str], lines) -> str:
     the text has no `#+PROPERTY: ID`, Document.book is read from the id), else `#+PROPERTY: ID`,
     else "stdin"."""
     pb = next((line.pb for line in lines if line.pb), None)
-    m = re.match(r"([A-Za-z0-9]+)_[A-Za-z0-9]+_(\d+)-", pb or "")
-    if m:
-        return f"{m.group(1)}_{m.group(2)}"
-    return props.get("ID", "").strip() or "stdin"
+    return juan_of_page(pb) or props.get("ID", "").strip() or "stdin"
 
 
 def _org_headings_as_markup(lines) -> None:
@@ -153,12 +150,13 @@ def read_document(path: str | Path, layout: str = "auto", encoding: str = "utf-8
         doc.warnings = misprinted_markers(path, text, units)
     jing_text = None  # where the 注疏's plain 經 came from (the evidence says)
     if layout == "wyg-zhushu":
-        base_text, jing_text = _plain_jing_text(base_text, props.get("ID", "").strip(), units)
+        book = props.get("ID", "").strip()
+        base_text, jing_text = _plain_jing_text(base_text, book, units)
         split_paragraphs(doc)  # the print's own cue first: the pointer into the plain text follows those 經 too
         if base_text is not None:
             resume_base(doc, load_base_text(str(base_text)))
-        if base_text is None:
-            doc.warnings += unsplit_jing(path, text, doc.units, props.get("ID", "").strip())
+        else:
+            doc.warnings += unsplit_jing(path, text, doc.units, book)
     # who speaks: the markers of the 集釋 and 注疏 name the commentator (sources.py); after the
     # 經 that runs on in a 注 was split off, so that only commentary carries a source (a reader
     # that named the speaker already, wyg-print's attributions, keeps its own)
