@@ -165,12 +165,22 @@ def eval_segment(gold, split, model_dir, as_json, no_passage):
               help="bilstm: start from this trained folder's weights (same shape and vocabulary) instead of random ones.")
 @click.option("--lr", type=click.FloatRange(0.0, min_open=True), default=None,
               help="bilstm: the learning rate at the start of the warm-down (default 2e-3).")
+@click.option("--hidden", type=click.IntRange(1), default=None, help="bilstm: BiLSTM width (default 192).")
+@click.option("--batch-chars", type=click.IntRange(1), default=None,
+              help="bilstm: characters a batch (default 3000).")
+@click.option("--time-limit", type=click.FloatRange(0.0, min_open=True), default=None,
+              help="bilstm: stop after the epoch that passes this many seconds (then tune and save as usual).")
+@click.option("--stop-after", type=click.IntRange(1), default=None,
+              help="bilstm: end after this many of the --epochs (the learning rate still warms down over all of them).")
+@click.option("--device", default=None,
+              help="bilstm: where the network trains, e.g. cuda on a GPU machine (default cpu; the project never needs one).")
 @click.option("--seeds", default=None, help="Comma-separated member seeds (ensemble; default 13,14,15).")
 @click.option("--bilstm-from", default=None, type=click.Path(file_okay=False, exists=True),
               help="hybrid: use this trained BiLSTM folder (referred to, not copied) instead of training one.")
 @reports_input_errors
 def train_segmenter_cmd(out_dir, model_type, no_extra, recipe, epochs, seeds, bilstm_from, outside_file, checkpoint,
-                        teacher_dir, members, layers, zhushu_frac, outside_frac, seed, init_from, lr):
+                        teacher_dir, members, layers, zhushu_frac, outside_frac, seed, init_from, lr,
+                        hidden, batch_chars, device, time_limit, stop_after):
     """Rebuild the segmenter from data/punct (train split) and data/extra; fixed seeds."""
     from pipeline import paths
     from pipeline.train.segment import V2_OVERRIDES, V2D_OVERRIDES, V3_OVERRIDES, train_segmenter
@@ -190,6 +200,10 @@ def train_segmenter_cmd(out_dir, model_type, no_extra, recipe, epochs, seeds, bi
             (checkpoint, model_type == "bilstm", "--checkpoint goes with --type bilstm", "checkpoint"),
             (init_from, model_type == "bilstm", "--init-from goes with --type bilstm", "init_from"),
             (lr, model_type == "bilstm", "--lr goes with --type bilstm", "lr"),
+            (batch_chars, model_type == "bilstm", "--batch-chars goes with --type bilstm", "batch_chars"),
+            (device, model_type == "bilstm", "--device goes with --type bilstm", "device"),
+            (time_limit, model_type == "bilstm", "--time-limit goes with --type bilstm", "time_limit"),
+            (stop_after, model_type == "bilstm", "--stop-after goes with --type bilstm", "stop_after"),
             (bilstm_from, model_type == "hybrid", "--bilstm-from goes with --type hybrid", "bilstm_from")):
         if value:
             if not allowed:
@@ -199,6 +213,10 @@ def train_segmenter_cmd(out_dir, model_type, no_extra, recipe, epochs, seeds, bi
         overrides["epochs"] = epochs
     if layers:
         overrides["arch"] = {**overrides.get("arch", {}), "layers": layers}
+    if hidden:
+        if model_type != "bilstm":
+            raise click.UsageError("--hidden goes with --type bilstm")
+        overrides["arch"] = {**overrides.get("arch", {}), "hidden": hidden}
     if zhushu_frac is not None:
         if model_type != "bilstm" or not overrides.get("zhushu"):
             raise click.UsageError("--zhushu-frac goes with --type bilstm and a recipe with the 注疏 (v2, v3, v2d)")

@@ -512,6 +512,38 @@ def test_interrupted_training_resumes_to_the_same_model(tmp_path):
     assert (tmp_path / "ma" / "weights.pt").read_bytes() == (tmp_path / "mb" / "weights.pt").read_bytes()
 
 
+def test_a_run_stopped_after_an_epoch_keeps_its_warm_down_and_any_device_trains_the_same(tmp_path):
+    """The GPU runs (experiments/punct_gpu) ended at a time limit part-way through their planned
+    epochs: `stop_after` repeats that — the learning rate warms down over all the epochs, so it is
+    not a shorter run — and says so in the config. The batches moved to a device (here "cpu:0", the
+    path a GPU takes) train the very same weights."""
+    import torch
+
+    from pipeline.train.segment.bilstm import train
+
+    recs = [dict(r, marks={int(k): v for k, v in r["marks"].items()}, book="KR1d0030") for r in _train_records(60)]
+    arch = {"emb": 16, "bemb": 8, "kemb": 4, "hidden": 16, "layers": 1}
+    old = torch.get_num_threads()
+    torch.set_num_threads(1)
+    try:
+        def run(**kw):
+            said = []
+            seg = train(recs[:50], recs[50:], arch=dict(arch), quantize=False, log=said.append, **kw)
+            return seg, [m for m in said if m.startswith("joint epoch")]
+
+        stopped, said = run(epochs=3, stop_after=2)
+        shorter, _ = run(epochs=2)
+        on_device, _ = run(epochs=2, device="cpu:0")
+    finally:
+        torch.set_num_threads(old)
+    assert [m.split()[2] for m in said] == ["1/3", "2/3"]
+    assert stopped.config["stopped_after"] == "joint epoch 2" and "stopped_after" not in shorter.config
+    a, b, c = (m.model.state_dict() for m in (stopped, shorter, on_device))
+    assert not all(torch.equal(a[k], b[k]) for k in a)  # another learning rate along the way
+    assert all(torch.equal(b[k], c[k]) for k in b)
+    assert on_device.config["device"] == "cpu:0" and "device" not in shorter.config
+
+
 def test_folded_model_reads_traditional_text_as_its_simplified_fold(tmp_path):
     """A v3 model reads every text through the per-character t2s fold: the same ids for a
     traditional text and its fold, the length kept, a Kanripo character left alone."""

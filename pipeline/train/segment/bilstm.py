@@ -151,7 +151,7 @@ def train(train_recs: list[dict], tune_recs: list[dict], extra_recs: list[dict] 
           outside_recs: list[dict] | None = None, outside_weight: float = 1.0, outside_frac: float = 0.05,
           outside_min_bigram: int = 50, fold: str | None = None, checkpoint: str | Path | None = None,
           teacher=None, teacher_name: str | None = None, distil_weight: float = 0.5,
-          init_from: str | Path | None = None,
+          init_from: str | Path | None = None, device: str = "cpu", stop_after: int | None = None,
           quantize: bool = True, log=print, time_limit: float | None = None) -> NeuralSegmenter:
     """Train a tagger. Deterministic for a given seed (one thread, fixed shuffles).
 
@@ -184,6 +184,13 @@ def train(train_recs: list[dict], tune_recs: list[dict], extra_recs: list[dict] 
     `init_from`: a trained BiLSTM folder of the same shape and vocabulary (the same data and
     settings build the same vocabulary) whose weights the training starts from instead of random
     ones: training on, with a learning rate and schedule of its own (a fresh optimiser).
+
+    `device`: where the network trains ("cuda" on a lent GPU machine; the batches are built on the
+    CPU either way). The model returned is on the CPU. A GPU run is not bit-reproducible across
+    machines as a CPU run is; its checkpoints carry the CUDA random state too.
+
+    `stop_after`: end the joint phase after this many of its `epochs` (the learning rate's
+    warm-down still planned over all of them) — what a run stopped by `time_limit` did, repeatable.
     """
     torch.manual_seed(seed)
     rng = random.Random(seed)
@@ -203,6 +210,7 @@ def train(train_recs: list[dict], tune_recs: list[dict], extra_recs: list[dict] 
     if init_from is not None:
         _init_weights(model, vocab, Path(init_from))
         log(f"weights from {init_from}")
+    model.to(device)
     n_kinds = model.n_kinds
     own = [c for r in train_recs for c in _chunks(r)]
     ext = [dict(c, weight=extra_weight) for r in extra_recs for c in _chunks(r)]
@@ -227,6 +235,8 @@ def train(train_recs: list[dict], tune_recs: list[dict], extra_recs: list[dict] 
         config["distil"] = {"teacher": teacher_name, "weight": distil_weight}
     if init_from is not None:
         config["init_from"] = Path(init_from).name
+    if batch_chars != 3000 or device != "cpu":  # as before for the CPU models' configs
+        config.update(batch_chars=batch_chars, device=device)
     config["arch"].pop("n_labels")
     seg = NeuralSegmenter(model, vocab, 0.5, config)
     tune_sets = {"tune": tune_recs, "tune-zs": tune_zhushu or []}
@@ -266,6 +276,8 @@ def train(train_recs: list[dict], tune_recs: list[dict], extra_recs: list[dict] 
         opt.load_state_dict(resumed["optimizer"])
         rng.setstate(resumed["rng"])
         torch.set_rng_state(resumed["torch_rng"])
+        if "cuda_rng" in resumed:
+            torch.cuda.set_rng_state(resumed["cuda_rng"])
         done_phase, done_epoch = resumed["phase"], resumed["epoch"]
         t0 -= resumed["seconds"]
         log(f"resumed from {ckpt}: phase {phases[done_phase][0]}, epoch {done_epoch + 1} done")
@@ -282,12 +294,15 @@ def train(train_recs: list[dict], tune_recs: list[dict], extra_recs: list[dict] 
             batches = _bucket(items_of(), batch_chars, rng)
             if total_steps is None:
                 total_steps = len(batches) * n_epochs
-            tot_loss = 0.0
+            losses = []  # summed after the epoch: a float() each step would wait for the GPU
             for b in batches:
                 # linear warm-down of the learning rate
                 for g in opt.param_groups:
                     g["lr"] = phase_lr * max(0.05, 1 - step / total_steps)
                 chars, bigs, kk, lengths, labels, weights, bb = encode_batch(b, vocab, unk_p, rng, n_kinds)
+                if device != "cpu":  # lengths stay: the packed LSTM reads them on the CPU
+                    chars, bigs, kk, labels, weights, bb = (
+                        t.to(device, non_blocking=True) for t in (chars, bigs, kk, labels, weights, bb))
                 logits = model(chars, bigs, kk, lengths, bb)
                 loss_tok = nn.functional.cross_entropy(logits.reshape(-1, logits.shape[-1]), labels.reshape(-1),
                                                        reduction="none", ignore_index=-100)
@@ -299,25 +314,33 @@ def train(train_recs: list[dict], tune_recs: list[dict], extra_recs: list[dict] 
                 loss.backward()
                 nn.utils.clip_grad_norm_(model.parameters(), 5.0)
                 opt.step()
-                tot_loss += float(loss.detach())
+                losses.append(loss.detach())
                 step += 1
+            tot_loss = sum(float(x) for x in losses)
             model.eval()
             if ckpt is not None:
-                _save_checkpoint(ckpt, {
+                state = {
                     "fingerprint": fingerprint, "phase": pi, "epoch": ep, "step": step, "total_steps": total_steps,
                     "model": model.state_dict(), "optimizer": opt.state_dict(), "rng": rng.getstate(),
-                    "torch_rng": torch.get_rng_state(), "seconds": time.time() - t0})
+                    "torch_rng": torch.get_rng_state(), "seconds": time.time() - t0}
+                if device.startswith("cuda"):
+                    state["cuda_rng"] = torch.cuda.get_rng_state()
+                _save_checkpoint(ckpt, state)
             msg = f"{phase} epoch {ep + 1}/{n_epochs} loss {tot_loss / max(1, len(batches)):.4f} {time.time() - t0:.0f}s"
             msg += " " + _tune_log(seg, tune_sets)
             log(msg)
-            if time_limit and time.time() - t0 > time_limit:
-                log("time limit reached")
+            if (time_limit and time.time() - t0 > time_limit) or (
+                    stop_after and phase == "joint" and ep + 1 >= stop_after and ep + 1 < n_epochs):
+                log("time limit reached" if time_limit and time.time() - t0 > time_limit else f"stopped after epoch {ep + 1}")
+                # the warm-down was cut short here: `stop_after` repeats it
+                seg.config["stopped_after"] = f"{phase} epoch {ep + 1}"
                 break
     model.eval()
     seg.threshold = tune_threshold(seg, tune_recs) if tune_recs else 0.5
     final_recs = tune_recs + (tune_zhushu or [])  # the sentence measure of every book the model serves
     seg.final_threshold = tune_final_threshold(seg, final_recs) if final_recs else None
     seg.config["train_seconds"] = round(time.time() - t0, 1)
+    model.cpu()
     log(f"threshold {seg.threshold}, final_threshold {seg.final_threshold}")
     return seg
 
