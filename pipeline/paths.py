@@ -14,12 +14,13 @@ MODELS = REPO / "models"
 SEGMENTER_MODEL = MODELS / "segmenter-v2"  # the BiLSTM of punctuation v2 (docs/segmentation.md)
 # the default segmenter since stop 30: v2 (referred to) + the passage prior (segment/passage.py)
 SEGMENTER_PASSAGE = MODELS / "segmenter-v2-passage"
-# the default since stop 36: v5 (v4's shape, two BiLSTM layers, trained with the outside prose, every
-# text folded t2s; referred to) + its passage and context priors + the phrase memory
-# (docs/segmentation.md, "Stop 35–36"; v4, stop 34, the same without the outside prose, is in git history)
-SEGMENTER_V5 = MODELS / "segmenter-v5"
-SEGMENTER_V5_PASSAGE = MODELS / "segmenter-v5-passage"
-SEGMENTER_DEFAULT = SEGMENTER_V5_PASSAGE
+# the default since stop 49: v6 (v5's shape, two BiLSTM layers of 192, every text folded t2s, trained on
+# a lent GPU with the outside prose at a quarter of its chunks an epoch, about twice v5's characters;
+# referred to) + its passage and context priors + the phrase memory (docs/segmentation.md, "Stop 49";
+# v5, the default of stops 36-48, and v4 are in git history)
+SEGMENTER_V6 = MODELS / "segmenter-v6"
+SEGMENTER_V6_PASSAGE = MODELS / "segmenter-v6-passage"
+SEGMENTER_DEFAULT = SEGMENTER_V6_PASSAGE
 SEGMENT_MEMORY = MODELS / "segment-memory"  # the phrase memory the default segmenter reads (stop 34)
 SEGMENTER_V1 = MODELS / "segmenter"  # the 集釋 + TLS recipe, an option (and the hybrid's BiLSTM)
 TAGGER_MODEL = MODELS / "tagger"

@@ -194,7 +194,7 @@ def test_cli_eval_glosses_reads_the_notes_with_the_segmenter_it_is_given(tmp_pat
     context prior gives the marks the gloss reader reads with models/segmenter-v2-passage (v2's own
     breaks, the context prior's sentence-final marks), so the figures equal that folder's on the same
     records, and the model's name is reported (the option ignored would report the default
-    "pipeline.segment", since stop 34 models/segmenter-v5-passage, whose marks differ)."""
+    "pipeline.segment", since stop 34 the v5 and then (stop 49) the v6 folders with their priors, whose marks differ)."""
     import shutil
 
     from click.testing import CliRunner

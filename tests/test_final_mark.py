@@ -66,7 +66,7 @@ def test_the_default_chooses_its_marks_at_its_bilstms_tuned_final_threshold():
     """The default (an ensemble folder over one BiLSTM, with its priors) marks a break as its BiLSTM
     was tuned to, not by the argmax."""
     default = load_segmenter()
-    bilstm = NeuralSegmenter.load(paths.SEGMENTER_V5)
+    bilstm = NeuralSegmenter.load(paths.SEGMENTER_V6)
     assert bilstm.final_threshold is not None
     assert default.backend.final_threshold == bilstm.final_threshold
 
@@ -95,7 +95,7 @@ def test_train_segmenter_refuses_the_v2_options_where_they_mean_nothing(tmp_path
     assert training.V2_OVERRIDES["zhushu_frac"] == 0.5  # (the shipped v2's recipe)
     assert run("--recipe", "v3", "--outside-frac", "0.1").exit_code == 0
     assert trained[-1]["outside_frac"] == 0.1 and trained[-1]["fold"] == "t2s"
-    assert training.V3_OVERRIDES["outside_frac"] == 0.05  # (what models/segmenter-v5 was trained with)
+    assert training.V3_OVERRIDES["outside_frac"] == 0.05  # (v5 was trained with it; v6 with --outside-frac 0.25)
     # v3's recipe still rebuilds the shipped v3 (its DVC stage): the 注疏 share it was trained with
     v3 = json.loads((paths.MODELS / "segmenter-v3" / "config.json").read_text(encoding="utf-8"))
     assert training.V3_OVERRIDES["zhushu_frac"] == v3["zhushu_frac"] == 0.2
