@@ -15,7 +15,7 @@ SEGMENTER_MODEL = MODELS / "segmenter-v2"  # the BiLSTM of punctuation v2 (docs/
 # the default segmenter since stop 30: v2 (referred to) + the passage prior (segment/passage.py)
 SEGMENTER_PASSAGE = MODELS / "segmenter-v2-passage"
 # the default since stop 49: v6 (v5's shape, two BiLSTM layers of 192, every text folded t2s, trained on
-# a lent GPU with the outside prose at a quarter of its chunks an epoch, about twice v5's characters;
+# a lent GPU with the outside prose at a quarter of its chunks an epoch, three times v5's characters;
 # referred to) + its passage and context priors + the phrase memory (docs/segmentation.md, "Stop 49";
 # v5, the default of stops 36-48, and v4 are in git history)
 SEGMENTER_V6 = MODELS / "segmenter-v6"
