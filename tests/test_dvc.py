@@ -158,3 +158,19 @@ def test_each_stage_depends_on_the_code_it_runs(name):
             continue
         rel = m.replace(".", "/")
         assert any(rel == d or rel.startswith(d + "/") or f"{rel}.py" == d for d in deps), f"{name}: {m} not under {deps}"
+
+
+def test_the_shipped_v6_is_what_its_stage_says():
+    """models/segmenter-v6 came from a GPU run cut by a time limit: its stage's command must name the
+    settings it was trained with (the stop included), or `dvc repro` would rebuild another model."""
+    import json
+
+    args = shlex.split(interpolate(DVC["stages"]["train_segmenter_v6"]["cmd"]))
+    opt = {a: args[i + 1] for i, a in enumerate(args) if a.startswith("--") and i + 1 < len(args)}
+    cfg = json.loads((ROOT / param("segment.v6_model") / "config.json").read_text(encoding="utf-8"))
+    assert opt["--recipe"] == "v3" and cfg["fold"] == "t2s" and cfg["data"]["outside"]
+    assert int(opt["--layers"]) == cfg["arch"]["layers"] and cfg["arch"]["hidden"] == 192
+    assert float(opt["--zhushu-frac"]) == cfg["zhushu_frac"] and float(opt["--outside-frac"]) == cfg["outside_frac"]
+    assert int(opt["--epochs"]) == cfg["epochs"] and int(opt["--batch-chars"]) == cfg["batch_chars"]
+    assert cfg["stopped_after"] == f"joint epoch {opt['--stop-after']}"
+    assert opt["--device"] == cfg["device"] == "cuda"
