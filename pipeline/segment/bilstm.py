@@ -280,7 +280,7 @@ class NeuralSegmenter:
         def run(ids):
             items = [{"text": texts[i], "kind": kinds[i], "book": books[i] if books else None} for i in ids]
             chars, bigs, kk, lengths, _, _, bb = encode_batch(items, self.vocab, n_kinds=n_kinds)
-            dev = self.model.out.weight.device  # a model being trained on a GPU is scored there
+            dev = self.model.char.weight.device  # a model being trained on a GPU is scored there (char: never quantized)
             with torch.inference_mode():
                 logits = self.model(chars.to(dev), bigs.to(dev), kk.to(dev), lengths, bb.to(dev))
                 p = torch.softmax(logits, dim=-1).cpu().numpy()
