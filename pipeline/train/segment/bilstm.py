@@ -329,9 +329,9 @@ def train(train_recs: list[dict], tune_recs: list[dict], extra_recs: list[dict] 
             msg = f"{phase} epoch {ep + 1}/{n_epochs} loss {tot_loss / max(1, len(batches)):.4f} {time.time() - t0:.0f}s"
             msg += " " + _tune_log(seg, tune_sets)
             log(msg)
-            if (time_limit and time.time() - t0 > time_limit) or (
-                    stop_after and phase == "joint" and ep + 1 >= stop_after and ep + 1 < n_epochs):
-                log("time limit reached" if time_limit and time.time() - t0 > time_limit else f"stopped after epoch {ep + 1}")
+            over_time = bool(time_limit) and time.time() - t0 > time_limit
+            if ep + 1 < n_epochs and (over_time or (stop_after and phase == "joint" and ep + 1 >= stop_after)):
+                log("time limit reached" if over_time else f"stopped after epoch {ep + 1}")
                 # the warm-down was cut short here: `stop_after` repeats it
                 seg.config["stopped_after"] = f"{phase} epoch {ep + 1}"
                 break
