@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from bisect import bisect_right
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Callable, Iterable, Iterator
 
 import orjson
@@ -41,6 +42,7 @@ def _in(ch: str, ranges) -> bool:
     return any(lo <= ord(ch) <= hi for lo, hi in ranges)
 
 
+@lru_cache(maxsize=1 << 12)  # called for every unit, gloss and reading id of a TEI file with the same doc id
 def xml_name(doc_id: str) -> str:
     """A document id as an XML NCName, for TEI's xml:id: each character an NCName cannot hold (a
     space, brackets, &, a PUA character …) becomes `_`, and `_` goes before a first character that
