@@ -549,13 +549,14 @@ def stats_group() -> None:
 
 
 def _stats_options(fn):
-    from pipeline.serve.queries import HAS_SOURCE
-
+    # every units table has a source column (export.records.SCHEMAS); naming it here rather than asking
+    # serve.queries keeps this module importable without the export stage's packages (a GPU machine
+    # trains with `zhushu train` and has no orjson)
     for opt in reversed([
         click.option("--book", default="", help="A title (儀禮集釋) or Kanripo id (KR1d0030); default all."),
         click.option("--kind", default="", help="Unit kind: base, commentary, title, header."),
         click.option("--marker", default="", help="Commentary marker: 鄭注, 釋曰, 注, 疏, 音義 …"),
-        *([click.option("--source", default="", help="Who speaks (units.source).")] if HAS_SOURCE else []),
+        click.option("--source", default="", help="Who speaks (units.source)."),
         click.option("--by", "by", type=click.Choice(["char", "word"]), default="char", show_default=True,
                      help="Characters (every run) or words (the parse stage's tokens)."),
         click.option("--format", "fmt", type=click.Choice(["csv", "json"]), default="csv", show_default=True),

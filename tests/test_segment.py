@@ -544,6 +544,28 @@ def test_a_run_stopped_after_an_epoch_keeps_its_warm_down_and_any_device_trains_
     assert on_device.config["device"] == "cpu:0" and "device" not in shorter.config
 
 
+def test_the_cli_trains_without_the_export_stages_packages():
+    """The lent GPU machine's image has PyTorch and click but not orjson (experiments/punct_gpu):
+    `zhushu train segmenter` must load there, so the CLI module may not reach the export stage's
+    packages while it loads (its stats options once asked serve.queries, which imports them)."""
+    import subprocess
+    import sys
+
+    code = (
+        "import importlib.abc, sys\n"
+        "class Block(importlib.abc.MetaPathFinder):\n"
+        "    def find_spec(self, name, path, target=None):\n"
+        "        if name.split('.')[0] in ('orjson', 'pyarrow', 'lxml', 'spacy', 'sqlite_utils'):\n"
+        "            raise ImportError('not on this machine: ' + name)\n"
+        "sys.meta_path.insert(0, Block())\n"
+        "from pipeline.cli import main\n"
+        "main(['train', 'segmenter', '--help'])\n"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr[-2000:]
+    assert "--device" in done.stdout and "--stop-after" in done.stdout
+
+
 def test_folded_model_reads_traditional_text_as_its_simplified_fold(tmp_path):
     """A v3 model reads every text through the per-character t2s fold: the same ids for a
     traditional text and its fold, the length kept, a Kanripo character left alone."""

@@ -18,7 +18,7 @@ TIME_LIMIT=${TIME_LIMIT:-380}
 nvidia-smi --query-gpu=name,memory.total,driver_version --format=csv > "$OUT/gpu.txt" 2>&1
 python3 -c "import torch; print('torch', torch.__version__, torch.cuda.is_available())" >> "$OUT/gpu.txt"
 # a tiny run first: a failure on the GPU path costs seconds, not the lease
-timeout 150 python3 experiments/punct_gpu/train_one.py --recipe v2 --zhushu-frac 0.02 --epochs 1 --device $DEVICE \
+timeout 150 python3 -m pipeline.cli train segmenter --recipe v2 --zhushu-frac 0.02 --epochs 1 --device $DEVICE \
     --out $W/smoke > "$OUT/smoke.log" 2>&1 || { echo SMOKE FAILED; tail -40 "$OUT/smoke.log"; exit 3; }
 echo smoke ok; tail -2 "$OUT/smoke.log" | cut -c1-200
 (while true; do nvidia-smi --query-gpu=utilization.gpu,memory.used --format=csv,noheader >> "$OUT/smi.log" 2>&1; sleep 20; done) &
@@ -28,7 +28,7 @@ common="--recipe v3 --layers 2 --zhushu-frac ${ZF:-0.5} --outside-frac ${OF:-0.2
 pids=""
 for cfg in A:192 B:256 C:384; do
     n=${cfg%%:*}; h=${cfg##*:}
-    python3 experiments/punct_gpu/train_one.py $common --hidden $h --out $W/$n > "$OUT/$n.log" 2>&1 &
+    python3 -m pipeline.cli train segmenter $common --hidden $h --out $W/$n > "$OUT/$n.log" 2>&1 &
     pids="$pids $!"
 done
 wait $pids
