@@ -133,3 +133,26 @@ def test_a_jing_unit_too_short_for_a_4gram_still_moves_the_pointer():
     i = next(i for i, u in enumerate(doc.units) if u.kind == "base" and u.text == "亨于門外東方")
     assert (doc.units[i - 1].marker, doc.units[i - 1].text) == ("注", "公不坐")
     assert doc.units[i + 1].text.startswith("必於門外者大夫之事也")
+
+
+@pytest.mark.parametrize("juan, zhu_end, jing_start", [
+    ("017", "以承佐食賤新之", "主人席上拜受爵"),  # 有司徹: the 經 before it is 「…○獻祝及二佐食○洗致爵于主人」
+    ("013", "贈送", "擯者出請納賔如初"),
+])
+def test_the_prints_paragraph_marks_do_not_move_the_pointer_past_the_next_jing(juan, zhu_end, jing_start):
+    """The plain 經 text (the SBCK 儀禮) has no ○; counted in the 經 unit before a 注, each set the
+    pointer a character past the 經 due next, and the 經 resuming inside that 注 lost its first
+    characters to it (train juan 17 and 13: 「主人」 and 「擯」 were read as 注)."""
+    doc = read_document(str(BOOK / f"KR1d0028_{juan}.txt"))
+    i = next(i for i, u in enumerate(doc.units) if u.kind == "base" and jing_start[2:] in u.text[:12])
+    assert doc.units[i].text.startswith(jing_start)
+    assert (doc.units[i - 1].marker, doc.units[i - 1].text[-len(zhu_end):]) == ("注", zhu_end)
+
+
+def test_the_jing_printed_with_hou_in_its_shuowen_form_is_found_in_the_sbck_yili():
+    """The 儀禮注疏 prints 矦 (1,102 times) where the SBCK 儀禮 prints 侯: folded apart, the 經 that
+    runs on inside this 注 of 鄉射禮 (train juan 7) was not found and stayed commentary."""
+    doc = read_document(str(BOOK / "KR1d0028_007.txt"))
+    i = next(i for i, u in enumerate(doc.units) if u.text.startswith("負矦許諾"))
+    assert doc.units[i].kind == "base" and doc.units[i].text == "負矦許諾如初去矦皆執旌以負其矦而俟"
+    assert (doc.units[i - 1].marker, doc.units[i - 1].text) == ("注", "揖推之")

@@ -50,7 +50,7 @@ class BaseText:
         """Where a base unit's text starts in the plain text: the occurrence its 4-grams agree on,
         nearest `near` (stop 40; before, the first 4-gram found placed it, and a formula that recurs
         in the book could take the pointer to its later occurrence)."""
-        folded = fold(text)
+        folded = fold(text.replace(PARAGRAPH, ""))  # the plain text has no paragraph marks
         votes: dict[int, int] = {}
         for k in range(len(folded) - GRAM + 1):
             for p in self.index.get(folded[k : k + GRAM], ()):
@@ -146,7 +146,10 @@ def resume_base(doc: Document, base: BaseText) -> int:
         if unit.kind == "base":
             start = base.locate(unit.text, at)
             if start is not None:
-                at = start + len(unit.text)
+                # counted without the print's ○, which the plain text lacks: each one set the pointer a
+                # character past the 經 due next, and a 經 resuming in the next 注 lost its first characters
+                # (儀禮注疏 juan 17: 「…○洗致爵于主人」, then 「主人席上拜受爵」 read from 席)
+                at = start + len(unit.text.replace(PARAGRAPH, ""))
             else:  # too short for a 4-gram (無阼席, ○不授几): found verbatim beside the pointer, it moves it
                 at = base.follow(unit.text, at) or at
             out.append(unit)

@@ -93,6 +93,9 @@ SUPPLEMENT: tuple[tuple[str, str, str], ...] = (
     ("䘮", "喪", "䘮~喪: 11 gold quotations of data/quotes (train) differ from their target by it"),
     ("㑹", "會", "㑹~會: 5 gold quotations of data/quotes (train) differ from their target by it"),
     ("飬", "養", "飬~養: 3 gold quotations of data/quotes (train) differ from their target by it"),
+    # stop 50: the 儀禮注疏 prints 矦 1,102 times and 侯 900, the SBCK 儀禮 (KR1d0026) 侯 only; unfolded,
+    # the 經 「負矦許諾如初去矦皆執旌以負其矦而俟」 (train juan 7) was not found in the plain text and stayed in its 注
+    ("矦", "侯", "矦 is the 說文 form of 侯; KR1d0026 prints 侯 where KR1d0028 prints 矦 (鄉射禮 負侯許諾, 去侯)"),
 )
 
 
