@@ -156,3 +156,20 @@ def test_the_jing_printed_with_hou_in_its_shuowen_form_is_found_in_the_sbck_yili
     i = next(i for i, u in enumerate(doc.units) if u.text.startswith("負矦許諾"))
     assert doc.units[i].kind == "base" and doc.units[i].text == "負矦許諾如初去矦皆執旌以負其矦而俟"
     assert (doc.units[i - 1].marker, doc.units[i - 1].text) == ("注", "揖推之")
+
+
+@pytest.mark.parametrize("juan, zhu_before, jing, zhu_after", [
+    ("008", "逆出由便", "賓出", "聘事畢"),  # two characters closed by the next 注 marker, at the pointer
+    ("005", "主人之意也", "無算樂", "合鄉樂無次數"),  # the SBCK prints 無筭樂
+    ("006", "退復位", "膳宰薦脯醢賓升筵膳宰設折爼", "折爼牲體骨也"),  # the SBCK prints 設折俎
+    ("008", "致其君之命也", "公左還北鄉", "當拜"),  # the SBCK prints 北郷
+    ("015", "具猶辨也", "主人拜賓如初揖入即位如初", "初視濯也"),  # the SBCK prints 如𥘉
+])
+def test_a_jing_inside_a_zhu_is_found_across_the_two_editions_printed_forms(juan, zhu_before, jing, zhu_after):
+    """經 the plain text (the SBCK 儀禮) did not find inside a 注 of train juan: printed there in
+    another form of one character (算/筭, 俎/爼, 鄉/郷, 初/𥘉: now folded together), or two characters
+    long (found only where the next 注 marker closes them and the plain text's pointer stands)."""
+    doc = read_document(str(BOOK / f"KR1d0028_{juan}.txt"))
+    i = next(i for i, u in enumerate(doc.units) if u.text.endswith(zhu_before) and doc.units[i + 1].text.startswith(jing[:2]))
+    assert doc.units[i].marker == "注" and (doc.units[i + 1].kind, doc.units[i + 1].text) == ("base", jing)
+    assert doc.units[i + 2].marker == "注" and doc.units[i + 2].text.startswith(zhu_after)

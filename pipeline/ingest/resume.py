@@ -23,7 +23,8 @@ from pipeline.variants import fold
 ZHU = "注"
 PARAGRAPH = "○"  # the print's paragraph mark: in the 儀禮注疏 it opens each 經 paragraph
 GRAM = 4  # a base unit is located by its 4-grams (3-grams recur too often)
-MIN_RESUMED = 3  # the shortest 經 accepted at the end of a 注 (2 characters: many chance hits)
+MIN_RESUMED = 3  # the shortest 經 accepted at the end of a 注 (2 characters: many chance hits) …
+MIN_RESUMED_AT_MARKER = 2  # … but for one closed by an inner 注 marker and standing at the pointer itself
 MISMATCH_EVERY = 10  # exact matching found 0.953 of the TLS 禮記 經, this 0.978 (docs/ingest.md)
 SLACK = 6  # the plain text may carry a few characters the print lacks (headings, variants)
 _SBCK_RE = re.compile(r"(?m)^#\+PROPERTY:\s*(?:BASEEDITION|WITNESS)\s+SBCK\b")
@@ -78,8 +79,9 @@ class BaseText:
         return None if k < 0 else k + len(piece)
 
     def resumed(self, folded: str, lo: int, j: int, at: int) -> tuple[int, int] | None:
-        """The longest `folded[cut:j]` (≥ MIN_RESUMED characters, cut > lo) that is the 經 due
-        at `at`: (cut, end of it in the plain text).
+        """The longest `folded[cut:j]` (≥ MIN_RESUMED characters, cut > lo; two where an inner 注
+        marker closes it and it stands at `at` itself) that is the 經 due at `at`: (cut, end of it in
+        the plain text).
 
         The two editions differ in a character now and then (a variant the folding does not
         know: 隂/陰, 冡/冢): one mismatch in every MISMATCH_EVERY characters is allowed, but
@@ -92,6 +94,12 @@ class BaseText:
                 if self._agrees(folded[cut:j], start):
                     return cut, start + j - cut
                 cut = folded.find(head, cut + 1, j)
+        # a 經 of two characters (賓出, 公辭, 奏陔, 范金) closed by the next 注 marker: only the plain
+        # text's very next characters; at the unit's end, where no marker follows, the 注's own last two
+        # characters are too often the 經's next (「將酢主人」 before 「主人降」: stop 50)
+        n = MIN_RESUMED_AT_MARKER
+        if j < len(folded) and j - n > lo and folded[j - n : j] == self.text[at : at + n]:
+            return j - n, at + n
         return None
 
     def _agrees(self, piece: str, start: int) -> bool:

@@ -96,6 +96,12 @@ SUPPLEMENT: tuple[tuple[str, str, str], ...] = (
     # stop 50: the 儀禮注疏 prints 矦 1,102 times and 侯 900, the SBCK 儀禮 (KR1d0026) 侯 only; unfolded,
     # the 經 「負矦許諾如初去矦皆執旌以負其矦而俟」 (train juan 7) was not found in the plain text and stayed in its 注
     ("矦", "侯", "矦 is the 說文 form of 侯; KR1d0026 prints 侯 where KR1d0028 prints 矦 (鄉射禮 負侯許諾, 去侯)"),
+    # stop 50, from the 經 the plain text did not find inside a 注 of the 儀禮注疏's train juan (the SBCK and the
+    # WYG print one word in two forms; OpenCC keeps 鄉/乡 apart from 鄕/郷, the others it does not know)
+    ("郷", "鄉", "郷 (OpenCC: ~鄕) and 鄉 one word: KR1d0026 prints 公左還北郷 where KR1d0028 prints 北鄉 (聘禮, train juan 8)"),
+    ("筭", "算", "KR1d0026 prints 無筭樂 where KR1d0028 prints 無算樂 (燕禮, train juan 5)"),
+    ("爼", "俎", "KR1d0028 prints 膳宰設折爼 where KR1d0026 prints 設折俎 (train juan 6); both books print both forms"),
+    ("\U00025609", "初", "KR1d0026 prints 主人拜賓如𥘉 where KR1d0028 prints 如初 (特牲饋食禮, train juan 15)"),
 )
 
 
