@@ -171,3 +171,18 @@ def test_wyg_units_agree_with_the_sbck_edition_on_held_out_dashe():
     pairs = [(ka[m.a + i], kb[m.b + i]) for m in sm.get_matching_blocks() for i in range(m.size)]
     assert len(pairs) > 0.85 * len(a)
     assert sum(x == y for x, y in pairs) / len(pairs) >= 0.995
+
+
+@pytest.mark.parametrize("book, juan", [("KR1d0030", "005"), ("KR1d0003", "005")])  # train juan
+def test_trailing_blanks_an_editor_leaves_on_a_line_change_nothing(tmp_path, book, juan):
+    """Blanks after the `¶` are no columns of the print. Before stop 50 they were read as characters of
+    the text (「欽定四庫全書  」) and the `¶` before them as a break inside the line, which moved unit
+    boundaries (周禮注疏 juan 5: 243 units for 242)."""
+    src = Path(__file__).resolve().parents[1] / "data" / "corpus" / book / f"{book}_{juan}.txt"
+    text = src.read_text(encoding="utf-8")
+    padded = tmp_path / src.name
+    padded.write_text(text.replace("¶\n", "¶ \t \n"), encoding="utf-8")
+    units = [(u.kind, u.marker, u.text) for u in read_document(str(src)).units]
+    doc = read_document(str(padded))
+    assert [(u.kind, u.marker, u.text) for u in doc.units] == units
+    assert rebuild_source(doc) == doc.source  # the blanks are kept where they stand, outside the units

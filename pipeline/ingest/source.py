@@ -125,7 +125,9 @@ def split_lines(path: str, text: str) -> list[SourceLine]:
     section = ""
     # split on "\n" only: str.splitlines would also break at U+2028, \x1c … inside text
     for number, raw in enumerate(text.split("\n"), start=1):
-        body = raw.rstrip("\r")
+        # trailing ASCII blanks (an editor's, after the `¶` or without one) are not columns of the print:
+        # kept, they became characters of the text and the `¶` before them a break inside the line
+        body = raw.rstrip("\r").rstrip(" \t")
         start, stop = offset, offset + len(body)
         offset += len(raw) + 1
         if body.endswith(LINE_END):
