@@ -22,7 +22,7 @@ from pipeline.ingest.check import (
 from pipeline.ingest.punctuated import heading_length, parse_punctuated
 from pipeline.ingest.resume import find_base_text, load_base_text, resume_base, split_paragraphs, unsplit_jing
 from pipeline.ingest.sbck import parse_sbck
-from pipeline.ingest.source import STDIN, STDIN_NAME, page_index, read_properties, read_text, split_lines
+from pipeline.ingest.source import INDENT_CHARS, LINE_END, STDIN, STDIN_NAME, page_index, read_properties, read_text, split_lines
 from pipeline.ingest.sources import attribute_markers
 from pipeline.ingest.speakers import Speakers, author_of, split_attributions
 from pipeline.ingest.wyg import parse_wyg
@@ -43,7 +43,7 @@ PUNCTUATED_SHARE = 0.02
 # the SBCK 儀禮: 0 in 99 files). 鄭目錄云 is left out: 儀禮述註 opens a chapter with it. One such
 # line makes the 集釋's dialect, so that a short cut of a juan (a test fixture, an excerpt) is
 # read as the 集釋 too; its front matter (KR1d0030_000) has none and is read by the print grammar.
-_MARKER_LINE_RE = re.compile(r"^[\u3000 ]*(?:鄭注|釋曰)", re.M)
+_MARKER_LINE_RE = re.compile(rf"^[{INDENT_CHARS}]*(?:鄭注|釋曰)", re.M)  # a tab-indented copy too
 MIN_MARKER_LINES = 1
 
 
@@ -65,6 +65,11 @@ def detect_layout(props: dict[str, str], text: str) -> str:
     if "音義(" in text or "疏(" in text:
         return "wyg-zhushu"
     return "wyg" if ("鄭注" in text or "釋曰" in text) else "sbck" if "(" in text else "wyg-print"
+
+
+def _not_printed(line, text: str) -> bool:
+    """An empty physical line without a `¶` (or with ASCII blanks only, which split_lines drops)."""
+    return line.kind == "blank" and line.start == line.end and not text.startswith(LINE_END, line.end) and not line.breaks
 
 
 def _stdin_id(props: dict[str, str], lines) -> str:
@@ -123,6 +128,12 @@ def read_document(path: str | Path, layout: str = "auto", encoding: str = "utf-8
         _org_headings_as_markup(lines)
     if not any(line.kind == "text" for line in lines):
         raise InputError(path, None, "no text lines: only headers or page breaks")
+    if layout.startswith("wyg") and not is_markup_free(text):
+        # Kanripo encodes every printed line of a WYG print, an empty one too, with its `¶` (「¶」,
+        # 「　　¶」: 2,033 in the eight WYG books here); a line with nothing at all on it is in none of them — an
+        # editor's. Read as an empty printed line (a break), a copy spaced out by a tool came out as other
+        # units (stop 50: 表記集傳 juan 1, 1,308 for 342)
+        lines = [line for line in lines if not _not_printed(line, text)]
     if layout == "wyg":
         units, notes = parse_wyg(lines)
     elif layout == "wyg-print":

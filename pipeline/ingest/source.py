@@ -100,7 +100,10 @@ def read_text(path: str | Path, encoding: str = "utf-8") -> str:
         raise InputError(path, line, f"not valid {encoding}: byte 0x{data[err.start]:02x} cannot be decoded{hint}") from None
     except LookupError:
         raise InputError(path, None, f"unknown encoding {encoding!r}") from None
-    return text.removeprefix("\ufeff") if text.startswith("\ufeff") else text
+    text = text.removeprefix("\ufeff")
+    if "\n" not in text and "\r" in text:  # classic Mac OS line ends: one line, a header, "no text lines"
+        text = text.replace("\r", "\n")  # one character for one: no offset moves
+    return text
 
 
 def _utf16_hint(data: bytes) -> str:
