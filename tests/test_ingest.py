@@ -178,6 +178,10 @@ EDITED_COPIES = {  # what an editor or a conversion tool may do to a mandoku fil
     "a blank line after each line": lambda t: t.replace("¶\n", "¶\n\n"),  # each read as a break: other units
     "classic Mac OS line ends": lambda t: t.replace("\n", "\r"),  # one line, a header: "no text lines"
     "a tab for the first indent": lambda t: t.replace("\n\u3000", "\n\t"),  # the 集釋 read as wyg-print
+    # text copied from a web page: zero-width spaces became characters of the units; no-break spaces
+    # for the print's blank columns, text at the head of a line (other units)
+    "zero-width spaces": lambda t: t.replace("之", "之\u200b", 5),
+    "no-break spaces for blank columns": lambda t: t.replace("\u3000", "\u00a0"),
 }
 
 
@@ -193,3 +197,18 @@ def test_a_copy_an_editor_reformatted_reads_as_the_file_does(tmp_path, book, jua
     assert doc.layout == original.layout
     assert [(u.kind, u.marker, u.text) for u in doc.units] == [(u.kind, u.marker, u.text) for u in original.units]
     assert rebuild_source(doc) == doc.source
+    said = " ".join(doc.warnings)
+    assert ("U+200B ×5" in said) == (edit == "zero-width spaces") and ("U+00A0" in said) == edit.startswith("no-break")
+
+
+def test_juan_concatenated_with_their_byte_order_marks_read_as_the_juan_do(tmp_path):
+    """Two juan saved with a byte-order mark each, then concatenated: the second BOM stood before
+    `#-*-mode…` and made that header line text (a 考證 entry of the first juan). Train juan 5 and 6."""
+    book = Path(__file__).resolve().parents[1] / "data" / "corpus" / "KR1d0003"
+    texts = [(book / f"KR1d0003_00{n}.txt").read_text(encoding="utf-8") for n in (5, 6)]
+    plain, marked = tmp_path / "plain.txt", tmp_path / "marked.txt"
+    plain.write_text("".join(texts), encoding="utf-8")
+    marked.write_text("".join("\ufeff" + t for t in texts), encoding="utf-8")
+    a, b = read_document(str(plain)), read_document(str(marked))
+    assert [(u.kind, u.marker, u.text) for u in b.units] == [(u.kind, u.marker, u.text) for u in a.units]
+    assert any("U+FEFF ×1" in w for w in b.warnings)

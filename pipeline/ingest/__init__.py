@@ -22,7 +22,7 @@ from pipeline.ingest.check import (
 from pipeline.ingest.punctuated import heading_length, parse_punctuated
 from pipeline.ingest.resume import find_base_text, load_base_text, resume_base, split_paragraphs, unsplit_jing
 from pipeline.ingest.sbck import parse_sbck
-from pipeline.ingest.source import INDENT_CHARS, LINE_END, STDIN, STDIN_NAME, page_index, read_properties, read_text, split_lines
+from pipeline.ingest.source import INDENT_CHARS, LINE_END, STDIN, STDIN_NAME, drop_invisible, page_index, read_properties, read_text, split_lines
 from pipeline.ingest.sources import attribute_markers
 from pipeline.ingest.speakers import Speakers, author_of, split_attributions
 from pipeline.ingest.wyg import parse_wyg
@@ -117,6 +117,7 @@ def read_document(path: str | Path, layout: str = "auto", encoding: str = "utf-8
     text = read_text(path, encoding)
     if path == STDIN:
         path = STDIN_NAME
+    text, dropped = drop_invisible(path, text)
     lines = split_lines(path, text)
     props = read_properties(lines, text)
     auto = layout == "auto"
@@ -157,8 +158,9 @@ def read_document(path: str | Path, layout: str = "auto", encoding: str = "utf-8
         units=units,
         notes=notes,
     )
+    doc.warnings = list(dropped)
     if layout == "wyg-zhushu":
-        doc.warnings = misprinted_markers(path, text, units)
+        doc.warnings += misprinted_markers(path, text, units)
     jing_text = None  # where the 注疏's plain 經 came from (the evidence says)
     if layout == "wyg-zhushu":
         book = props.get("ID", "").strip()
