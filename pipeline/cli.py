@@ -145,7 +145,8 @@ def eval_segment(gold, split, model_dir, as_json, no_passage):
                    "v3 = v2 + the outside punctuated prose, every text folded t2s (--out required; with --layers 2 --zhushu-frac 0.5 --outside-frac 0.25 --epochs 12 --stop-after 8 --batch-chars 6000 models/segmenter-v6, the BiLSTM of the default); "
                    "v2d = v2 distilled from a teacher (--teacher, default models/segmenter-ensemble; --out required).")
 @click.option("--teacher", "teacher_dir", default=None, type=click.Path(file_okay=False, exists=True),
-              help="v2d: the teacher's model folder.")
+              help="v2d: the teacher's model folder; v3: distil from this folder (e.g. a wider v3 BiLSTM), "
+                   "each character of our own text trained half towards its distribution.")
 @click.option("--members", default=None,
               help="ensemble: comma-separated trained model folders to average (referred to, not copied; "
                    "only the threshold is tuned) instead of training seed-varied members.")
@@ -193,7 +194,7 @@ def train_segmenter_cmd(out_dir, model_type, no_extra, recipe, epochs, seeds, bi
     overrides = dict({"v2": V2_OVERRIDES, "v3": V3_OVERRIDES, "v2d": V2D_OVERRIDES}.get(recipe, {}))
     # options that only one recipe / type reads: (given value, allowed here, the option, its override)
     for value, allowed, option, key in (
-            (teacher_dir, recipe == "v2d", "--teacher goes with --recipe v2d", "teacher"),
+            (teacher_dir, recipe in ("v2d", "v3"), "--teacher goes with --recipe v2d or v3", "teacher"),
             (members and [m for m in members.split(",") if m], model_type == "ensemble", "--members goes with --type ensemble", "members_from"),
             (outside_file, recipe == "v3", "--outside goes with --recipe v3", "outside_file"),
             (outside_frac, model_type == "bilstm" and recipe == "v3", "--outside-frac goes with --type bilstm --recipe v3", "outside_frac"),

@@ -544,6 +544,32 @@ def test_a_run_stopped_after_an_epoch_keeps_its_warm_down_and_any_device_trains_
     assert on_device.config["device"] == "cpu:0" and "device" not in shorter.config
 
 
+def test_a_student_distilled_on_a_device_trains_as_on_the_cpu():
+    """Distillation where the student trains on a device (a lent GPU: `--recipe v3 --teacher DIR
+    --device cuda`): the teacher is scored there and put back on the CPU, its distributions are moved
+    to the student's logits — the same weights as the CPU path ("cpu:0" takes the device path)."""
+    import torch
+
+    from pipeline.train.segment.bilstm import train
+
+    recs = [dict(r, marks={int(k): v for k, v in r["marks"].items()}, book="KR1d0030") for r in _train_records(60)]
+    arch = {"emb": 16, "bemb": 8, "kemb": 4, "hidden": 16, "layers": 1}
+    old = torch.get_num_threads()
+    torch.set_num_threads(1)
+    try:
+        teacher = train(recs[:50], recs[50:], arch=dict(arch, hidden=24), epochs=1, quantize=False, log=lambda m: None)
+        said = []
+        students = [train(recs[:50], recs[50:], arch=dict(arch), epochs=2, quantize=False, teacher=teacher,
+                          teacher_name="t", log=said.append, **kw) for kw in ({}, {"device": "cpu:0"})]
+        plain = train(recs[:50], recs[50:], arch=dict(arch), epochs=2, quantize=False, log=lambda m: None)
+    finally:
+        torch.set_num_threads(old)
+    a, b, c = (m.model.state_dict() for m in (*students, plain))
+    assert all(torch.equal(a[k], b[k]) for k in a)
+    assert not all(torch.equal(a[k], c[k]) for k in a)  # the teacher did take part
+    assert teacher.model.char.weight.device.type == "cpu" and any(m.startswith("teacher t") for m in said)
+
+
 def test_the_cli_trains_without_the_export_stages_packages():
     """The lent GPU machine's image has PyTorch and click but not orjson (experiments/punct_gpu):
     `zhushu train segmenter` must load there, so the CLI module may not reach the export stage's

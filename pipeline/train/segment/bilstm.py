@@ -56,7 +56,7 @@ def _chunks(rec: dict, limit: int = 200) -> list[dict]:
     """Cut long records at gold marks into pieces of at most ~limit chars (training only)."""
     text, marks = rec["text"], rec["marks"]
     if len(text) <= limit:
-        return [rec]
+        return [dict(rec)]  # a copy: the teacher's distributions are written into the chunks, not the caller's records
     out, start = [], 0
     cuts = sorted(k for k in marks if 0 < k < len(text))
     while len(text) - start > limit:
@@ -218,7 +218,7 @@ def train(train_recs: list[dict], tune_recs: list[dict], extra_recs: list[dict] 
     outside = [c for r in outside_recs for c in _chunks(r)]
     if teacher is not None:
         t1 = time.time()
-        _attach_teacher(teacher, own + ext + zs)
+        _attach_teacher(teacher, own + ext + zs, device)
         log(f"teacher {teacher_name}: {sum(len(c['text']) for c in own + ext + zs)} characters in {time.time() - t1:.0f}s")
     opt = torch.optim.Adam(model.parameters(), lr=lr)
     config = {"arch": {**arch, "n_labels": len(LABELS)}, "use_bigrams": use_bigrams,
@@ -355,11 +355,20 @@ def _init_weights(model: Tagger, vocab, folder: Path) -> None:
     model.load_state_dict({k: v.float() for k, v in state.items()})
 
 
-def _attach_teacher(teacher, chunks: list[dict]) -> None:
+def _attach_teacher(teacher, chunks: list[dict], device: str = "cpu") -> None:
     """Each chunk gets "soft": the teacher's (n, n_labels) distribution over its own text (float16:
-    ~2 M characters x 8 labels), read exactly as the student reads the chunk."""
-    probs = teacher.probs([c["text"] for c in chunks], [c["kind"] for c in chunks],
-                          books=[c.get("book") for c in chunks])
+    ~2 M characters x 8 labels), read exactly as the student reads the chunk. A BiLSTM teacher is
+    scored on the training device (NeuralSegmenter.probs reads where its weights are), then put back."""
+    on_device = (device != "cpu" and hasattr(teacher, "model")  # an ensemble, a quantized model: on the CPU
+                 and not any("quantized" in type(m).__module__ for m in teacher.model.modules()))
+    if on_device:
+        teacher.model.to(device)
+    try:
+        probs = teacher.probs([c["text"] for c in chunks], [c["kind"] for c in chunks],
+                              books=[c.get("book") for c in chunks])
+    finally:
+        if on_device:
+            teacher.model.to("cpu")
     for c, p in zip(chunks, probs):
         c["soft"] = p.astype(np.float16)
 
@@ -375,6 +384,7 @@ def _distil_loss(hard: torch.Tensor, logits: torch.Tensor, batch: list[dict], we
             k = len(c["text"])
             soft[i, :k] = torch.from_numpy(c["soft"].astype(np.float32))
             has[i, :k] = 1.0
+    soft, has = soft.to(logits.device), has.to(logits.device)  # built on the CPU, used where the model trains
     soft_ce = -(soft * torch.log_softmax(logits, dim=-1)).sum(-1).reshape(-1)
     has = has.reshape(-1)
     return hard * (1 - weight * has) + soft_ce * weight * has
