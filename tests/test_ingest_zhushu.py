@@ -365,3 +365,17 @@ def test_the_card_names_the_plain_jing_text_each_zhushu_juan_was_read_with(tmp_p
     card = (tmp_path / "out" / "README.md").read_text(encoding="utf-8")
     assert "| KR1c0001_001 | KR1d0052 (embedded; holds " in card
     assert "| KR1d0053_001 | KR1d0052 (embedded; the book's ID) |" in card
+
+
+@pytest.mark.parametrize("juan, zhu_before, jing, zhu_after", [
+    ("008", "親骨肉也", "非兄弟雖鄰不徃", "疏無親也"),  # the TLS 禮記 prints 不往
+    ("007", "負夏衞地", "主人既祖塡池", "祖謂移柩車"),  # 填池
+    ("003", "為惑衆", "立視五巂", "立平視也"),  # 五雟
+])
+def test_a_jing_printed_in_another_form_than_the_tls_liji_is_found_inside_its_zhu(juan, zhu_before, jing, zhu_after):
+    """禮記註疏 train juan: the 經 that runs on inside a 注 is found in the TLS 禮記 through the fold
+    (徃/往, 塡/填, 巂/雟, stop 50); before, it stayed in the 注."""
+    doc = read_document(paths.DATA / "corpus" / "KR1d0053" / f"KR1d0053_{juan}.txt")
+    i = next(i for i, u in enumerate(doc.units) if u.kind == "base" and u.text == jing)
+    assert doc.units[i - 1].marker == "注" and doc.units[i - 1].text.endswith(zhu_before)
+    assert doc.units[i + 1].marker == "注" and doc.units[i + 1].text.startswith(zhu_after)

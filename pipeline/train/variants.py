@@ -102,6 +102,10 @@ SUPPLEMENT: tuple[tuple[str, str, str], ...] = (
     ("筭", "算", "KR1d0026 prints 無筭樂 where KR1d0028 prints 無算樂 (燕禮, train juan 5)"),
     ("爼", "俎", "KR1d0028 prints 膳宰設折爼 where KR1d0026 prints 設折俎 (train juan 6); both books print both forms"),
     ("\U00025609", "初", "KR1d0026 prints 主人拜賓如𥘉 where KR1d0028 prints 如初 (特牲饋食禮, train juan 15)"),
+    # the same, the 禮記註疏 against the TLS 禮記 (KR1d0052)
+    ("徃", "往", "KR1d0053 prints 非兄弟雖鄰不徃 where KR1d0052 prints 不往 (train juan 8); 徃 169 times in KR1d0053, 往 323"),
+    ("塡", "填", "KR1d0053 prints 主人既祖塡池 where KR1d0052 prints 填池 (train juan 7)"),
+    ("巂", "雟", "KR1d0053 prints 立視五巂 where KR1d0052 prints 五雟 (train juan 3)"),
 )
 
 
