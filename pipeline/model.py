@@ -238,8 +238,9 @@ class Document:
     lines: list[tuple[int, str, int]] = field(default_factory=list)
     # what ingest read beside what the print shows (ingest/check.py): the dataset card lists it
     evidence: dict[str, float | int | str] = field(default_factory=dict)
-    # what ingest saw in the source and read as printed, not repaired ("FILE:LINE: message"):
-    # a marker the print seems to have got wrong (KR1d0028_010: 疏 printed for 注); the dataset card lists them
+    # what ingest warns of ("FILE:LINE: message"; the dataset card lists them): a marker the print seems
+    # to have got wrong, read as printed (KR1d0028_010: 疏 printed for 注); a 注疏 read without a plain 經
+    # text, its run-on 經 left in the 注; characters no print has, dropped (ingest.source.drop_invisible)
     warnings: list[str] = field(default_factory=list)
 
     @property

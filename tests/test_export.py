@@ -396,7 +396,7 @@ def test_the_html_and_the_tei_show_what_ingest_and_the_card_warn_of(tmp_path):
     page = (tmp_path / "out" / "html" / "KR1d0028_005.html").read_text(encoding="utf-8")
     index = (tmp_path / "out" / "html" / "index.html").read_text(encoding="utf-8")
     assert '<div class="warn">' in page and "where a 注 should start" in page.split('<div class="warn">')[1].split("</div>")[0]
-    assert '<div class="warn">' in index and "Ingest warnings (read as printed): 1 in KR1d0028_005" in index
+    assert '<div class="warn">' in index and "Ingest warnings: 1 in KR1d0028_005" in index
     conllu = (tmp_path / "out" / "conllu" / "KR1d0028_005.conllu").read_text(encoding="utf-8").split("\n")
     assert conllu[0] == "# newdoc id = KR1d0028_005" and conllu[1].startswith("# ingest_warning = ")
     tree = etree.parse(str(tmp_path / "out" / "tei" / "KR1d0028_005.xml"))  # and the TEI header, valid

@@ -68,8 +68,8 @@ def render(stats: list[dict], stages: dict[str, str], files: list[str], failed: 
             out.append(f"| {path} | {err.replace('|', '∣')} |")
         out.append("")
     warnings = [w for d in docs for w in d.get("warnings") or ()]
-    if warnings:  # read as printed, not repaired: the reader of the dataset should know
-        out.append("## Ingest warnings (read as printed)")
+    if warnings:  # a print read as printed though it looks wrong, a 經 left in its 注, characters dropped: the reader should know
+        out.append("## Ingest warnings")
         out.append("")
         out.extend(f"- {w}" for w in warnings)
         out.append("")
@@ -247,7 +247,7 @@ def caveats(stats: list[dict], failed: list[tuple[str, str]] = ()) -> list[str]:
     warned = [d["doc"] for d in docs if d.get("warnings")]
     if warned:  # the first in full: it says what to do (a 注疏 without its plain 經: --base-text)
         first = next(w for d in docs for w in d.get("warnings") or ())
-        out.append(f"Ingest warnings (read as printed): {sum(len(d['warnings']) for d in docs if d.get('warnings'))} "
+        out.append(f"Ingest warnings: {sum(len(d['warnings']) for d in docs if d.get('warnings'))} "
                    f"in {', '.join(warned)}; the first: {first}")
     withdrawn = [(d["doc"], sum(st["glosses_withdrawn"].values())) for st, d in zip(stats, docs)
                  if st.get("glosses_withdrawn")]

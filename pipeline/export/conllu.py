@@ -161,7 +161,7 @@ def render(doc: Document) -> str:
             prov = prov_at(sent.start)
             if first_sentence:
                 out.append(f"# newdoc id = {doc.id}")
-                # what ingest read as printed though the print looks wrong (the card lists it too)
+                # what ingest warns of (the card lists it too)
                 out.extend(f"# ingest_warning = {' '.join(w.split())}" for w in doc.warnings)
                 first_sentence = False
             if written == 0:

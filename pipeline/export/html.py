@@ -247,7 +247,7 @@ def render_doc(doc: Document, prev_id: str | None = None, next_id: str | None = 
     return _page(
         f"{title} ({doc.id})",
         f"<nav>{' '.join(nav)}</nav>\n<h1>{escape(title)} <small>{escape(doc.id)}</small></h1>\n"
-        + _warnings("What ingest read as printed, though the print looks wrong (the dataset card lists it too)", doc.warnings)
+        + _warnings("What ingest warns of: a print read as printed though it looks wrong, a 經 left in its 注, characters no print has (the dataset card lists it too)", doc.warnings)
         + f'<p class="legend">{legend} <span class="gloss" data-lemma="lemma" data-type="type" data-conf="confidence">gloss: hover to see its lemma</span>'
           f' <span class="gloss unsure" data-lemma="lemma" data-type="type" data-conf="under {UNSURE}">unsure 疏 quotation</span>'
           f' <span class="coll">（collation note）</span></p>\n' + "\n".join(body),

@@ -44,7 +44,7 @@ SCHEMAS: dict[str, list[tuple[str, str, str]]] = {
         ("tokens", "int64", "words and restored marks of the parse (0 without the parse stage)"),
         ("readings", "int64", "音義 readings (注疏 layout)"),
         ("stages", "string", "stages that annotated the document, comma-separated"),
-        ("warnings", "json", "what ingest read as printed though the print looks wrong (FILE:LINE: message), a list"),
+        ("warnings", "json", "what ingest warns of (FILE:LINE: message), a list: a print read as printed though it looks wrong, a 經 left in its 注 (no plain 經 text), characters no print has dropped"),
     ],
     "units": [
         ("doc", "string", "document id"),

@@ -154,7 +154,7 @@ def _header(doc: Document, glyphs: list[int], resp: dict[tuple[str, str | None],
         f'<licence target="{LICENCE_URL}">CC BY-SA 4.0: text from the Kanseki Repository (Kanripo), annotations derived from it.</licence>',
         "</availability>",
         "</publicationStmt>",
-        # what ingest read as printed though the print looks wrong: a reader of the TEI alone sees it
+        # what ingest warns of: a reader of the TEI alone sees it
         *(["<notesStmt>", *(f'<note type="ingest-warning">{escape(w)}</note>' for w in doc.warnings), "</notesStmt>"]
           if doc.warnings else []),
         "<sourceDesc>",
