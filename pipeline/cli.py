@@ -550,9 +550,9 @@ def stats_group() -> None:
 
 
 def _stats_options(fn):
-    # every units table has a source column (export.records.SCHEMAS); naming it here rather than asking
-    # serve.queries keeps this module importable without the export stage's packages (a GPU machine
-    # trains with `zhushu train` and has no orjson)
+    # every units table has a source column (export.records.SCHEMAS; serve.queries filters on it); this
+    # module imports neither while it loads, so that `zhushu train` runs without the export stage's
+    # packages (a GPU machine has no orjson)
     for opt in reversed([
         click.option("--book", default="", help="A title (儀禮集釋) or Kanripo id (KR1d0030); default all."),
         click.option("--kind", default="", help="Unit kind: base, commentary, title, header."),

@@ -69,7 +69,7 @@ def detect_layout(props: dict[str, str], text: str) -> str:
 
 def _not_printed(line, text: str) -> bool:
     """An empty physical line without a `¶` (or with ASCII blanks only, which split_lines drops)."""
-    return line.kind == "blank" and line.start == line.end and not text.startswith(LINE_END, line.end) and not line.breaks
+    return line.kind == "blank" and line.start == line.end and not text.startswith(LINE_END, line.end)
 
 
 def _stdin_id(props: dict[str, str], lines) -> str:
@@ -99,7 +99,7 @@ def check_markup(path: str | Path, encoding: str = "utf-8") -> None:
     breaks, some text): InputError on the first problem. About a third of the cost of reading
     (the layout's reader is what it leaves out), so that a batch can be checked before it runs."""
     path = str(path)
-    lines = split_lines(path, read_text(path, encoding))
+    lines = split_lines(path, drop_invisible(path, read_text(path, encoding))[0])  # the text read_document reads
     if not any(line.kind == "text" for line in lines):
         raise InputError(path, None, "no text lines: only headers or page breaks")
 

@@ -19,21 +19,16 @@ E11 = R1 * C1 / N; MI = log2(O11 / E11); log-likelihood G2 = 2 Σ O ln(O / E) ov
 
 from __future__ import annotations
 
-from pipeline.export.records import SCHEMAS
-
-HAS_SOURCE = any(c[0] == "source" for c in SCHEMAS["units"])  # units.source (who speaks), where exported
-
 
 def unit_filters(u: str = "u", d: str = "d") -> str:
     out = (f"(:book = '' OR {d}.title = :book OR {d}.doc LIKE :book || '\\_%' ESCAPE '\\')"
-           f" AND (:kind = '' OR {u}.kind = :kind) AND (:marker = '' OR {u}.marker = :marker)")
-    if HAS_SOURCE:
-        out += f" AND (:source = '' OR {u}.source = :source)"
+           f" AND (:kind = '' OR {u}.kind = :kind) AND (:marker = '' OR {u}.marker = :marker)"
+           f" AND (:source = '' OR {u}.source = :source)")  # units.source: who speaks (export.records.SCHEMAS)
     return out
 
 
 def unit_columns(u: str = "u") -> str:
-    return f"{u}.kind, {u}.marker" + (f", {u}.source, {u}.source_name" if HAS_SOURCE else "")
+    return f"{u}.kind, {u}.marker, {u}.source, {u}.source_name"
 
 
 def link(unit: str) -> str:
@@ -211,8 +206,7 @@ t AS (
 ),
 {_measures('t')}"""
 
-_FILTERS = "Filters: book (title or Kanripo id), kind (base, commentary, …), marker (鄭注, 注, 疏, 音義 …)" + (
-    ", source" if HAS_SOURCE else "") + "; empty = any."
+_FILTERS = "Filters: book (title or Kanripo id), kind (base, commentary, …), marker (鄭注, 注, 疏, 音義 …), source; empty = any."
 
 # name -> (title, description, sql)
 CANNED: dict[str, tuple[str, str, str]] = {
