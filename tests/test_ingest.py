@@ -201,14 +201,37 @@ def test_a_copy_an_editor_reformatted_reads_as_the_file_does(tmp_path, book, jua
     assert ("U+200B ×5" in said) == (edit == "zero-width spaces") and ("U+00A0" in said) == edit.startswith("no-break")
 
 
-def test_juan_concatenated_with_their_byte_order_marks_read_as_the_juan_do(tmp_path):
-    """Two juan saved with a byte-order mark each, then concatenated: the second BOM stood before
-    `#-*-mode…` and made that header line text (a 考證 entry of the first juan). Train juan 5 and 6."""
-    book = Path(__file__).resolve().parents[1] / "data" / "corpus" / "KR1d0003"
-    texts = [(book / f"KR1d0003_00{n}.txt").read_text(encoding="utf-8") for n in (5, 6)]
+def test_a_juan_saved_in_two_parts_with_their_byte_order_marks_reads_as_the_juan_does(tmp_path):
+    """A juan saved in two parts, each with its header and a byte-order mark, then joined: the second
+    BOM stood before `#-*-mode…` and made that header line text (a 考證 entry; stop 50). Train juan 5.
+    (The header's JUAN line opens a section of the 注疏 there, as in any file: the reference is the
+    parts joined without the marks.)"""
+    src = Path(__file__).resolve().parents[1] / "data" / "corpus" / "KR1d0003" / "KR1d0003_005.txt"
+    lines = src.read_text(encoding="utf-8").splitlines(keepends=True)
+    header = [ln for ln in lines[:10] if ln.startswith("#")]
+    cut = [i for i, ln in enumerate(lines) if ln.startswith("<pb:")][10]  # a page break mid-juan
     plain, marked = tmp_path / "plain.txt", tmp_path / "marked.txt"
-    plain.write_text("".join(texts), encoding="utf-8")
-    marked.write_text("".join("\ufeff" + t for t in texts), encoding="utf-8")
+    plain.write_text("".join(lines[:cut] + header + lines[cut:]), encoding="utf-8")
+    marked.write_text("".join(lines[:cut] + ["\ufeff"] + header + lines[cut:]), encoding="utf-8")
     a, b = read_document(str(plain)), read_document(str(marked))
     assert [(u.kind, u.marker, u.text) for u in b.units] == [(u.kind, u.marker, u.text) for u in a.units]
     assert any("U+FEFF ×1" in w for w in b.warnings)
+
+
+@pytest.mark.parametrize("bom", ["", "\ufeff"])
+def test_two_juan_in_one_file_are_refused_where_the_second_begins(tmp_path, bom):
+    """Two juan files concatenated were read as one document: the second juan's units under the
+    first's ids, its dev / train split and documents.juan (stop 51). Refused, naming the line where
+    the second juan's header starts. Train juan 5 and 6."""
+    from pipeline.errors import InputError
+    from pipeline.ingest import check_markup
+
+    book = Path(__file__).resolve().parents[1] / "data" / "corpus" / "KR1d0003"
+    texts = [(book / f"KR1d0003_00{n}.txt").read_text(encoding="utf-8") for n in (5, 6)]
+    both = tmp_path / "KR1d0003_005.txt"
+    both.write_text("".join(bom + t for t in texts), encoding="utf-8")
+    second = texts[0].count("\n") + 1  # the first line of juan 6's text
+    for read in (read_document, check_markup):
+        with pytest.raises(InputError) as err:
+            read(str(both))
+        assert err.value.line == second and "KR1d0003_WYG_006" in str(err.value) and "KR1d0003_005" in str(err.value)

@@ -22,7 +22,7 @@ from pipeline.ingest.check import (
 from pipeline.ingest.punctuated import heading_length, parse_punctuated
 from pipeline.ingest.resume import find_base_text, load_base_text, resume_base, split_paragraphs, unsplit_jing
 from pipeline.ingest.sbck import parse_sbck
-from pipeline.ingest.source import INDENT_CHARS, LINE_END, STDIN, STDIN_NAME, drop_invisible, page_index, read_properties, read_text, split_lines
+from pipeline.ingest.source import INDENT_CHARS, LINE_END, STDIN, STDIN_NAME, drop_invisible, one_juan, page_index, read_properties, read_text, split_lines
 from pipeline.ingest.sources import attribute_markers
 from pipeline.ingest.speakers import Speakers, author_of, split_attributions
 from pipeline.ingest.wyg import parse_wyg
@@ -100,6 +100,7 @@ def check_markup(path: str | Path, encoding: str = "utf-8") -> None:
     (the layout's reader is what it leaves out), so that a batch can be checked before it runs."""
     path = str(path)
     lines = split_lines(path, drop_invisible(path, read_text(path, encoding))[0])  # the text read_document reads
+    one_juan(path, lines)
     if not any(line.kind == "text" for line in lines):
         raise InputError(path, None, "no text lines: only headers or page breaks")
 
@@ -119,6 +120,7 @@ def read_document(path: str | Path, layout: str = "auto", encoding: str = "utf-8
         path = STDIN_NAME
     text, dropped = drop_invisible(path, text)
     lines = split_lines(path, text)
+    one_juan(path, lines)
     props = read_properties(lines, text)
     auto = layout == "auto"
     if auto:

@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from pipeline.errors import InputError
+from pipeline.model import juan_of_page
 from pipeline.pua import COMPOSED_RE, ENTITY_RE, SPELLED_RE, ComposedClash, composed_char, entity_char
 
 MAX_BYTES = 64 * 1024 * 1024  # a juan is ~50 KB; anything this large is not a mandoku text
@@ -210,6 +211,29 @@ def split_lines(path: str, text: str) -> list[SourceLine]:
         lines.append(SourceLine(number, start, stop, "text", line_pb, line_printed, indent, tokens, section,
                                 breaks=breaks, starts=starts))
     return lines
+
+
+def one_juan(path: str, lines: list[SourceLine]) -> None:
+    """InputError where a second juan begins: Kanripo saves one juan a file, and a document is one juan
+    (its unit ids, its dev / train split and documents.juan are the first juan's). Two juan files
+    concatenated were read as one document, the second juan's units under the first's ids (stop 51);
+    no embedded or shared file's page breaks name two juan. The line named is where the second juan's
+    header starts, else its first page break."""
+    first = None
+    for i, line in enumerate(lines):
+        for _, page in line.breaks:
+            juan = juan_of_page(page)
+            if juan is None:
+                continue
+            if first is None:
+                first = juan
+            elif juan != first:
+                j = i  # back over the header block (meta and blank lines) that opens the second juan
+                while j > 0 and lines[j - 1].kind in ("meta", "blank"):
+                    j -= 1
+                at = lines[j] if lines[j].kind == "meta" else line
+                raise InputError(path, at.number, f"a second juan begins here (page {page}; the file's first pages are "
+                                 f"{first}'s): a document is one juan, as Kanripo saves them; split the file here")
 
 
 def page_index(lines: list[SourceLine]) -> tuple[list[tuple[int, str]], list[tuple[int, str, int]]]:
