@@ -233,6 +233,9 @@ def test_html_shows_the_zhushu_commentaries_apart_with_readings_on_hover(out):
         assert page.xpath(f"//*[contains(concat(' ', @class, ' '), ' {cls} ')]"), cls
     folded = page.xpath("//details[contains(@class, 'm-shu')]")
     assert folded and all(len(d.text_content()) > 120 for d in folded)  # the long 疏 are folded
+    # the folded view opens as the body prints it, with the restored marks (stop 51: bare characters)
+    openings = [d.xpath("summary")[0].text_content() for d in folded]
+    assert sum("：" in o or "，" in o or "。" in o for o in openings) > len(openings) / 2
     heads = page.xpath("//span[@class='reading']/@title")
     assert len(heads) > 20 and all(t.startswith("音義: ") for t in heads)
 

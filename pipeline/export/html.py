@@ -232,7 +232,9 @@ def render_doc(doc: Document, prev_id: str | None = None, next_id: str | None = 
         marker = _who(unit) + (f'<span class="marker">{escape(unit.marker)}</span>' if unit.marker else "")
         classes = f"u {unit.kind}" + (f" {MARKER_CLASS[unit.marker]}" if unit.marker in MARKER_CLASS else "")
         if unit.marker == "疏" and len(unit.text) > FOLD_SHU:
-            opening = "".join(_char(c) for c in unit.text[:24])
+            # the opening as the body prints it, its restored marks too (a run of bare characters read as
+            # one word in the folded view)
+            opening = "".join((escape(unit.marks[k]) if k and k in unit.marks else "") + _char(c) for k, c in enumerate(unit.text[:24]))
             body.append(f'<details class="{classes}" id="u{unit.seq}"><summary>{marker}{opening}…'
                         f' <small>({len(unit.text)} 字)</small></summary>{inner}</details>')
         else:
