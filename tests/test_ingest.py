@@ -5,6 +5,7 @@ from __future__ import annotations
 import difflib
 import glob
 import json
+import re
 from collections import defaultdict
 from pathlib import Path
 
@@ -182,6 +183,9 @@ EDITED_COPIES = {  # what an editor or a conversion tool may do to a mandoku fil
     # for the print's blank columns, text at the head of a line (other units)
     "zero-width spaces": lambda t: t.replace("之", "之\u200b", 5),
     "no-break spaces for blank columns": lambda t: t.replace("\u3000", "\u00a0"),
+    # stop 51: a page's printed lines on one physical line, each still ended by its `¶`: the 集釋 refused by the
+    # check (read by the print grammar), the 周禮注疏 read to 228 units for 242 with exit 0
+    "printed lines joined, their ¶ kept": lambda t: re.sub("¶\n(?!<pb|#)", "¶", t),
 }
 
 
@@ -216,6 +220,22 @@ def test_a_juan_saved_in_two_parts_with_their_byte_order_marks_reads_as_the_juan
     a, b = read_document(str(plain)), read_document(str(marked))
     assert [(u.kind, u.marker, u.text) for u in b.units] == [(u.kind, u.marker, u.text) for u in a.units]
     assert any("U+FEFF ×1" in w for w in b.warnings)
+
+
+@pytest.mark.parametrize("book", ["KR1d0030", "KR1d0003", "KR1d0026"])
+def test_printed_lines_joined_without_their_line_ends_are_refused(tmp_path, book):
+    """A page's printed lines joined with their `¶` dropped: the readers take a physical line for a
+    printed one, and the 周禮注疏 was read to 228 units for 242 with exit 0 (stop 51). No printed line
+    of a Kanripo print is 40 columns wide: refused at the first such line. Train juan 5 (the SBCK 儀禮: 3)."""
+    from pipeline.errors import InputError
+
+    name = f"{book}_00{3 if book == 'KR1d0026' else 5}.txt"
+    src = Path(__file__).resolve().parents[1] / "data" / "corpus" / book / name
+    joined = tmp_path / name
+    joined.write_text(re.sub("¶\n(?!<pb|#)", "", src.read_text(encoding="utf-8")), encoding="utf-8")
+    with pytest.raises(InputError) as err:
+        read_document(str(joined))
+    assert err.value.line is not None and "columns" in err.value.message
 
 
 @pytest.mark.parametrize("bom", ["", "\ufeff"])

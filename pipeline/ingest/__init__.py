@@ -22,7 +22,8 @@ from pipeline.ingest.check import (
 from pipeline.ingest.punctuated import heading_length, parse_punctuated
 from pipeline.ingest.resume import find_base_text, load_base_text, resume_base, split_paragraphs, unsplit_jing
 from pipeline.ingest.sbck import parse_sbck
-from pipeline.ingest.source import INDENT_CHARS, LINE_END, STDIN, STDIN_NAME, drop_invisible, one_juan, page_index, read_properties, read_text, split_lines
+from pipeline.ingest.source import (INDENT_CHARS, LINE_END, MID_LINE_END_RE, STDIN, STDIN_NAME, drop_invisible, one_juan, page_index,
+                                    read_properties, read_text, split_lines, too_wide)
 from pipeline.ingest.sources import attribute_markers
 from pipeline.ingest.speakers import Speakers, author_of, split_attributions
 from pipeline.ingest.wyg import parse_wyg
@@ -43,7 +44,8 @@ PUNCTUATED_SHARE = 0.02
 # the SBCK 儀禮: 0 in 99 files). 鄭目錄云 is left out: 儀禮述註 opens a chapter with it. One such
 # line makes the 集釋's dialect, so that a short cut of a juan (a test fixture, an excerpt) is
 # read as the 集釋 too; its front matter (KR1d0030_000) has none and is read by the print grammar.
-_MARKER_LINE_RE = re.compile(rf"^[{INDENT_CHARS}]*(?:鄭注|釋曰)", re.M)  # a tab-indented copy too
+# (a tab-indented copy too, and a printed line that starts after a `¶` in a copy whose lines were joined)
+_MARKER_LINE_RE = re.compile(rf"(?:^|¶)[{INDENT_CHARS}]*(?:鄭注|釋曰)", re.M)
 MIN_MARKER_LINES = 1
 
 
@@ -128,7 +130,11 @@ def read_document(path: str | Path, layout: str = "auto", encoding: str = "utf-8
     if layout not in LAYOUTS:
         raise InputError(path, None, f"unknown layout {layout!r}; choose one of {', '.join(LAYOUTS)}")
     if layout != "punctuated":
+        if MID_LINE_END_RE.search(text):  # a print's line ends inside a physical line: read its printed lines
+            lines = split_lines(path, text, printed_lines=True)
         _org_headings_as_markup(lines)
+        if not is_markup_free(text):
+            too_wide(path, lines)
     if not any(line.kind == "text" for line in lines):
         raise InputError(path, None, "no text lines: only headers or page breaks")
     if layout.startswith("wyg") and not is_markup_free(text):

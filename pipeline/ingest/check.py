@@ -70,8 +70,8 @@ _JUAN_RE = re.compile(r"(?m)^#\+PROPERTY:\s*JUAN\s+(.*)$")
 
 
 def layout_evidence(doc: Document) -> dict[str, float | int | str]:
-    counts = count_print(doc.source)
     layout = doc.layout.removesuffix("-plain")
+    counts = count_print(doc.source, printed_lines=layout != "punctuated")
     zhushu: dict[str, int] = {}  # the 注疏's 經 and 注 unit counts (zhu_missing)
     body = _body_filter(doc.source)  # printcount leaves the front matter out: so do the read counts
     if layout == "wyg-zhushu":

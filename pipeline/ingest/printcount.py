@@ -32,6 +32,8 @@ _ORG_HEADING_RE = re.compile(r"\*+[ \u3000]")
 _HEADING_RE = re.compile(r"欽定四庫全書.*|.{1,12}[卷巻][一二三四五六七八九十百]+.*|.*[\u3000 ]撰")
 _COLLATION_RE = re.compile(r"^(?:謹?[案按]|臣.{0,4}?[案按])|據.{0,12}?改正|本作|訛作")
 _BLANKS = "\u3000 \t"
+# a `¶` with more of the line after it ends a printed line inside a physical one (lines joined): cut there
+_MID_LINE_END_RE = re.compile("(?<=¶)(?=[ \t\r\u3000]*[^ \t\r\u3000])")
 
 
 @dataclass
@@ -50,7 +52,10 @@ def _count(text: str) -> int:
     return len(_ENTITY_RE.sub("X", text)) - sum(text.count(b) for b in _BLANKS + "/")
 
 
-def count_print(source: str) -> PrintCounts:
+def count_print(source: str, printed_lines: bool = True) -> PrintCounts:
+    """The counts of the print; with printed_lines, a physical line holding several printed lines (`…¶…¶`) is
+    cut at each `¶` as the layout readers cut it (not in an edition already punctuated, where a `¶` ends a
+    paragraph)."""
     counts = PrintCounts()
     section = ""
     note: list[str] = []  # the groups of the note being read (it may run on over lines)
@@ -65,7 +70,8 @@ def count_print(source: str) -> PrintCounts:
             note.clear()
 
     opening = True
-    for raw in source.split("\n"):
+    cut = _MID_LINE_END_RE.split if printed_lines else (lambda physical: [physical])
+    for raw in (piece for physical in source.split("\n") for piece in cut(physical)):
         line = _PB_RE.sub("", raw.rstrip("\r").removesuffix("¶"))
         if line.startswith("#") or _ORG_HEADING_RE.match(line):  # `#+…` and org headings (`* 卷一`): markup
             m = _JUAN_RE.match(line)

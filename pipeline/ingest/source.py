@@ -150,20 +150,38 @@ def _utf16_hint(data: bytes) -> str:
     return ""
 
 
-def split_lines(path: str, text: str) -> list[SourceLine]:
-    """Physical lines with their kind, page, printed line number, indentation and tokens."""
+# a `¶` with more of the line after it (blanks aside): a printed line's end inside a physical line
+MID_LINE_END_RE = re.compile("¶[ \t\r\u3000]*[^ \t\r\u3000\n]")
+
+
+def _lines(text: str, printed_lines: bool):
+    """(line number, offset, text) of each physical line; with printed_lines, of each printed line: a
+    physical line is cut after each `¶` that more of the line follows (a copy whose lines were joined,
+    `…¶…¶`, holds the print's lines all the same)."""
+    offset = 0
+    # split on "\n" only: str.splitlines would also break at U+2028, \x1c … inside text
+    for number, physical in enumerate(text.split("\n"), start=1):
+        at = 0
+        if printed_lines and not physical.startswith("#"):
+            for m in MID_LINE_END_RE.finditer(physical):
+                yield number, offset + at, physical[at : m.start() + 1]
+                at = m.start() + 1
+        yield number, offset + at, physical[at:]
+        offset += len(physical) + 1
+
+
+def split_lines(path: str, text: str, printed_lines: bool = False) -> list[SourceLine]:
+    """Physical lines (with printed_lines: printed lines, see _lines) with their kind, page, printed
+    line number, indentation and tokens."""
     lines: list[SourceLine] = []
     pb: str | None = None
     printed = 0
-    offset = 0
     section = ""
-    # split on "\n" only: str.splitlines would also break at U+2028, \x1c … inside text
-    for number, raw in enumerate(text.split("\n"), start=1):
+    for number, start, raw in _lines(text, printed_lines):
         # trailing ASCII blanks (an editor's, after the `¶` or without one) are not columns of the print:
         # kept, they became characters of the text and the `¶` before them a break inside the line
         body = raw.rstrip("\r").rstrip(" \t")
-        start, stop = offset, offset + len(body)
-        offset += len(raw) + 1
+        stop = start + len(body)
         if body.endswith(LINE_END):
             stop -= 1
         content = text[start:stop]
@@ -234,6 +252,24 @@ def one_juan(path: str, lines: list[SourceLine]) -> None:
                 at = lines[j] if lines[j].kind == "meta" else line
                 raise InputError(path, at.number, f"a second juan begins here (page {page}; the file's first pages are "
                                  f"{first}'s): a document is one juan, as Kanripo saves them; split the file here")
+
+
+# the widest printed line of the embedded and shared prints, in columns (indent + characters, a note
+# group by its longer column): WYG 26 (a 注疏 juan 0), SBCK 18; a line of 40+ is no printed line
+MAX_PRINTED_COLUMNS = 40
+
+
+def too_wide(path: str, lines: list[SourceLine]) -> None:
+    """InputError at the first text line too wide for a printed line: the layout readers take a physical
+    line for a printed one (its indentation, where it ends), and a copy whose lines were joined without
+    their `¶` (one line a page, a paragraph) was read to other units with exit 0 (stop 51: 周禮注疏 juan
+    5, 232 units for 242; the SBCK 儀禮 juan 3, 98 for 102)."""
+    for line in lines:
+        # (a line holds no more columns than characters: most are passed without counting them)
+        if line.kind == "text" and line.end - line.start > MAX_PRINTED_COLUMNS and line.width > MAX_PRINTED_COLUMNS:
+            raise InputError(path, line.number, f"a line of {line.width} columns, where a printed line of a Kanripo print "
+                             f"holds at most about 26: its printed lines were joined? Give each its own line, or end each "
+                             f"with `¶`")
 
 
 def page_index(lines: list[SourceLine]) -> tuple[list[tuple[int, str]], list[tuple[int, str, int]]]:
