@@ -223,6 +223,11 @@ def juan_of_page(pb: str | None) -> str | None:
     return f"{m.group(1)}_{m.group(2)}" if m else None
 
 
+def book_of(properties: dict[str, str], doc_id: str) -> str:
+    """Document.book of a file with these properties and this id (readers ask it before the Document is made)."""
+    return properties.get("ID", "").strip() or doc_id.split("_")[0]
+
+
 @dataclass
 class Document:
     id: str  # the file's stem, e.g. "KR1d0030_010"
@@ -248,7 +253,7 @@ class Document:
         """The Kanripo id of the book (KR1d0003): the file's own `#+PROPERTY: ID` line, else the file
         name up to its first `_` (KR1d0003_012). The id, not the name the file has on disk, says what
         the models know of the book: a juan saved as `zhouli_12.txt` is still the 周禮注疏."""
-        return self.properties.get("ID", "").strip() or self.id.split("_")[0]
+        return book_of(self.properties, self.id)
 
     @property
     def juan_id(self) -> str:

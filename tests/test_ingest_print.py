@@ -322,3 +322,21 @@ def test_a_text_that_is_not_chinese_is_refused(tmp_path):
     with pytest.raises(InputError, match="this is not a Chinese text"):
         read_document(readme)
     assert read_document(CORPUS / "KR1d0031" / "KR1d0031_000.txt").evidence["han_share"] > 0.99
+
+
+@pytest.mark.parametrize("name", ["KR1d0057_001", "KR1d0063_001", "KR1d0040_001"])
+def test_a_print_without_its_markup_reads_as_the_print(tmp_path, name):
+    """Markup-free text (no `#` lines, page breaks or `¶`) of a print-grammar book: with its notes in
+    parentheses it was taken for an SBCK print (which indents no line) and refused or read to other
+    units (表記集傳 juan 2: 203 for 299), and the speakers of a book named only by the file's name were
+    not named (禮記集說: 石林葉氏 without 葉夢得). Stop 51: indented lines mean the print grammar,
+    and the book is the file's name where there is no ID line, as Document.book says. (Not KR1d0057_004:
+    its page set a column to the right is known by its page breaks.)"""
+    doc = read_document(FIX / f"{name}.txt")
+    plain = tmp_path / f"{name}.txt"
+    plain.write_text("\n".join(ln.replace("¶", "") for ln in doc.source.split("\n")
+                               if not ln.startswith(("#", "<pb:"))), encoding="utf-8")
+    bare = read_document(plain)
+    assert bare.layout == "wyg-print-plain"
+    said = [(u.kind, u.marker, u.text, u.source, u.source_name) for u in bare.units]
+    assert said == [(u.kind, u.marker, u.text, u.source, u.source_name) for u in doc.units]

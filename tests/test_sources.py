@@ -72,6 +72,11 @@ def test_unknown_book_keeps_the_printed_source_but_no_person(tmp_path, replace):
         persons = {n for *_, n in got} - {None}
         if replace.endswith("KR1d9999"):  # a 禮 book not in the table: only the names that mean one person in every 禮 book
             assert persons <= {"鄭玄", "考證諸臣"} and not any(m == marker and n for _, m, _, n in got)
+        elif not replace:  # no ID line: the book is the file's name, as Document.book (and the segmenter) reads it
+            original = tmp_path / "original" / name
+            original.parent.mkdir(exist_ok=True)
+            original.write_text(src, encoding="utf-8")
+            assert got == speakers(original) and persons
         else:
             assert persons == set()
 

@@ -29,7 +29,7 @@ from pipeline.ingest.speakers import Speakers, author_of, split_attributions
 from pipeline.ingest.wyg import parse_wyg
 from pipeline.ingest.wyg_print import parse_print
 from pipeline.ingest.wyg_zhushu import misprinted_markers, parse_zhushu
-from pipeline.model import PUNCTUATION_MARKS, Document, document_id, juan_of_page
+from pipeline.model import PUNCTUATION_MARKS, Document, book_of, document_id, juan_of_page
 
 # wyg: the 集釋's dialect (鄭注 / 釋曰 blocks, every small note collation); wyg-print: the WYG
 # print grammar itself (indentation, 夾注, attributions); wyg-zhushu: 經 注 音義 疏 inline;
@@ -66,7 +66,23 @@ def detect_layout(props: dict[str, str], text: str) -> str:
     # no properties (markup-free text): commentary markers mean the 集釋 layout
     if "音義(" in text or "疏(" in text:
         return "wyg-zhushu"
-    return "wyg" if ("鄭注" in text or "釋曰" in text) else "sbck" if "(" in text else "wyg-print"
+    if "鄭注" in text or "釋曰" in text:
+        return "wyg"
+    # notes in parentheses: the SBCK prints, or a WYG print whose commentary is set indented as well; the
+    # SBCK print indents no line (1 of 5,689 text lines of the SBCK 儀禮), the print-grammar books most
+    # (0.68-0.95 of theirs): 表記集傳 juan 2 without its markup was read as SBCK, 203 units for 299, its
+    # headers and chapter titles run into the 經 (stop 51)
+    if "(" in text and _indented_share(text) < MIN_INDENTED_SHARE:
+        return "sbck"
+    return "wyg-print"
+
+
+MIN_INDENTED_SHARE = 0.2
+
+
+def _indented_share(text: str) -> float:
+    lines = [ln for ln in text.split("\n") if ln.strip(INDENT_CHARS + "\r")]
+    return sum(ln[0] in INDENT_CHARS for ln in lines) / len(lines) if lines else 0.0
 
 
 def _not_printed(line, text: str) -> bool:
@@ -143,10 +159,11 @@ def read_document(path: str | Path, layout: str = "auto", encoding: str = "utf-8
         # editor's. Read as an empty printed line (a break), a copy spaced out by a tool came out as other
         # units (stop 50: 表記集傳 juan 1, 1,308 for 342)
         lines = [line for line in lines if not _not_printed(line, text)]
+    doc_id = _stdin_id(props, lines) if path == STDIN_NAME else document_id(path)
+    book = book_of(props, doc_id)  # the ID line, else the file's name (markup-free text has no ID line)
     if layout == "wyg":
         units, notes = parse_wyg(lines)
     elif layout == "wyg-print":
-        book = props.get("ID", "").strip()
         first = Speakers(book, None)
         units, notes = parse_print(lines, props.get("TITLE", ""), heads=first.line_head)
         speakers = Speakers(book, author_of(units))
@@ -158,7 +175,7 @@ def read_document(path: str | Path, layout: str = "auto", encoding: str = "utf-8
     else:
         units, notes = parse_sbck(lines)
     doc = Document(
-        id=_stdin_id(props, lines) if path == STDIN_NAME else document_id(path),
+        id=doc_id,
         path=path,
         source=text,
         layout=layout + ("-plain" if is_markup_free(text) else ""),
@@ -171,7 +188,6 @@ def read_document(path: str | Path, layout: str = "auto", encoding: str = "utf-8
         doc.warnings += misprinted_markers(path, text, units)
     jing_text = None  # where the 注疏's plain 經 came from (the evidence says)
     if layout == "wyg-zhushu":
-        book = props.get("ID", "").strip()
         base_text, jing_text = _plain_jing_text(base_text, book, units)
         split_paragraphs(doc)  # the print's own cue first: the pointer into the plain text follows those 經 too
         if base_text is not None:
@@ -181,7 +197,7 @@ def read_document(path: str | Path, layout: str = "auto", encoding: str = "utf-8
     # who speaks: the markers of the 集釋 and 注疏 name the commentator (sources.py); after the
     # 經 that runs on in a 注 was split off, so that only commentary carries a source (a reader
     # that named the speaker already, wyg-print's attributions, keeps its own)
-    attribute_markers(doc.units, props.get("ID"))
+    attribute_markers(doc.units, book)
     doc.pages, doc.lines = page_index(lines)
     # never silently wrong: the units must agree with the print, unless the user named the layout
     doc.evidence = ev = layout_evidence(doc)
