@@ -151,7 +151,7 @@ def _utf16_hint(data: bytes) -> str:
 
 
 # a `¶` with more of the line after it (blanks aside): a printed line's end inside a physical line
-MID_LINE_END_RE = re.compile("¶[ \t\r\u3000]*[^ \t\r\u3000\n]")
+MID_LINE_END_RE = re.compile("¶(?=[ \t\r\u3000]*[^ \t\r\u3000\n])")  # (a lookahead: `¶¶`, an empty printed line, is two)
 
 
 def _lines(text: str, printed_lines: bool):
