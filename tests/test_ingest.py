@@ -238,6 +238,18 @@ def test_printed_lines_joined_without_their_line_ends_are_refused(tmp_path, book
     assert err.value.line is not None and "columns" in err.value.message
 
 
+def test_page_ids_that_turn_to_another_number_without_a_file_header_are_read(tmp_path):
+    """An edition whose page ids count volumes, not juan, turns to the next number inside a juan file:
+    only a file's header before the new pages says that a second juan file begins. Train juan 5, its
+    later pages renumbered 006."""
+    src = Path(__file__).resolve().parents[1] / "data" / "corpus" / "KR1d0003" / "KR1d0003_005.txt"
+    text = src.read_text(encoding="utf-8")
+    half = text.index("<pb:KR1d0003_WYG_005-10a>")
+    copy = tmp_path / src.name
+    copy.write_text(text[:half] + text[half:].replace("_WYG_005-", "_WYG_006-"), encoding="utf-8")
+    assert [u.text for u in read_document(str(copy)).units] == [u.text for u in read_document(str(src)).units]
+
+
 @pytest.mark.parametrize("bom", ["", "\ufeff"])
 def test_two_juan_in_one_file_are_refused_where_the_second_begins(tmp_path, bom):
     """Two juan files concatenated were read as one document: the second juan's units under the

@@ -117,8 +117,9 @@ def check_markup(path: str | Path, encoding: str = "utf-8") -> None:
     breaks, some text): InputError on the first problem. About a third of the cost of reading
     (the layout's reader is what it leaves out), so that a batch can be checked before it runs."""
     path = str(path)
-    lines = split_lines(path, drop_invisible(path, read_text(path, encoding))[0])  # the text read_document reads
-    one_juan(path, lines)
+    text = drop_invisible(path, read_text(path, encoding))[0]  # the text read_document reads
+    lines = split_lines(path, text)
+    one_juan(path, text, lines)
     if not any(line.kind == "text" for line in lines):
         raise InputError(path, None, "no text lines: only headers or page breaks")
 
@@ -138,7 +139,7 @@ def read_document(path: str | Path, layout: str = "auto", encoding: str = "utf-8
         path = STDIN_NAME
     text, dropped = drop_invisible(path, text)
     lines = split_lines(path, text)
-    one_juan(path, lines)
+    one_juan(path, text, lines)
     props = read_properties(lines, text)
     auto = layout == "auto"
     if auto:

@@ -231,12 +231,17 @@ def split_lines(path: str, text: str, printed_lines: bool = False) -> list[Sourc
     return lines
 
 
-def one_juan(path: str, lines: list[SourceLine]) -> None:
-    """InputError where a second juan begins: Kanripo saves one juan a file, and a document is one juan
-    (its unit ids, its dev / train split and documents.juan are the first juan's). Two juan files
-    concatenated were read as one document, the second juan's units under the first's ids (stop 51);
-    no embedded or shared file's page breaks name two juan. The line named is where the second juan's
-    header starts, else its first page break."""
+# the lines that open a Kanripo file: `# -*- mode: mandoku-view; -*-`, `#+TITLE:`, `#+PROPERTY: ID`
+_FILE_HEADER_RE = re.compile(r"#\s*-\*-|#\+TITLE:|#\+PROPERTY:\s*ID\b")
+
+
+def one_juan(path: str, text: str, lines: list[SourceLine]) -> None:
+    """InputError where a second juan file begins: Kanripo saves one juan a file, and a document is one
+    juan (its unit ids, its dev / train split and documents.juan are the first juan's). Two juan files
+    concatenated were read as one document, the second juan's units under the first's ids (stop 51).
+    The evidence is both: the page ids name another juan, and a file's header (`-*- mode`, TITLE, ID)
+    stands before its first page (an edition whose page ids count volumes, not juan, turns to the next
+    without one). No embedded or shared file's page breaks name two juan."""
     first = None
     for i, line in enumerate(lines):
         for _, page in line.breaks:
@@ -249,9 +254,11 @@ def one_juan(path: str, lines: list[SourceLine]) -> None:
                 j = i  # back over the header block (meta and blank lines) that opens the second juan
                 while j > 0 and lines[j - 1].kind in ("meta", "blank"):
                     j -= 1
-                at = lines[j] if lines[j].kind == "meta" else line
-                raise InputError(path, at.number, f"a second juan begins here (page {page}; the file's first pages are "
-                                 f"{first}'s): a document is one juan, as Kanripo saves them; split the file here")
+                header = [ln for ln in lines[j:i] if ln.kind == "meta" and _FILE_HEADER_RE.match(text, ln.start)]
+                if header:
+                    raise InputError(path, lines[j].number, f"a second juan begins here (page {page}; the file's first pages "
+                                     f"are {first}'s): a document is one juan, as Kanripo saves them; split the file here")
+                first = juan
 
 
 # the widest printed line of the embedded and shared prints, in columns (indent + characters, a note
