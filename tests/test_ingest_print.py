@@ -324,15 +324,24 @@ def test_a_text_that_is_not_chinese_is_refused(tmp_path):
     assert read_document(CORPUS / "KR1d0031" / "KR1d0031_000.txt").evidence["han_share"] > 0.99
 
 
-@pytest.mark.parametrize("name", ["KR1d0057_001", "KR1d0063_001", "KR1d0040_001"])
+# the last four lines of 禮記集說 juan 1 (../shared/corpus/KR1d0057/KR1d0057_001.txt): the header that closes it
+CLOSING = "　¶\n　¶\n　¶\n　禮記集説卷一¶\n"
+
+
+@pytest.mark.parametrize("name", ["KR1d0057_001", "KR1d0057_001+closing", "KR1d0063_001", "KR1d0040_001"])
 def test_a_print_without_its_markup_reads_as_the_print(tmp_path, name):
     """Markup-free text (no `#` lines, page breaks or `¶`) of a print-grammar book: with its notes in
     parentheses it was taken for an SBCK print (which indents no line) and refused or read to other
     units (表記集傳 juan 2: 203 for 299), and the speakers of a book named only by the file's name were
     not named (禮記集說: 石林葉氏 without 葉夢得). Stop 51: indented lines mean the print grammar,
-    and the book is the file's name where there is no ID line, as Document.book says. (Not KR1d0057_004:
+    and the book is the file's name where there is no ID line, as Document.book says; the header closing
+    the juan is known by the title in its opening header where no TITLE line names it. (Not KR1d0057_004:
     its page set a column to the right is known by its page breaks.)"""
-    doc = read_document(FIX / f"{name}.txt")
+    name, closing = name.split("+")[0], name.endswith("+closing")
+    marked = tmp_path / "marked" / f"{name}.txt"
+    marked.parent.mkdir()
+    marked.write_text((FIX / f"{name}.txt").read_text(encoding="utf-8") + (CLOSING if closing else ""), encoding="utf-8")
+    doc = read_document(marked)
     plain = tmp_path / f"{name}.txt"
     plain.write_text("\n".join(ln.replace("¶", "") for ln in doc.source.split("\n")
                                if not ln.startswith(("#", "<pb:"))), encoding="utf-8")

@@ -85,6 +85,16 @@ def _indented_share(text: str) -> float:
     return sum(ln[0] in INDENT_CHARS for ln in lines) / len(lines) if lines else 0.0
 
 
+# the book's name in a juan's opening header (禮記集説卷一, 表記集傳卷二): the title where no TITLE line gives
+# it (markup-free text), by which the print grammar knows the header that closes the juan
+_HEADER_TITLE_RE = re.compile(r"^[\u3000 \t]*(?:欽定四庫全書[\u3000 \t]*)?(\S{2,12}?)[卷巻][一二三四五六七八九十百]+", re.M)
+
+
+def _title_of_header(text: str) -> str:
+    m = _HEADER_TITLE_RE.search(text[:2000])
+    return m.group(1) if m else ""
+
+
 def _not_printed(line, text: str) -> bool:
     """An empty physical line without a `¶` (or with ASCII blanks only, which split_lines drops)."""
     return line.kind == "blank" and line.start == line.end and not text.startswith(LINE_END, line.end)
@@ -166,7 +176,7 @@ def read_document(path: str | Path, layout: str = "auto", encoding: str = "utf-8
         units, notes = parse_wyg(lines)
     elif layout == "wyg-print":
         first = Speakers(book, None)
-        units, notes = parse_print(lines, props.get("TITLE", ""), heads=first.line_head)
+        units, notes = parse_print(lines, props.get("TITLE", "") or _title_of_header(text), heads=first.line_head)
         speakers = Speakers(book, author_of(units))
         units, notes = split_attributions(units, notes, text, speakers)
     elif layout == "wyg-zhushu":
