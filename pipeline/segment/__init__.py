@@ -68,7 +68,17 @@ def run_time_probs(backend, texts: list[str], kinds: list[str], books: list[str 
     thread, `read_segmenter`'s default): a prior fitted over them is the same on any machine — with
     the machine's thread count they differ in the 7th decimal, enough to flip a near-tied choice."""
     with _torch_threads(1):
-        return backend.probs(texts, kinds, books=books)
+        return backend_probs(backend, texts, kinds, books)
+
+
+def backend_probs(backend, texts: list[str], kinds: list[str], books) -> list:
+    """The backend's probabilities in the run-time batches (bilstm.RUN_BATCH_CHARS) where it takes them."""
+    from pipeline.segment.bilstm import RUN_BATCH_CHARS, NeuralSegmenter
+    from pipeline.segment.ensemble import EnsembleSegmenter
+
+    if isinstance(backend, (NeuralSegmenter, EnsembleSegmenter)):
+        return backend.probs(texts, kinds, books=books, max_chars=RUN_BATCH_CHARS)
+    return backend.probs(texts, kinds, books=books)
 
 
 class Segmenter:
@@ -152,7 +162,7 @@ class Segmenter:
 
         from pipeline.segment.bilstm import marks_at
 
-        probs = self.backend.probs(texts, kinds, books=books)
+        probs = backend_probs(self.backend, texts, kinds, books)
         bs = books or [None] * len(texts)
         threshold, fin = self.backend.threshold, getattr(self.backend, "final_threshold", None)
         cp = self.context_prior
