@@ -67,8 +67,9 @@ def run_time_probs(backend, texts: list[str], kinds: list[str], books: list[str 
     """The backend's per-character mark probabilities as the pipeline computes them (one torch
     thread, `read_segmenter`'s default): a prior fitted over them is the same on any machine — with
     the machine's thread count they differ in the 7th decimal, enough to flip a near-tied choice."""
-    with _torch_threads(1):
-        return backend_probs(backend, texts, kinds, books)
+    with _torch_threads(1):  # (in probs' own batches, as the priors were fitted: refitted over the run-time
+        # batches of RUN_BATCH_CHARS their weights moved in the 5th decimal, a refit that changes nothing)
+        return backend.probs(texts, kinds, books=books)
 
 
 def backend_probs(backend, texts: list[str], kinds: list[str], books) -> list:
