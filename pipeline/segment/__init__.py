@@ -67,19 +67,8 @@ def run_time_probs(backend, texts: list[str], kinds: list[str], books: list[str 
     """The backend's per-character mark probabilities as the pipeline computes them (one torch
     thread, `read_segmenter`'s default): a prior fitted over them is the same on any machine — with
     the machine's thread count they differ in the 7th decimal, enough to flip a near-tied choice."""
-    with _torch_threads(1):  # (in probs' own batches, as the priors were fitted: refitted over the run-time
-        # batches of RUN_BATCH_CHARS their weights moved in the 5th decimal, a refit that changes nothing)
+    with _torch_threads(1):  # in probs' own batches, as the shipped priors were fitted (stop 51 kept them)
         return backend.probs(texts, kinds, books=books)
-
-
-def backend_probs(backend, texts: list[str], kinds: list[str], books) -> list:
-    """The backend's probabilities in the run-time batches (bilstm.RUN_BATCH_CHARS) where it takes them."""
-    from pipeline.segment.bilstm import RUN_BATCH_CHARS, NeuralSegmenter
-    from pipeline.segment.ensemble import EnsembleSegmenter
-
-    if isinstance(backend, (NeuralSegmenter, EnsembleSegmenter)):
-        return backend.probs(texts, kinds, books=books, max_chars=RUN_BATCH_CHARS)
-    return backend.probs(texts, kinds, books=books)
 
 
 class Segmenter:
@@ -161,9 +150,10 @@ class Segmenter:
         else as the model chooses it (final_threshold)."""
         import numpy as np
 
-        from pipeline.segment.bilstm import marks_at
+        from pipeline.segment import bilstm
 
-        probs = backend_probs(self.backend, texts, kinds, books)
+        # (a BiLSTM or an ensemble of them here: the run-time batches, bilstm.RUN_BATCH_CHARS)
+        probs = self.backend.probs(texts, kinds, books=books, max_chars=bilstm.RUN_BATCH_CHARS)
         bs = books or [None] * len(texts)
         threshold, fin = self.backend.threshold, getattr(self.backend, "final_threshold", None)
         cp = self.context_prior
@@ -176,14 +166,14 @@ class Segmenter:
 
             def marks(idx: np.ndarray) -> dict[int, str]:
                 finals = cp.finals(p, idx, t, k, b, fgroup) if fgroup and len(idx) else None
-                return marks_at(p, idx, len(t), final_threshold=fin, finals=finals)
+                return bilstm.marks_at(p, idx, len(t), final_threshold=fin, finals=finals)
 
             own = np.nonzero(p[: len(t) - 1, 0] < threshold)[0]
             group = self.prior.group(k, b) if self.prior is not None and passage else None
             ngroup = cp.note_group(k, b) if cp is not None and passage else None
             if group is not None or ngroup is not None:
                 # the model's own: its breaks and its own choice of mark (not the context prior's finals)
-                own_marks = marks_at(p, own, len(t), final_threshold=fin)
+                own_marks = bilstm.marks_at(p, own, len(t), final_threshold=fin)
                 if ngroup is not None:
                     published = marks(cp.note_breaks(p, passage, t, k, b, ngroup))
                 else:
