@@ -156,15 +156,16 @@ def read_document(path: str | Path, layout: str = "auto", encoding: str = "utf-8
         layout = detect_layout(props, text)
     if layout not in LAYOUTS:
         raise InputError(path, None, f"unknown layout {layout!r}; choose one of {', '.join(LAYOUTS)}")
+    markup_free = is_markup_free(text)
     if layout != "punctuated":
         if MID_LINE_END_RE.search(text):  # a print's line ends inside a physical line: read its printed lines
             lines = split_lines(path, text, printed_lines=True)
         _org_headings_as_markup(lines)
-        if not is_markup_free(text):
+        if not markup_free:
             too_wide(path, lines)
     if not any(line.kind == "text" for line in lines):
         raise InputError(path, None, "no text lines: only headers or page breaks")
-    if layout.startswith("wyg") and not is_markup_free(text):
+    if layout.startswith("wyg") and not markup_free:
         # Kanripo encodes every printed line of a WYG print, an empty one too, with its `¶` (「¶」,
         # 「　　¶」: 2,033 in the eight WYG books here); a line with nothing at all on it is in none of them — an
         # editor's. Read as an empty printed line (a break), a copy spaced out by a tool came out as other
@@ -189,7 +190,7 @@ def read_document(path: str | Path, layout: str = "auto", encoding: str = "utf-8
         id=doc_id,
         path=path,
         source=text,
-        layout=layout + ("-plain" if is_markup_free(text) else ""),
+        layout=layout + ("-plain" if markup_free else ""),
         properties=props,
         units=units,
         notes=notes,

@@ -254,8 +254,7 @@ def one_juan(path: str, text: str, lines: list[SourceLine]) -> None:
                 j = i  # back over the header block (meta and blank lines) that opens the second juan
                 while j > 0 and lines[j - 1].kind in ("meta", "blank"):
                     j -= 1
-                header = [ln for ln in lines[j:i] if ln.kind == "meta" and _FILE_HEADER_RE.match(text, ln.start)]
-                if header:
+                if any(ln.kind == "meta" and _FILE_HEADER_RE.match(text, ln.start) for ln in lines[j:i]):
                     raise InputError(path, lines[j].number, f"a second juan begins here (page {page}; the file's first pages "
                                      f"are {first}'s): a document is one juan, as Kanripo saves them; split the file here")
                 first = juan
@@ -270,7 +269,7 @@ def too_wide(path: str, lines: list[SourceLine]) -> None:
     """InputError at the first text line too wide for a printed line: the layout readers take a physical
     line for a printed one (its indentation, where it ends), and a copy whose lines were joined without
     their `¶` (one line a page, a paragraph) was read to other units with exit 0 (stop 51: 周禮注疏 juan
-    5, 232 units for 242; the SBCK 儀禮 juan 3, 98 for 102)."""
+    5, 228 units for 242; the SBCK 儀禮 juan 3, 98 for 102)."""
     for line in lines:
         # (a line holds no more columns than characters: most are passed without counting them)
         if line.kind == "text" and line.end - line.start > MAX_PRINTED_COLUMNS and line.width > MAX_PRINTED_COLUMNS:
