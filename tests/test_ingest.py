@@ -238,6 +238,31 @@ def test_printed_lines_joined_without_their_line_ends_are_refused(tmp_path, book
     assert err.value.line is not None and "columns" in err.value.message
 
 
+def _wrapped(line: str) -> str:
+    """A printed line as an editor that wraps at 8 characters saves it (lines with markup left whole)."""
+    if line.startswith(("#", "<pb")) or any(c in line for c in "(<[&") or len(line) <= 10:
+        return line
+    return line[:8] + "\n" + line[8:]
+
+
+@pytest.mark.parametrize("book", ["KR1d0030", "KR1d0003", "KR1d0026"])
+def test_a_copy_whose_lines_an_editor_wrapped_is_refused(tmp_path, book):
+    """Printed lines cut in two by an editor: each piece was read as a printed line, to other units with
+    exit 0 (stop 52: 周禮注疏 juan 2, 201 units for 135). Every text line of a Kanripo print ends with `¶`:
+    the first line without one is refused, where the file's others have it. Train juan 5 (the SBCK: 3)."""
+    from pipeline.errors import InputError
+
+    name = f"{book}_00{3 if book == 'KR1d0026' else 5}.txt"
+    src = Path(__file__).resolve().parents[1] / "data" / "corpus" / book / name
+    lines = src.read_text(encoding="utf-8").split("\n")
+    first = next(i for i, ln in enumerate(lines) if _wrapped(ln) != ln)
+    wrapped = tmp_path / name
+    wrapped.write_text("\n".join(_wrapped(ln) for ln in lines), encoding="utf-8")
+    with pytest.raises(InputError) as err:
+        read_document(str(wrapped))
+    assert err.value.line == first + 1 and "no `¶` ends this line" in err.value.message
+
+
 def test_page_ids_that_turn_to_another_number_without_a_file_header_are_read(tmp_path):
     """An edition whose page ids count volumes, not juan, turns to the next number inside a juan file:
     only a file's header before the new pages says that a second juan file begins. Train juan 5, its

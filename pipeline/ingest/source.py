@@ -278,6 +278,32 @@ def too_wide(path: str, lines: list[SourceLine]) -> None:
                              f"with `¶`")
 
 
+# where a printed line of a print ends: its `¶`, blanks and page tags after it aside
+_LINE_ENDED_RE = re.compile(r"¶(?:[ \t\r\u3000]|<pb:[^>\n]*>)*$")
+
+
+def unended_line(path: str, text: str, lines: list[SourceLine]) -> None:
+    """InputError at the first text line without its `¶` in a file whose printed lines end with one.
+    Every text line of the 675 embedded and shared prints ends with `¶`; a copy re-wrapped by an editor
+    (each line cut at 10, 20 … characters) was read with exit 0 to other units, a piece of a printed line
+    taken for a printed line (stop 52: 周禮注疏 juan 2, 201 units for 135; the SBCK 儀禮 juan 3, 109 for
+    102). A `¶` dropped by hand is refused too: a physical line without one may be a printed line or a
+    piece of one, and which of the two only the `¶` tells."""
+    ended = unended = None
+    for line in lines:
+        if line.kind != "text":
+            continue
+        stop = text.find("\n", line.start) % (len(text) + 1)  # (-1: the last line, to the end of the text)
+        if text.endswith("¶", line.start, stop) or _LINE_ENDED_RE.search(text, line.start, stop):
+            ended = ended or line
+        else:
+            unended = unended or line
+        if ended and unended:
+            raise InputError(path, unended.number, f"no `¶` ends this line, where the file's printed lines end with one "
+                             f"(line {ended.number} does): were the lines re-wrapped by an editor? Join the pieces of "
+                             f"each printed line; a printed line of its own ends with `¶`")
+
+
 def page_index(lines: list[SourceLine]) -> tuple[list[tuple[int, str]], list[tuple[int, str, int]]]:
     """Document.pages (every `<pb:…>` tag) and Document.lines (each printed line's start, page and
     number; markup-free text has no page ids: there the physical line of the file)."""
