@@ -263,6 +263,32 @@ def test_a_copy_whose_lines_an_editor_wrapped_is_refused(tmp_path, book):
     assert err.value.line == first + 1 and "no `¶` ends this line" in err.value.message
 
 
+CONVERTED_COPIES = {  # what a width-converting tool makes of a print, and what is refused (stop 52)
+    "notes made full-width": (lambda t: t.replace("(", "（").replace(")", "）").replace("/", "／"), "full-width parenthesis"),
+    "a blank column as two spaces": (lambda t: t.replace("\u3000", "  "), "runs of spaces is of even length"),
+}
+
+
+@pytest.mark.parametrize("edit", sorted(CONVERTED_COPIES))
+@pytest.mark.parametrize("book", ["KR1d0003", "KR1d0026"])
+def test_a_copy_a_width_converting_tool_made_is_refused(tmp_path, book, edit):
+    """Full-width note parentheses were read as text (the SBCK 儀禮 juan 3: 5 units for 102), two spaces a
+    blank column as two columns (周禮注疏 juan 2: other units), both with exit 0. Refused now; one space a
+    column (NFKC) reads as the file does. Train juan 5 (the SBCK: 3)."""
+    from pipeline.errors import InputError
+
+    name = f"{book}_00{3 if book == 'KR1d0026' else 5}.txt"
+    src = Path(__file__).resolve().parents[1] / "data" / "corpus" / book / name
+    convert, said = CONVERTED_COPIES[edit]
+    copy = tmp_path / name
+    copy.write_text(convert(src.read_text(encoding="utf-8")), encoding="utf-8")
+    with pytest.raises(InputError) as err:
+        read_document(str(copy))
+    assert err.value.line is not None and said in err.value.message
+    copy.write_text(src.read_text(encoding="utf-8").replace("\u3000", " "), encoding="utf-8")
+    assert [(u.kind, len(u.text)) for u in read_document(str(copy)).units] == [(u.kind, len(u.text)) for u in read_document(str(src)).units]
+
+
 def test_page_ids_that_turn_to_another_number_without_a_file_header_are_read(tmp_path):
     """An edition whose page ids count volumes, not juan, turns to the next number inside a juan file:
     only a file's header before the new pages says that a second juan file begins. Train juan 5, its

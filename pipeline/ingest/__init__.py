@@ -22,9 +22,9 @@ from pipeline.ingest.check import (
 from pipeline.ingest.punctuated import heading_length, parse_punctuated
 from pipeline.ingest.resume import find_base_text, load_base_text, resume_base, split_paragraphs, unsplit_jing
 from pipeline.ingest.sbck import parse_sbck
-from pipeline.ingest.source import (INDENT_CHARS, LINE_END, MID_LINE_END_RE, STDIN, STDIN_NAME, drop_invisible, one_juan, page_index,
-                                    read_properties, read_text, split_lines, too_wide,
-                                    unended_line)
+from pipeline.ingest.source import (INDENT_CHARS, LINE_END, MID_LINE_END_RE, STDIN, STDIN_NAME, doubled_blanks, drop_invisible,
+                                    fullwidth_notes, one_juan, page_index, read_properties, read_text, split_lines,
+                                    too_wide, unended_line)
 from pipeline.ingest.sources import attribute_markers
 from pipeline.ingest.speakers import Speakers, author_of, split_attributions
 from pipeline.ingest.wyg import parse_wyg
@@ -163,6 +163,8 @@ def read_document(path: str | Path, layout: str = "auto", encoding: str = "utf-8
             lines = split_lines(path, text, printed_lines=True)
         _org_headings_as_markup(lines)
         if not markup_free:
+            fullwidth_notes(path, text, lines)  # (before too_wide: notes read as text make a line wide)
+            doubled_blanks(path, text, lines)
             too_wide(path, lines)
             unended_line(path, text, lines)
     if not any(line.kind == "text" for line in lines):

@@ -304,6 +304,49 @@ def unended_line(path: str, text: str, lines: list[SourceLine]) -> None:
                              f"each printed line; a printed line of its own ends with `¶`")
 
 
+def fullwidth_notes(path: str, text: str, lines: list[SourceLine]) -> None:
+    """InputError at the first text line with a full-width parenthesis `（` `）`: no Kanripo print holds one
+    (none of the 675 embedded and shared print files; the punctuated editions do, as the edition's own
+    brackets), and a copy whose `(…/…)` notes a tool made full-width (`（…／…）`) was read with the notes
+    as text: the SBCK 儀禮 juan 3 to 5 units for 102, with exit 0 (stop 52)."""
+    for line in lines:
+        if line.kind == "text":
+            at = min((i for i in (text.find("（", line.start, line.end), text.find("）", line.start, line.end)) if i >= 0),
+                     default=-1)
+            if at >= 0:
+                raise InputError(path, line.number, f"a full-width parenthesis {text[at]!r} (column {at - line.start + 1}), "
+                                 f"which no Kanripo print holds: a print's small notes are written (a/b) in ASCII; were "
+                                 f"they made full-width by a tool? Write them back as ( / )")
+
+
+def doubled_blanks(path: str, text: str, lines: list[SourceLine]) -> None:
+    """InputError where each blank column of the print seems written as two ASCII spaces (nkf -Z2 and
+    other width-keeping conversions of `　`): the readers count a blank a column, and such a copy was
+    read to other units with exit 0 (stop 52: every one of ten print layouts, e.g. 儀禮述註 juan 2 376
+    units for 378). The evidence: no `　` in the file's text lines, and every run of spaces there of even
+    length — the prints' blank runs are of any length (indents of 1 column are 91 % of all), so a copy
+    with one space a column (NFKC) holds odd runs and is read (but for 2 of the 385 print files, whose runs
+    are all even: such a copy of them is refused too)."""
+    first, runs = None, 0
+    for line in lines:
+        if line.kind != "text":
+            continue
+        if text.find("\u3000", line.start, line.end) >= 0:
+            return
+        for m in _SPACES_RE.finditer(text, line.start, line.end):
+            if len(m.group()) % 2:
+                return
+            runs += 1
+            first = first or line
+    if runs:
+        raise InputError(path, first.number, f"no ideographic space `　` in the text, and each of its {runs} runs of "
+                         f"spaces is of even length: was each blank column of the print written as two spaces by a "
+                         f"tool (nkf -Z2 does)? Write the print's blank columns as `　`, one each")
+
+
+_SPACES_RE = re.compile(" +")
+
+
 def page_index(lines: list[SourceLine]) -> tuple[list[tuple[int, str]], list[tuple[int, str, int]]]:
     """Document.pages (every `<pb:…>` tag) and Document.lines (each printed line's start, page and
     number; markup-free text has no page ids: there the physical line of the file)."""
