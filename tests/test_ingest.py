@@ -263,6 +263,26 @@ def test_a_copy_whose_lines_an_editor_wrapped_is_refused(tmp_path, book):
     assert err.value.line == first + 1 and "no `¶` ends this line" in err.value.message
 
 
+@pytest.mark.parametrize("joined", [False, True])
+def test_a_file_cut_short_inside_a_line_is_refused(tmp_path, joined):
+    """A download or copy cut short inside a printed line: the last line has no `¶`, and the part read
+    looked like a whole juan (exit 0 before stop 52). Refused at that line, saying so — also where a
+    page's printed lines stand on one physical line, each with its `¶` (only the last is cut). Train juan 5."""
+    from pipeline.errors import InputError
+
+    src = Path(__file__).resolve().parents[1] / "data" / "corpus" / "KR1d0003" / "KR1d0003_005.txt"
+    text = src.read_text(encoding="utf-8")
+    if joined:
+        text = re.sub("¶\n(?!<pb|#)", "¶", text)
+    half = text[: len(text) // 2]
+    cut = half[: half.rindex("¶") + 1] + ("" if joined else "\n") + "而"  # the next printed line's first character
+    copy = tmp_path / src.name
+    copy.write_text(cut, encoding="utf-8")
+    with pytest.raises(InputError) as err:
+        read_document(str(copy))
+    assert err.value.line == cut.count("\n") + 1 and "was the file cut short?" in err.value.message
+
+
 CONVERTED_COPIES = {  # what a width-converting tool makes of a print, and what is refused (stop 52)
     "notes made full-width": (lambda t: t.replace("(", "（").replace(")", "）").replace("/", "／"), "full-width parenthesis"),
     "a blank column as two spaces": (lambda t: t.replace("\u3000", "  "), "runs of spaces is of even length"),

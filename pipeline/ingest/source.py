@@ -290,18 +290,25 @@ def unended_line(path: str, text: str, lines: list[SourceLine]) -> None:
     102). A `¶` dropped by hand is refused too: a physical line without one may be a printed line or a
     piece of one, and which of the two only the `¶` tells."""
     ended = unended = None
-    for line in lines:
+    for i, line in enumerate(lines):
         if line.kind != "text":
             continue
-        stop = text.find("\n", line.start) % (len(text) + 1)  # (-1: the last line, to the end of the text)
-        if text.endswith("¶", line.start, stop) or _LINE_ENDED_RE.search(text, line.start, stop):
+        # (a printed line cut from a physical one ends at its `¶`; the last, or a whole line, may have blanks
+        # or tags after it: to the physical line's end, -1 the text's end)
+        stop = text.find("\n", line.start) % (len(text) + 1)
+        if text.startswith("¶", line.end) or _LINE_ENDED_RE.search(text, line.start, stop):
             ended = ended or line
         else:
-            unended = unended or line
+            unended = unended or (i, line)
         if ended and unended:
-            raise InputError(path, unended.number, f"no `¶` ends this line, where the file's printed lines end with one "
-                             f"(line {ended.number} does): were the lines re-wrapped by an editor? Join the pieces of "
-                             f"each printed line; a printed line of its own ends with `¶`")
+            i, line = unended
+            if not any(later.kind == "text" for later in lines[i + 1 :]):  # a download or a copy cut short
+                why = "the file's last text line: was the file cut short? A whole juan ends where its last printed line does"
+            else:
+                why = ("were the lines re-wrapped by an editor? Join the pieces of each printed line; a printed line of "
+                       "its own ends with `¶`")
+            raise InputError(path, line.number, f"no `¶` ends this line, where the file's printed lines end with one "
+                             f"(line {ended.number} does): {why}")
 
 
 def fullwidth_notes(path: str, text: str, lines: list[SourceLine]) -> None:
@@ -322,7 +329,7 @@ def fullwidth_notes(path: str, text: str, lines: list[SourceLine]) -> None:
 def doubled_blanks(path: str, text: str, lines: list[SourceLine]) -> None:
     """InputError where each blank column of the print seems written as two ASCII spaces (nkf -Z2 and
     other width-keeping conversions of `　`): the readers count a blank a column, and such a copy was
-    read to other units with exit 0 (stop 52: every one of ten print layouts, e.g. 儀禮述註 juan 2 376
+    read to other units with exit 0 (stop 52: every one of nine print-layout books, e.g. 儀禮述註 juan 2 376
     units for 378). The evidence: no `　` in the file's text lines, and every run of spaces there of even
     length — the prints' blank runs are of any length (indents of 1 column are 91 % of all), so a copy
     with one space a column (NFKC) holds odd runs and is read (but for 2 of the 385 print files, whose runs
