@@ -20,9 +20,10 @@ def wrap(line):
     if line.startswith("#") or not line.strip() or len(line) <= W:
         return [line]
     out, cur, n = [], "", 0
-    for m in TOKEN.finditer(line):
-        cur += m.group(); n += 1
-        if n >= W and m.group() != "¶":
+    tokens = [m.group() for m in TOKEN.finditer(line)]
+    for i, tok in enumerate(tokens):
+        cur += tok; n += 1
+        if n >= W and "".join(tokens[i + 1:]).strip() not in ("", "¶"):  # a line's `¶` stays with its last piece
             out.append(cur); cur, n = "", 0
     return out + [cur] if cur else out
 
