@@ -309,6 +309,17 @@ def test_a_copy_a_width_converting_tool_made_is_refused(tmp_path, book, edit):
     assert [(u.kind, len(u.text)) for u in read_document(str(copy)).units] == [(u.kind, len(u.text)) for u in read_document(str(src)).units]
 
 
+def test_front_matter_with_a_space_for_each_blank_column_reads_as_the_file_does(tmp_path):
+    """NFKC (nkf -Z1) writes each `　` as a space: the front matter's lines set out in columns (周禮注疏
+    　　　　　　禮類一周禮之屬) were known by runs of `　` alone, and such a copy of the 周禮注疏's juan 0 was
+    read to 159 units for 168 with exit 0 (stop 52). Juan 0 (front matter; in the train split)."""
+    src = Path(__file__).resolve().parents[1] / "data" / "corpus" / "KR1d0003" / "KR1d0003_000.txt"
+    copy = tmp_path / src.name
+    copy.write_text(src.read_text(encoding="utf-8").replace("\u3000", " "), encoding="utf-8")
+    shape = [(u.kind, len(u.text)) for u in read_document(str(src)).units]
+    assert [(u.kind, len(u.text)) for u in read_document(str(copy)).units] == shape and len(shape) == 168
+
+
 def test_page_ids_that_turn_to_another_number_without_a_file_header_are_read(tmp_path):
     """An edition whose page ids count volumes, not juan, turns to the next number inside a juan file:
     only a file's header before the new pages says that a second juan file begins. Train juan 5, its

@@ -47,12 +47,17 @@ RAISED_WORD_RE = re.compile(r"[國聖本皇]朝|欽定|御[定纂製選批註]|�
 # the compilers' signature closing a 提要 (總纂官臣紀昀…, 總　校　官　臣　陸　費　墀): a header line
 SIGNATURE_RE = re.compile(r"(?:總纂|總校|纂修|詳校|校對)官")
 # a line set out in columns (禮記集說　　　　禮類三禮記之屬: the title, the class at the foot): a header
-COLUMNS_RE = re.compile(r"[^\u3000]\u3000{2,}[^\u3000]")
+COLUMNS_RE = re.compile(r"[^\u3000 ][\u3000 ]{2,}[^\u3000 ]")  # (a space for a blank: a copy through NFKC)
 # the author line of a preface, on a line or two of its own (唐朝散大夫…臣賈公彦撰, …等奉 / 勅撰): a header
-BYLINE_RE = re.compile(r"[^\u3000]{4,40}撰")
+BYLINE_RE = re.compile(r"[^\u3000 ]{4,40}撰")
 NEAR_FULL = 2  # columns a line of an attributed comment may fall short of full and still run on
 ATTRIBUTED_SHARE = 0.8  # of indented block starts with an attribution: the book attributes its comments
 MIN_BLOCKS = 10  # front matter: a line set this far in is a signature or an author line, never prose
+
+
+def _unspaced(text: str) -> str:
+    """The text without its blanks (`　`, or a space where a copy went through NFKC)."""
+    return text.replace("\u3000", "").replace(" ", "")
 
 
 def line_text(line: SourceLine) -> str:
@@ -162,9 +167,9 @@ class PrintReader:
         """目錄, 提要, 序 …: blocks of more than one line are prose, single lines headers."""
         for block in _blocks(lines):
             first = line_text(block[0])
-            whole = "".join(line_text(line) for line in block).replace("\u3000", "")
+            whole = _unspaced("".join(line_text(line) for line in block))
             prose = (len(block) > 1 and block[0].indent < SIGNATURE_INDENT
-                     and not SIGNATURE_RE.match(first.replace("\u3000", ""))
+                     and not SIGNATURE_RE.match(_unspaced(first))
                      and not (len(block) <= 2 and BYLINE_RE.fullmatch(whole)))
             self.open("commentary" if prose else "header")
             for line in block:
@@ -242,10 +247,10 @@ def _blocks(lines: list[SourceLine]) -> list[list[SourceLine]]:
             prev_full = prev_full and line.kind == "pb"
             prev_prose = prev_prose and line.kind == "pb"
             continue
-        text = line_text(line).strip("\u3000")
+        text = line_text(line).strip("\u3000 ")
         # a small note counts as one column entry (周禮注疏's 目録: 天官　　(司書/司裘)　　(職内/掌皮) …)
-        laid_out = "".join(t.char if t.kind == "char" else "〇" for t in line.tokens).strip("\u3000")
-        own = bool(COLUMNS_RE.search(laid_out) or SIGNATURE_RE.match(text.replace("\u3000", "")))
+        laid_out = "".join(t.char if t.kind == "char" else "〇" for t in line.tokens).strip("\u3000 ")
+        own = bool(COLUMNS_RE.search(laid_out) or SIGNATURE_RE.match(_unspaced(text)))
         left = bool(blocks) and line.indent < blocks[-1][0].indent  # set left of the block's first line
         raised = left and prev_prose and bool(RAISED_WORD_RE.match(text)) and not HEADER_RE.fullmatch(text)
         # a full line runs on, but not into a line set further left that is no 擡頭 (the byline
