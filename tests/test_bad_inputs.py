@@ -64,6 +64,11 @@ CASES = {
                                 f"{t / 'KR1d0030_905.txt'}:14"),
     "unopened note": lambda t: ([str(write(t / "KR1d0030_906.txt", "\n".join(HEAD + ["司射適西階西)倚扑¶"])))],
                                 f"{t / 'KR1d0030_906.txt'}:14"),
+    # stop 52: an editor's wrapped line, a width-converting tool's notes (read to other units with exit 0 before)
+    "a printed line an editor wrapped": lambda t: ([str(write(t / "KR1d0030_915.txt", "\n".join(HEAD + ["司射適西階", "西倚扑¶"])))],
+                                                   f"{t / 'KR1d0030_915.txt'}:14"),
+    "notes made full-width": lambda t: ([str(write(t / "KR1d0030_916.txt", "\n".join(HEAD + ["司射適西階（案此下各／）¶"])))],
+                                        f"{t / 'KR1d0030_916.txt'}:14"),
     "unknown entity": lambda t: ([str(write(t / "KR1d0030_907.txt", "\n".join(HEAD + ["司射&KR99999;適¶"])))],
                                  f"{t / 'KR1d0030_907.txt'}:14"),
     "broken entity": lambda t: ([str(write(t / "KR1d0030_908.txt", "\n".join(HEAD + ["司射&KR12;適¶"])))],
