@@ -286,7 +286,7 @@ def unended_line(path: str, text: str, lines: list[SourceLine]) -> None:
     """InputError at the first text line without its `¶` in a file whose printed lines end with one.
     Every text line of the 675 embedded and shared prints ends with `¶`; a copy re-wrapped by an editor
     (each line cut at 10, 20 … characters) was read with exit 0 to other units, a piece of a printed line
-    taken for a printed line (stop 52: 周禮注疏 juan 2, 201 units for 135; the SBCK 儀禮 juan 3, 109 for
+    taken for a printed line (stop 52: 周禮注疏 juan 2, 201 units for 135; 禮記集說 juan 2, 1,862 for
     102). A `¶` dropped by hand is refused too: a physical line without one may be a printed line or a
     piece of one, and which of the two only the `¶` tells."""
     ended = unended = None
@@ -311,19 +311,21 @@ def unended_line(path: str, text: str, lines: list[SourceLine]) -> None:
                              f"(line {ended.number} does): {why}")
 
 
+_FULLWIDTH_PAREN_RE = re.compile("[（）]")
+_SPACES_RE = re.compile(" +")
+
+
 def fullwidth_notes(path: str, text: str, lines: list[SourceLine]) -> None:
     """InputError at the first text line with a full-width parenthesis `（` `）`: no Kanripo print holds one
     (none of the 675 embedded and shared print files; the punctuated editions do, as the edition's own
     brackets), and a copy whose `(…/…)` notes a tool made full-width (`（…／…）`) was read with the notes
     as text: the SBCK 儀禮 juan 3 to 5 units for 102, with exit 0 (stop 52)."""
     for line in lines:
-        if line.kind == "text":
-            at = min((i for i in (text.find("（", line.start, line.end), text.find("）", line.start, line.end)) if i >= 0),
-                     default=-1)
-            if at >= 0:
-                raise InputError(path, line.number, f"a full-width parenthesis {text[at]!r} (column {at - line.start + 1}), "
-                                 f"which no Kanripo print holds: a print's small notes are written (a/b) in ASCII; were "
-                                 f"they made full-width by a tool? Write them back as ( / )")
+        m = _FULLWIDTH_PAREN_RE.search(text, line.start, line.end) if line.kind == "text" else None
+        if m:
+            raise InputError(path, line.number, f"a full-width parenthesis {m.group()!r} (column {m.start() - line.start + 1}), "
+                             f"which no Kanripo print holds: a print's small notes are written (a/b) in ASCII; were "
+                             f"they made full-width by a tool? Write them back as ( / )")
 
 
 def doubled_blanks(path: str, text: str, lines: list[SourceLine]) -> None:
@@ -349,9 +351,6 @@ def doubled_blanks(path: str, text: str, lines: list[SourceLine]) -> None:
         raise InputError(path, first.number, f"no ideographic space `　` in the text, and each of its {runs} runs of "
                          f"spaces is of even length: was each blank column of the print written as two spaces by a "
                          f"tool (nkf -Z2 does)? Write the print's blank columns as `　`, one each")
-
-
-_SPACES_RE = re.compile(" +")
 
 
 def page_index(lines: list[SourceLine]) -> tuple[list[tuple[int, str]], list[tuple[int, str, int]]]:
