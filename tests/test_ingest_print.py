@@ -10,7 +10,10 @@ Fixtures (tests/fixtures/print/) are cut, unchanged, from ../shared/corpus:
 - KR1d0063_001.txt: 表記集傳 juan 1, lines 1-48 (the commentary in small print, `(隱/公)` heads);
 - KR1d0057_000.txt: 禮記集說 front matter, lines 1-41 (the 提要: its title line set out in columns,
   a 擡頭 break `…間今 / 聖朝 / 欽定禮記義疏…`, the compilers' signature set in at 7);
-- KR1d0040_000.txt: 儀禮述註 front matter, lines 1-21 (the 提要's first line broken for `國朝`).
+- KR1d0040_000.txt: 儀禮述註 front matter, lines 1-21 (the 提要's first line broken for `國朝`);
+- KR1d0040_011.txt: 儀禮述註 juan 11 (喪服), lines 1-285 (pages 1a-16a: `子夏𫝊` at 2 over a 鄭目錄 and
+  a 疏 at 1 with nothing flush left on page 1a; a 疏 running on from 15a onto 15b at 1 above the first
+  喪服 table at 2 and 3).
 These books have no dev split: none of their juan is used for measuring anything else.
 """
 
@@ -76,6 +79,33 @@ def test_page_shifts_are_measured_not_assumed():
 
     shifts = wyg_print.page_shifts(split_lines("x", doc.source))
     assert shifts == {"KR1d0057_WYG_004-39a": 1, "KR1d0057_WYG_004-39b": 1}
+
+
+def test_a_page_whose_shallowest_lines_are_commentary_is_not_shifted():
+    # both pages have nothing flush left and lines deeper than the book's ordinary levels: read as
+    # shifted, their lines at 1 were 經 (a 鄭目錄 at 1 under `子夏𫝊` at 2; a 疏 running on above a table)
+    doc = units("KR1d0040_011")
+    base = [u.text for u in doc.units if u.kind == "base"]
+    assert not any("隆殺之禮" in t or t == "為不借也" for t in base)
+    opening = [(u.kind, u.marker, u.text[:6]) for u in doc.units[5:8]]
+    assert opening == [
+        ("commentary", "鄭目錄云", "天子以下死而"),
+        ("commentary", None, "隆殺之禮不忍"),  # (the 鄭目錄 runs on; its line is a column short)
+        ("commentary", "○疏曰", "䘮服之制成服"),
+    ]
+    shu = next(u for u in doc.units if u.text.startswith("公卿大夫或有地或無地"))
+    assert shu.text.endswith("漢時謂屨為不借也")
+    # the shift the page's own text does not gainsay stays (禮記集說 juan 4, page 39a)
+    assert "侍坐於先生先生問焉終則對請業則起請益則起父召無諾先生召無諾唯而起" in [
+        u.text for u in units("KR1d0057_004").units if u.kind == "base"]
+
+
+def test_a_block_does_not_run_on_into_a_line_set_further_left():
+    # 表記集傳 juan 1: a full last line of a comment, then a 春秋 entry set a column further left
+    doc = units("KR1d0063_001")
+    entry = next(u for u in doc.units if "陳侯鮑卒" in u.text)
+    assert entry.text == "桓公五年春正月甲戌己丑陳侯鮑卒"
+    assert doc.units[entry.seq - 1].text.endswith("來戰于郎春秋之所治也")
 
 
 def test_yili_shuzhu_splits_at_each_attribution():
@@ -211,7 +241,7 @@ def test_the_check_refuses_a_reading_the_print_contradicts(tmp_path):
 
 
 def test_check_passes_on_the_fixtures():
-    for name in ("KR1d0057_001", "KR1d0057_004", "KR1d0040_001", "KR1d0063_001"):
+    for name in ("KR1d0057_001", "KR1d0057_004", "KR1d0040_001", "KR1d0040_011", "KR1d0063_001"):
         ev = read_document(FIX / f"{name}.txt").evidence  # read with the layout auto: checked, or refused
         assert disagreements(ev) == [], name
         assert abs(ev["commentary_share_read"] - ev["commentary_share_print"]) <= 0.05, name

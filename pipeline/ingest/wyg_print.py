@@ -179,9 +179,12 @@ class PrintReader:
     def main(self, lines: list[SourceLine], title: str = "") -> None:
         """The body of a juan: headers and chapter titles, then base and commentary blocks."""
         shifts = page_shifts(lines)
-        attributed = self._attributed(lines, shifts)
+        starts, heads = self._block_starts(lines, shifts)
+        # the comments open with attributions (禮記集說: 0.97 of them; 儀禮述註 0.9x; 表記集傳 none)
+        attributed = starts >= MIN_BLOCKS and heads >= ATTRIBUTED_SHARE * starts
+        shifts = self._confirmed(lines, shifts, heads >= MIN_BLOCKS)
         opening = True
-        prev_full, prev_width = False, 0
+        prev_full, prev_width, prev_level = False, 0, 0
         block_kind = ""
         for line in lines:
             if line.kind != "text":
@@ -203,26 +206,66 @@ class PrintReader:
                 continue
             opening = False
             head = self.heads(line, prev_full) if self.heads else None
-            indented = line.indent - shifts.get(line.pb, 0) > 0
-            kind = "commentary" if indented or head else "base"
+            level = line.indent - shifts.get(line.pb, 0)
+            kind = "commentary" if level > 0 or head else "base"
             continues = (
                 self.current is not None and head is None and (block_kind == "base") == (kind == "base")
+                # a block does not run on into a line set further left (a 春秋 entry under a full
+                # line of 表記集傳's comment, 喪服 tables of 儀禮述註), unless it is a 擡頭 break
+                and (level >= prev_level or bool(RAISED_WORD_RE.match(text)))
                 and (prev_full or attributed and kind == "commentary" and prev_width >= LINE_COLUMNS - NEAR_FULL)
             )
             if not continues:
                 self.open(kind)
                 block_kind = kind
             self.add(line.tokens)
-            prev_full, prev_width = full, line.width
+            prev_full, prev_width, prev_level = full, line.width, level
         self.close()
 
-    def _attributed(self, lines: list[SourceLine], shifts: dict) -> bool:
-        """Whether the document opens its commentary blocks with attributions (禮記集說: 0.97 of
-        them; 儀禮述註 0.9x; 表記集傳 none): then an unattributed line after a line one or two
-        columns short of full runs the comment on (the transcription drops a column now and then:
-        `…○疏¶ 曰按雜記云大饗卷三牲之爼歸于賔館是賔所¶ 當得也…`, 20 columns)."""
+    def _confirmed(self, lines: list[SourceLine], shifts: dict, speaks: bool) -> dict[str | None, int]:
+        """The shifts that the page's own text does not gainsay. A shift that sets a page's
+        shallowest lines flush reads them as 經; it is dropped where they are commentary by what
+        they say: the page's first line runs on a full line of the page before at the level that
+        line stood at, or one of them opens with an attribution, or (`speaks`: 10 or more of the
+        document's comments open with one) none of the deeper lines does. 儀禮述註 juan 1 and 11
+        read so: a 疏 running on at 1 (page 1b; 15b, above a 喪服 table at 2 and 3), a 鄭目錄 at 1
+        under `子夏𫝊` at 2, the tables' own headings at 2 were 經."""
+        pages: dict[str | None, list[tuple[SourceLine, bool]]] = defaultdict(list)  # line, after a full one
+        ran_on: dict[str | None, SourceLine] = {}  # a page's first line -> the full line it runs on
+        prev: SourceLine | None = None
+        for line in lines:
+            if line.kind == "blank":
+                prev = None
+            if line.kind != "text" or _is_heading(line):
+                continue
+            after_full = prev is not None and prev.width >= LINE_COLUMNS
+            if line.pb not in pages and after_full and prev.pb != line.pb:
+                ran_on[line.pb] = prev
+            pages[line.pb].append((line, after_full))
+            prev = line
+        kept: dict[str | None, int] = {}
+        for pb, page in pages.items():
+            shift = shifts.get(pb, 0)
+            low = min(line.indent for line, _ in page)
+            if shift and shift >= low:
+                before = ran_on.get(pb)
+                runs_on = (before is not None and page[0][0].indent == low
+                           and low == before.indent - kept.get(before.pb, 0))
+                attributed_at = {line.indent for line, after in page if self.heads and self.heads(line, after)}
+                said = low in attributed_at or speaks and not any(level > low for level in attributed_at)
+                if runs_on or said:
+                    continue
+            if shift:
+                kept[pb] = shift
+        return kept
+
+    def _block_starts(self, lines: list[SourceLine], shifts: dict) -> tuple[int, int]:
+        """How many indented blocks the document has, and how many open with an attribution. Where
+        nearly all do, an unattributed line after a line one or two columns short of full runs the
+        comment on (the transcription drops a column now and then: `…○疏¶ 曰按雜記云大饗卷三牲之爼
+        歸于賔館是賔所¶ 當得也…`, 20 columns)."""
         if self.heads is None:
-            return False
+            return 0, 0
         starts = heads = 0
         prev_full = False
         for line in lines:
@@ -233,7 +276,7 @@ class PrintReader:
                 starts += 1
                 heads += self.heads(line) is not None
             prev_full = line.width >= LINE_COLUMNS
-        return starts >= MIN_BLOCKS and heads >= ATTRIBUTED_SHARE * starts
+        return starts, heads
 
 
 def _blocks(lines: list[SourceLine]) -> list[list[SourceLine]]:
