@@ -257,8 +257,10 @@ def marks_at(probs: np.ndarray, idx: np.ndarray, n: int, final: bool = True,
     return out
 
 
-# the characters of one batch (the longest unit × the units) when the pipeline runs a model; training
-# scores its held-out slices with probs' own default. Long 疏 units went one or two to a batch at 4,000,
+# the characters of one batch (the longest unit × the units) when training scores its held-out slices
+# (probs' default, as when the thresholds were tuned; inference is batch-invariant, docs/segmentation.md)
+SCORE_BATCH_CHARS = 4000
+# the same when the pipeline runs a model. Long 疏 units went one or two to a batch at 4,000,
 # the LSTM stepping through a thousand characters for each: at 16,000 the 注疏's dev split is segmented
 # 12-15 % faster on one core, every mark the same (stop 51, docs/segmentation.md)
 RUN_BATCH_CHARS = 16000
@@ -275,7 +277,7 @@ class NeuralSegmenter:
         # how a break's mark is chosen (marks_at); None, as in models tuned before it: the argmax
         self.final_threshold: float | None = self.config.get("final_threshold")
 
-    def probs(self, texts: list[str], kinds: list[str], max_chars: int = 4000,
+    def probs(self, texts: list[str], kinds: list[str], max_chars: int = SCORE_BATCH_CHARS,
               books: list[str] | None = None) -> list[np.ndarray]:
         """Per unit, (n, n_labels) probabilities. `books`: per unit its book id (KR1d0030, …;
         None: the 集釋), read by models with a book embedding."""

@@ -17,7 +17,7 @@ from pathlib import Path
 
 import numpy as np
 
-from pipeline.segment.bilstm import NeuralSegmenter, decode
+from pipeline.segment.bilstm import SCORE_BATCH_CHARS, NeuralSegmenter, decode
 
 
 class EnsembleSegmenter:
@@ -32,9 +32,8 @@ class EnsembleSegmenter:
         self.final_threshold = final_threshold if final_threshold is not None else self.config.get("final_threshold")
 
     def probs(self, texts: list[str], kinds: list[str], books: list[str] | None = None,
-              max_chars: int | None = None) -> list[np.ndarray]:
-        extra = {} if max_chars is None else {"max_chars": max_chars}  # the members' batches (bilstm.probs)
-        per_member = [m.probs(texts, kinds, books=books, **extra) for m in self.members]
+              max_chars: int = SCORE_BATCH_CHARS) -> list[np.ndarray]:
+        per_member = [m.probs(texts, kinds, books=books, max_chars=max_chars) for m in self.members]
         return [np.mean([p[i] for p in per_member], axis=0) for i in range(len(texts))]
 
     def predict(self, texts: list[str], kinds: list[str], books: list[str] | None = None) -> list[dict[int, str]]:
