@@ -104,8 +104,10 @@ def page_shifts(lines: list[SourceLine]) -> dict[str | None, int]:
 
 
 def _is_heading(line: SourceLine) -> bool:
+    if line.width >= LINE_COLUMNS:  # (most lines: asked first, as the reader asks it of every line three times)
+        return False
     text = line_text(line).strip("\u3000 ")
-    return line.width < LINE_COLUMNS and bool(HEADER_RE.fullmatch(text) or CHAPTER_RE.fullmatch(text))
+    return bool(HEADER_RE.fullmatch(text) or CHAPTER_RE.fullmatch(text))
 
 
 class PrintReader:
