@@ -100,6 +100,15 @@ def test_a_page_whose_shallowest_lines_are_commentary_is_not_shifted():
         u.text for u in units("KR1d0057_004").units if u.kind == "base"]
 
 
+def test_a_short_line_under_a_chapter_title_at_its_indent_is_a_title():
+    doc = units("KR1d0040_011")  # `䘮服第十一` at 2, `子夏𫝊` (the 傳's author) at 2 under it
+    assert [(u.kind, u.text) for u in doc.units[3:5]] == [("title", "䘮服第十一"), ("title", "子夏𫝊")]
+    # the 鄭目錄 set deeper under a title stays commentary (儀禮述註 juan 1: `士冠禮第一` at 2, it at 3)
+    shuzhu = units("KR1d0040_001")
+    title = next(u for u in shuzhu.units if u.text == "士冠禮第一")
+    assert shuzhu.units[title.seq + 1].marker == "鄭目錄云"
+
+
 def test_a_block_does_not_run_on_into_a_line_set_further_left():
     # 表記集傳 juan 1: a full last line of a comment, then a 春秋 entry set a column further left
     doc = units("KR1d0063_001")

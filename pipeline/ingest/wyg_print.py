@@ -52,6 +52,7 @@ COLUMNS_RE = re.compile(r"[^\u3000 ][\u3000 ]{2,}[^\u3000 ]")  # (a space for a 
 BYLINE_RE = re.compile(r"[^\u3000 ]{4,40}撰")
 NEAR_FULL = 2  # columns a line of an attributed comment may fall short of full and still run on
 ATTRIBUTED_SHARE = 0.8  # of indented block starts with an attribution: the book attributes its comments
+MAX_SUBTITLE = 8  # characters of a line of a chapter title under it (CHAPTER_RE: up to 8 before 第)
 MIN_BLOCKS = 10  # front matter: a line set this far in is a signature or an author line, never prose
 
 
@@ -186,6 +187,7 @@ class PrintReader:
         attributed = starts >= MIN_BLOCKS and heads >= ATTRIBUTED_SHARE * starts
         shifts = self._confirmed(lines, shifts, heads >= MIN_BLOCKS)
         opening = True
+        title_indent: int | None = None  # the chapter title's, on the line after it
         prev_full, prev_width, prev_level = False, 0, 0
         block_kind = ""
         for line in lines:
@@ -202,12 +204,17 @@ class PrintReader:
             # shared books: 20 columns); text set on longer lines is the juan's own, however it begins
             # (markup-free text pasted as one line that opens with 欽定四庫全書 was one header, stop 47)
             fits = line.width <= LINE_COLUMNS
-            if (opening and fits or closing) and HEADER_RE.fullmatch(text) or chapter:
-                self.single(line, "title" if chapter else "header")
-                opening, prev_full = opening and not chapter, False
+            head = self.heads(line, prev_full) if self.heads else None
+            # a short line set as far in as the chapter title right under it is a line of the title
+            # (儀禮述註's `䘮服第十一` / `子夏𫝊`, the 傳's author: the one such line in the print books)
+            subtitle = (title_indent == line.indent and not full and head is None
+                        and len(text) <= MAX_SUBTITLE)
+            title_indent = line.indent if chapter else None
+            if (opening and fits or closing) and HEADER_RE.fullmatch(text) or chapter or subtitle:
+                self.single(line, "title" if chapter or subtitle else "header")
+                opening, prev_full = opening and not (chapter or subtitle), False
                 continue
             opening = False
-            head = self.heads(line, prev_full) if self.heads else None
             level = line.indent - shifts.get(line.pb, 0)
             kind = "commentary" if level > 0 or head else "base"
             continues = (
