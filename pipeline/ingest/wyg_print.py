@@ -188,7 +188,7 @@ class PrintReader:
         shifts = self._confirmed(lines, shifts, heads >= MIN_BLOCKS)
         opening = True
         title_indent: int | None = None  # the chapter title's, on the line after it
-        prev_full, prev_width, prev_level = False, 0, 0
+        prev_full, prev_width, prev_level, prev_small = False, 0, 0, False
         block_kind = ""
         for line in lines:
             if line.kind != "text":
@@ -199,12 +199,16 @@ class PrintReader:
             text = line_text(line).strip("\u3000 ")
             full = line.width >= LINE_COLUMNS
             closing = bool(title) and text.startswith(title[:2]) and not full and HEADER_RE.fullmatch(text)
-            chapter = not full and not prev_full and CHAPTER_RE.fullmatch(text)
+            # full-size text does not run on from a line of small print (表記集傳: three chapter titles
+            # under a comment whose last line of small notes is full were read as its last words)
+            from_small = prev_small and not any(t.kind == "note" for t in line.tokens)
+            runs_on = prev_full and not from_small
+            chapter = not full and not runs_on and CHAPTER_RE.fullmatch(text)
             # an opening header fits on a printed line (the longest of the 959 in the embedded and
             # shared books: 20 columns); text set on longer lines is the juan's own, however it begins
             # (markup-free text pasted as one line that opens with 欽定四庫全書 was one header, stop 47)
             fits = line.width <= LINE_COLUMNS
-            head = self.heads(line, prev_full) if self.heads else None
+            head = self.heads(line, runs_on) if self.heads else None
             # a short line set as far in as the chapter title right under it is a line of the title
             # (儀禮述註's `䘮服第十一` / `子夏𫝊`, the 傳's author: the one such line in the print books)
             subtitle = (title_indent == line.indent and not full and head is None
@@ -222,13 +226,15 @@ class PrintReader:
                 # a block does not run on into a line set further left (a 春秋 entry under a full
                 # line of 表記集傳's comment, 喪服 tables of 儀禮述註), unless it is a 擡頭 break
                 and (level >= prev_level or bool(RAISED_WORD_RE.match(text)))
-                and (prev_full or attributed and kind == "commentary" and prev_width >= LINE_COLUMNS - NEAR_FULL)
+                and (runs_on or attributed and kind == "commentary" and prev_width >= LINE_COLUMNS - NEAR_FULL
+                     and not from_small)
             )
             if not continues:
                 self.open(kind)
                 block_kind = kind
             self.add(line.tokens)
             prev_full, prev_width, prev_level = full, line.width, level
+            prev_small = bool(line.tokens) and all(t.kind == "note" or t.char in "\u3000 " for t in line.tokens)
         self.close()
 
     def _confirmed(self, lines: list[SourceLine], shifts: dict, speaks: bool) -> dict[str | None, int]:
