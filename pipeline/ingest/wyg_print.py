@@ -5,11 +5,13 @@ Most Siku Quanshu (Wenyuange) books share one grammar; the 集釋 (wyg.py) and t
 itself, for the books that have no such markers: 禮記集說 (KR1d0057), 儀禮述註 (KR1d0040),
 表記集傳 (KR1d0063), 儀禮釋宮 (KR1d0031) …
 
-- A printed line holds 21 columns; a block runs on while its lines are full (LINE_COLUMNS).
+- A printed line holds 21 columns; a block runs on while its lines are full (LINE_COLUMNS),
+  but not into a line set further left, nor from a line of small print into full-size text.
 - Full-size text flush left is the main text (base); a block whose first line is indented
   under it is the author's commentary. Indentation is measured, not assumed: some pages are
   set one column to the right (禮記集說 juan 4, page 39a: 經 at 1, commentary at 2), which
-  `page_shifts` finds from the levels the document uses on its ordinary pages.
+  `page_shifts` finds from the levels the document uses on its ordinary pages, and which
+  `PrintReader._confirmed` keeps only where the page's text does not say otherwise.
 - A line that opens with an attribution (`鄭氏曰`, `註曰`, `愚按` …: speakers.py) opens a
   commentary block; a lemma head and a full-width space before it (`眂　注曰…`) too.
 - A two-column small note `(a/b)` is the author's commentary (夾注) unless it reads as the
