@@ -14,6 +14,8 @@ Fixtures (tests/fixtures/print/) are cut, unchanged, from ../shared/corpus:
 - KR1d0040_011.txt: 儀禮述註 juan 11 (喪服), lines 1-285 (pages 1a-16a: `子夏𫝊` at 2 over a 鄭目錄 and
   a 疏 at 1 with nothing flush left on page 1a; a 疏 running on from 15a onto 15b at 1 above the first
   喪服 table at 2 and 3);
+- KR1d0040_007.txt: 儀禮述註 juan 7 (大射儀), lines 1-240 (經 lines one or two columns short of full:
+  `…立于尊南北面東¶` / `上¶`, `…加勺又反¶` / `之¶`);
 - KR1d0063_002.txt: 表記集傳 juan 2, lines 1-14 and 1042-1068 (pages 58b-59b: `諾責章第三十一` under a
   comment whose last line of small notes is full).
 These books have no dev split: none of their juan is used for measuring anything else.
@@ -117,6 +119,13 @@ def test_full_size_text_does_not_run_on_from_a_line_of_small_print():
     assert (title.kind, title.text) == ("title", "諾責章第三十一")
     assert doc.units[title.seq - 1].text.endswith("以口譽人猶賢乎己")
     assert doc.units[title.seq + 1].kind == "base"
+
+
+def test_a_jing_line_a_column_or_two_short_runs_on_where_the_comments_are_attributed():
+    doc = units("KR1d0040_007")
+    base = [u.text for u in doc.units if u.kind == "base"]
+    assert not {"上", "之", "拜送爵", "面西上", "酒在北"} & set(base)
+    assert any(t.endswith("乃命執冪者執冪者升自西階立于尊南北面東上") for t in base)
 
 
 def test_a_block_does_not_run_on_into_a_line_set_further_left():
@@ -260,7 +269,7 @@ def test_the_check_refuses_a_reading_the_print_contradicts(tmp_path):
 
 
 def test_check_passes_on_the_fixtures():
-    for name in ("KR1d0057_001", "KR1d0057_004", "KR1d0040_001", "KR1d0040_011", "KR1d0063_001", "KR1d0063_002"):
+    for name in ("KR1d0057_001", "KR1d0057_004", "KR1d0040_001", "KR1d0040_007", "KR1d0040_011", "KR1d0063_001", "KR1d0063_002"):
         ev = read_document(FIX / f"{name}.txt").evidence  # read with the layout auto: checked, or refused
         assert disagreements(ev) == [], name
         assert abs(ev["commentary_share_read"] - ev["commentary_share_print"]) <= 0.05, name
