@@ -319,6 +319,9 @@ def test_an_attributed_comment_runs_on_over_a_line_a_column_short():
     assert (shu.marker, shu.source_name) == ("○疏曰", "賈公彦")
     assert "歸于賔館是賔所當得也饗時設几而不倚" in shu.text
     assert doc.units[shu.seq + 1].kind == "base"
+    # a comment line up to four columns short runs on too (`…舅姑共饗婦彼註¶`, 18 columns)
+    shu = next(u for u in doc.units if u.text.startswith("此饗與上盥饋同日"))
+    assert "厥明舅姑共饗婦彼註云昏禮不言厥明此言之者" in shu.text
 
 
 def test_text_on_one_long_line_is_no_opening_header(tmp_path):

@@ -52,7 +52,11 @@ SIGNATURE_RE = re.compile(r"(?:總纂|總校|纂修|詳校|校對)官")
 COLUMNS_RE = re.compile(r"[^\u3000 ][\u3000 ]{2,}[^\u3000 ]")  # (a space for a blank: a copy through NFKC)
 # the author line of a preface, on a line or two of its own (唐朝散大夫…臣賈公彦撰, …等奉 / 勅撰): a header
 BYLINE_RE = re.compile(r"[^\u3000 ]{4,40}撰")
-NEAR_FULL = 2  # columns a line may fall short of full and still run on, where the comments are attributed
+# columns a line may fall short of full and still run on, where the comments are attributed (a new
+# comment opens with its attribution; a 經 paragraph has no such mark and does end a few columns short:
+# 儀禮述註, docs/ingest.md "Stop 53")
+NEAR_FULL = 2
+NEAR_FULL_COMMENT = 4
 ATTRIBUTED_SHARE = 0.8  # of indented block starts with an attribution: the book attributes its comments
 MAX_SUBTITLE = 8  # characters of a line of a chapter title under it (CHAPTER_RE: up to 8 before 第)
 MIN_BLOCKS = 10  # front matter: a line set this far in is a signature or an author line, never prose
@@ -228,7 +232,8 @@ class PrintReader:
                 # a block does not run on into a line set further left (a 春秋 entry under a full
                 # line of 表記集傳's comment, 喪服 tables of 儀禮述註), unless it is a 擡頭 break
                 and (level >= prev_level or bool(RAISED_WORD_RE.match(text)))
-                and (runs_on or attributed and prev_width >= LINE_COLUMNS - NEAR_FULL and not from_small)
+                and (runs_on or attributed and not from_small
+                     and prev_width >= LINE_COLUMNS - (NEAR_FULL if kind == "base" else NEAR_FULL_COMMENT))
             )
             if not continues:
                 self.open(kind)
