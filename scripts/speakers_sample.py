@@ -11,14 +11,8 @@ reader to fill (docs/ingest.md holds the filled table).
 from __future__ import annotations
 
 import argparse
-import random
-import sys
-from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-
-from pipeline.ingest import read_document  # noqa: E402
-from pipeline.ingest.wyg_print import is_front_matter  # noqa: E402
+from units_sample import draw  # (scripts/ is on the path of a script run from it)
 
 
 def main() -> None:
@@ -27,20 +21,12 @@ def main() -> None:
     ap.add_argument("--n", type=int, default=50)
     ap.add_argument("--seed", type=int, default=20)
     args = ap.parse_args()
-    pool = []
-    for path in sorted(Path(args.book).glob("*.txt")):
-        doc = read_document(path)
-        for u in doc.units:
-            if u.kind != "commentary" or is_front_matter(doc.source[: u.start].rsplit("JUAN", 1)[-1].split("\n", 1)[0].strip()):
-                continue
-            line_start = doc.source.rfind("\n", 0, u.start) + 1
-            line_end = doc.source.find("\n", u.start)
-            printed = doc.source[line_start:line_end].rstrip("¶")
-            pool.append((doc.unit_id(u), printed, u))
-    random.Random(args.seed).shuffle(pool)
     print("| # | unit | printed line it starts on | marker | source | source_name | text | verdict |")
     print("|---:|---|---|---|---|---|---|---|")
-    for i, (uid, printed, u) in enumerate(sorted(pool[: args.n], key=lambda x: x[0]), start=1):
+    for i, (uid, doc, k) in enumerate(draw(args.book, {"commentary"}, args.n, args.seed), start=1):
+        u = doc.units[k]
+        line_start = doc.source.rfind("\n", 0, u.start) + 1
+        printed = doc.source[line_start : doc.source.find("\n", u.start)].rstrip("¶")
         print(f"| {i} | {uid} | {printed} | {u.marker or ''} | {u.source or ''} | {u.source_name or ''} | {u.text[:12]}… | |")
 
 

@@ -3,8 +3,8 @@ a hand check of what ingest read (is this unit the whole comment, the right kind
 
     python scripts/units_sample.py ../shared/corpus/KR1d0063 --n 30 --seed 53 [--kinds base,commentary]
 
-Draws from the base and commentary units (front matter left out, as scripts/speakers_sample.py does,
-whose draw of commentary units this is with `--kinds commentary`); prints for each the kind, marker and
+Draws from the base and commentary units (front matter left out; scripts/speakers_sample.py draws its
+commentary units with `draw`, so `--kinds commentary` gives its draw); prints for each the kind, marker and
 source of the unit and of its neighbours, the unit's text (long ones cut in the middle) and the ends of
 the neighbours' (docs/ingest.md, "Stop 53").
 """
@@ -26,6 +26,20 @@ def describe(unit) -> str:
     return f"[{unit.kind} {unit.marker or ''}|{unit.source or ''}]"
 
 
+def draw(book: str, kinds: set[str], n: int, seed: int) -> list[tuple[str, object, int]]:
+    """(unit id, document, unit index) of n units of these kinds outside the front matter, drawn with
+    the seed from every *.txt of the book folder, in unit-id order (scripts/speakers_sample.py too)."""
+    pool = []
+    for path in sorted(Path(book).glob("*.txt")):
+        doc = read_document(path)
+        for i, u in enumerate(doc.units):
+            if u.kind not in kinds or is_front_matter(doc.source[: u.start].rsplit("JUAN", 1)[-1].split("\n", 1)[0].strip()):
+                continue
+            pool.append((doc.unit_id(u), doc, i))
+    random.Random(seed).shuffle(pool)
+    return sorted(pool[:n], key=lambda x: x[0])
+
+
 def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("book")
@@ -33,16 +47,7 @@ def main() -> None:
     ap.add_argument("--seed", type=int, default=53)
     ap.add_argument("--kinds", default="base,commentary")
     args = ap.parse_args()
-    kinds = set(args.kinds.split(","))
-    pool = []
-    for path in sorted(Path(args.book).glob("*.txt")):
-        doc = read_document(path)
-        for i, u in enumerate(doc.units):
-            if u.kind not in kinds or is_front_matter(doc.source[: u.start].rsplit("JUAN", 1)[-1].split("\n", 1)[0].strip()):
-                continue
-            pool.append((doc.unit_id(u), doc, i))
-    random.Random(args.seed).shuffle(pool)
-    for k, (uid, doc, i) in enumerate(sorted(pool[: args.n], key=lambda x: x[0]), start=1):
+    for k, (uid, doc, i) in enumerate(draw(args.book, set(args.kinds.split(",")), args.n, args.seed), start=1):
         u = doc.units[i]
         print(f"## {k} {uid} {describe(u)} {len(u.text)} characters")
         if i:

@@ -251,6 +251,8 @@ class PrintReader:
         document's comments open with one) none of the deeper lines does. 儀禮述註 juan 1 and 11
         read so: a 疏 running on at 1 (page 1b; 15b, above a 喪服 table at 2 and 3), a 鄭目錄 at 1
         under `子夏𫝊` at 2, the tables' own headings at 2 were 經."""
+        if not shifts:  # (nearly every document: nothing to confirm, no walk over its lines)
+            return shifts
         pages: dict[str | None, list[tuple[SourceLine, bool]]] = defaultdict(list)  # line, after a full one
         ran_on: dict[str | None, SourceLine] = {}  # a page's first line -> the full line it runs on
         prev: SourceLine | None = None
@@ -282,9 +284,9 @@ class PrintReader:
 
     def _block_starts(self, lines: list[SourceLine], shifts: dict) -> tuple[int, int]:
         """How many indented blocks the document has, and how many open with an attribution. Where
-        nearly all do, an unattributed line after a line one or two columns short of full runs the
-        comment on (the transcription drops a column now and then: `…○疏¶ 曰按雜記云大饗卷三牲之爼
-        歸于賔館是賔所¶ 當得也…`, 20 columns)."""
+        nearly all do, an unattributed line after a line a few columns short of full runs on
+        (NEAR_FULL, NEAR_FULL_COMMENT; the transcription drops a column now and then: `…○疏¶
+        曰按雜記云大饗卷三牲之爼歸于賔館是賔所¶ 當得也…`, 20 columns)."""
         if self.heads is None:
             return 0, 0
         starts = heads = 0
