@@ -17,7 +17,9 @@ Fixtures (tests/fixtures/print/) are cut, unchanged, from ../shared/corpus:
 - KR1d0040_007.txt: 儀禮述註 juan 7 (大射儀), lines 1-240 (經 lines one or two columns short of full:
   `…立于尊南北面東¶` / `上¶`, `…加勺又反¶` / `之¶`);
 - KR1d0063_002.txt: 表記集傳 juan 2, lines 1-14 and 1042-1068 (pages 58b-59b: `諾責章第三十一` under a
-  comment whose last line of small notes is full).
+  comment whose last line of small notes is full);
+- KR1d0057_006.txt: 禮記集說 juan 6, lines 1-9 and 506-543 (pages 28b-30b: 孔氏's comment runs on from a
+  full line with `註云矢箙春作秋成…`, his citation of the 注).
 These books have no dev split: none of their juan is used for measuring anything else.
 """
 
@@ -126,6 +128,23 @@ def test_a_jing_line_a_column_or_two_short_runs_on_where_the_comments_are_attrib
     base = [u.text for u in doc.units if u.kind == "base"]
     assert not {"上", "之", "拜送爵", "面西上", "酒在北"} & set(base)
     assert any(t.endswith("乃命執冪者執冪者升自西階立于尊南北面東上") for t in base)
+
+
+def test_a_cited_book_after_a_full_line_does_not_open_a_comment():
+    # 孔氏's `…案槀人云春獻素秋獻成¶ 註云矢箙春作秋成…` goes on citing the 注: 云, not the 曰 the book's
+    # comments open with
+    doc = units("KR1d0057_006")
+    assert [(u.kind, u.marker) for u in doc.units[2:]] == [("base", None), ("commentary", "鄭氏曰"), ("commentary", "孔氏曰")]
+    assert "春獻素秋獻成註云矢箙春作秋成" in doc.units[4].text
+
+
+def test_a_book_whose_comments_open_with_yun_keeps_them_after_a_full_line(tmp_path):
+    # the same page with every attribution's 曰 printed 云 (no such book here): 云 is the book's own
+    # formula, so the line after 孔氏's full line opens the 注's comment as it did before
+    copy = tmp_path / "KR1d0057_006.txt"
+    copy.write_text((FIX / "KR1d0057_006.txt").read_text(encoding="utf-8").replace("氏曰", "氏云"), encoding="utf-8")
+    doc = read_document(copy)
+    assert [u.marker for u in doc.units[3:]] == ["鄭氏云", "孔氏云", "註云"]
 
 
 def test_a_block_does_not_run_on_into_a_line_set_further_left():

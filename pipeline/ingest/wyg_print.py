@@ -125,6 +125,7 @@ class PrintReader:
         self.notes: list[CollationNote] = []
         self.current: UnitBuilder | None = None
         self.heads = heads  # line -> attribution formula at its start, or None (speakers.py)
+        self.verbs = {"曰"}  # the verbs an attribution after a full line may end with (_head)
         self._note: str | None = None  # role of the note being read: "collation" | "text" | "unit"
         self._resume: str | None = None  # kind to go back to after a 夾注 unit split off base
 
@@ -214,7 +215,7 @@ class PrintReader:
             # shared books: 20 columns); text set on longer lines is the juan's own, however it begins
             # (markup-free text pasted as one line that opens with 欽定四庫全書 was one header, stop 47)
             fits = line.width <= LINE_COLUMNS
-            head = self.heads(line, runs_on) if self.heads else None
+            head = self._head(line, runs_on)
             # a short line set as far in as the chapter title right under it is a line of the title
             # (儀禮述註's `䘮服第十一` / `子夏𫝊`, the 傳's author: the one such line in the print books)
             subtitle = (title_indent == line.indent and not full and head is None
@@ -274,13 +275,24 @@ class PrintReader:
                 before = ran_on.get(pb)
                 runs_on = (before is not None and page[0][0].indent == low
                            and low == before.indent - kept.get(before.pb, 0))
-                attributed_at = {line.indent for line, after in page if self.heads and self.heads(line, after)}
+                attributed_at = {line.indent for line, after in page if self._head(line, after)}
                 said = low in attributed_at or speaks and not any(level > low for level in attributed_at)
                 if runs_on or said:
                     continue
             if shift:
                 kept[pb] = shift
         return kept
+
+    def _head(self, line: SourceLine, after_full: bool) -> str | None:
+        """The attribution a line opens a comment with. After a full line the sentence may run on
+        citing a book: `…特牲記魚十有五¶ 註云隂中之物…`, `…遂師¶ 注云蜃車…`, `…莊氏云尸居而龍見` (the
+        莊子, quoted by 藍田吕氏): there only a formula with a verb the document's comments open with
+        (`verbs`: 曰 in all four print books; every 云 after a full line there, 6, ran a sentence on)
+        opens one."""
+        head = self.heads(line, after_full) if self.heads else None
+        if head and after_full and head[-1] not in self.verbs:
+            return None
+        return head
 
     def _block_starts(self, lines: list[SourceLine], shifts: dict) -> tuple[int, int]:
         """How many indented blocks the document has, and how many open with an attribution. Where
@@ -290,6 +302,7 @@ class PrintReader:
         if self.heads is None:
             return 0, 0
         starts = heads = 0
+        verbs: Counter[str] = Counter()
         prev_full = False
         for line in lines:
             if line.kind != "text":
@@ -297,8 +310,13 @@ class PrintReader:
                 continue
             if not prev_full and line.indent - shifts.get(line.pb, 0) > 0 and not _is_heading(line):
                 starts += 1
-                heads += self.heads(line) is not None
+                head = self.heads(line)
+                if head is not None:
+                    heads += 1
+                    verbs[head[-1]] += 1
             prev_full = line.width >= LINE_COLUMNS
+        # a book whose comments open with `X云` (none here) keeps them after a full line too
+        self.verbs = {"曰"} | {verbs.most_common(1)[0][0]} if verbs else {"曰"}
         return starts, heads
 
 
