@@ -147,6 +147,17 @@ def test_a_book_whose_comments_open_with_yun_keeps_them_after_a_full_line(tmp_pa
     assert [u.marker for u in doc.units[3:]] == ["鄭氏云", "孔氏云", "註云"]
 
 
+def test_the_mourning_chapters_zhuan_set_flush_is_base_text():
+    # 儀禮述註 prints 喪服's 傳 flush, as its 經 (the 集釋, the 儀禮注疏 and the SBCK 儀禮 read it as base
+    # too): a 傳 paragraph is one base unit, its formula its text, not a comment cut off at the line's end
+    doc = units("KR1d0040_011")
+    zhuan = [u for u in doc.units if u.text.startswith("𫝊曰")]
+    assert len(zhuan) == 3 and all((u.kind, u.marker) == ("base", None) for u in zhuan)
+    assert not any((u.marker or "").endswith("𫝊曰") for u in doc.units)
+    assert "苴絰大搹左本在下去五分一以為帶" in zhuan[0].text  # across the line's end
+    assert zhuan[2].text.endswith("君謂有地者也衆臣杖不以即位近臣君服斯服矣繩屨者繩菲也")
+
+
 def test_a_block_does_not_run_on_into_a_line_set_further_left():
     # 表記集傳 juan 1: a full last line of a comment, then a 春秋 entry set a column further left
     doc = units("KR1d0063_001")

@@ -227,7 +227,9 @@ class PrintReader:
                 continue
             opening = False
             level = line.indent - shifts.get(line.pb, 0)
-            kind = "commentary" if level > 0 or head else "base"
+            # flush is base whatever it opens with: 儀禮述註 prints 喪服's `傳曰…` flush, the 儀禮's own text
+            # as every edition has it (a formula there opens a new base unit, see `continues`)
+            kind = "commentary" if level > 0 else "base"
             continues = (
                 self.current is not None and head is None and (block_kind == "base") == (kind == "base")
                 # a block does not run on into a line set further left (a 春秋 entry under a full
