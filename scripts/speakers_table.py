@@ -65,6 +65,7 @@ HAND = [
     ("KR1d0040", "楊氏", "楊復", "KR1d0057_000.txt 名氏: 秦溪楊氏(復); 楊復's 儀禮圖 is what 儀禮述註 quotes on the 儀禮"),
     ("KR1d0040", "陸佃", "陸佃", "printed as a full name"),
     ("KR1d0040", "劉敞", "劉敞", "printed as a full name"),
+    ("KR1d0040", "陳詳道", "陳祥道", "printed as a full name (KR1d0040_008: ○陳詳道曰, on the 聘禮): 陳祥道 of the 禮書, 詳 for 祥"),
 ]
 
 

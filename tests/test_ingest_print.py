@@ -158,6 +158,22 @@ def test_the_mourning_chapters_zhuan_set_flush_is_base_text():
     assert zhuan[2].text.endswith("君謂有地者也衆臣杖不以即位近臣君服斯服矣繩屨者繩菲也")
 
 
+def test_commentators_printed_by_their_full_name_split_the_comment():
+    # 儀禮述註 names a few commentators in full after a ○ (陸佃, 劉敞, 陳詳道 — juan 8's `…尺絢組繅藉而言
+    # ○陳詳道曰玉有以繅為之藉…`): each opens a comment of its own, named through models/speakers
+    from pipeline.ingest.speakers import Speakers, split_attributions
+    from pipeline.model import Unit
+
+    text = "凡繅藉有二種今此云無藉者襲據尺絢組繅藉而言○陳詳道曰玉有以繅為之藉○陸佃曰若逆女之類"
+    unit = Unit(seq=0, kind="commentary", marker=None, text=text, start=0, end=len(text), offsets=list(range(len(text))))
+    units, _ = split_attributions([unit], [], text, Speakers("KR1d0040", None))
+    assert [(u.marker, u.source, u.source_name, u.text) for u in units] == [
+        (None, None, None, "凡繅藉有二種今此云無藉者襲據尺絢組繅藉而言"),
+        ("○陳詳道曰", "陳詳道", "陳祥道", "玉有以繅為之藉"),
+        ("○陸佃曰", "陸佃", "陸佃", "若逆女之類"),
+    ]
+
+
 def test_a_block_does_not_run_on_into_a_line_set_further_left():
     # 表記集傳 juan 1: a full last line of a comment, then a 春秋 entry set a column further left
     doc = units("KR1d0063_001")
