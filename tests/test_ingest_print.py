@@ -18,6 +18,8 @@ Fixtures (tests/fixtures/print/) are cut, unchanged, from ../shared/corpus:
   `…立于尊南北面東¶` / `上¶`, `…加勺又反¶` / `之¶`);
 - KR1d0063_002.txt: 表記集傳 juan 2, lines 1-14 and 1042-1068 (pages 58b-59b: `諾責章第三十一` under a
   comment whose last line of small notes is full);
+- KR1d0040_003.txt: 儀禮述註 juan 3, lines 1-22 (page 1a: `…相見之禮○¶` / `疏曰…`, a ○ ending a line before
+  the attribution it opens);
 - KR1d0057_006.txt: 禮記集說 juan 6, lines 1-9 and 506-543 (pages 28b-30b: 孔氏's comment runs on from a
   full line with `註云矢箙春作秋成…`, his citation of the 注).
 These books have no dev split: none of their juan is used for measuring anything else.
@@ -172,6 +174,14 @@ def test_commentators_printed_by_their_full_name_split_the_comment():
         ("○陳詳道曰", "陳詳道", "陳祥道", "玉有以繅為之藉"),
         ("○陸佃曰", "陸佃", "陸佃", "若逆女之類"),
     ]
+
+
+def test_a_circle_ending_a_line_opens_the_attribution_on_the_next():
+    doc = units("KR1d0040_003")
+    mulu, shu = doc.units[4:6]
+    assert (mulu.marker, mulu.text) == ("鄭目録云", "士以職位相親始承摯相見之禮")
+    assert (shu.marker, shu.source) == ("○疏曰", "疏") and shu.text.startswith("篇内含卿大夫相見")
+    assert doc.source[shu.start] == "○" and mulu.end == shu.start
 
 
 def test_a_block_does_not_run_on_into_a_line_set_further_left():

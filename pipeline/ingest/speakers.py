@@ -145,7 +145,21 @@ def split_attributions(units: list[Unit], notes: list[CollationNote], source: st
             if note.offset <= hi:
                 note.unit_seq, note.offset = seq, max(0, note.offset - lo)
                 break
+    _circle_to_its_formula(out, notes)
     return out, notes
+
+
+def _circle_to_its_formula(units: list[Unit], notes: list[CollationNote]) -> None:
+    """A ○ that ends a printed line opens the attribution on the next (`…下士共廟○¶ 疏曰…`: 31 times in
+    儀禮述註): it goes to that unit's marker, as when both stand on one line (`○疏曰`), not to the
+    text of the comment before."""
+    for prev, unit in zip(units, units[1:]):
+        if (prev.kind == unit.kind == "commentary" and len(prev.text) > 1 and prev.text.endswith(SPLIT_AFTER)
+                and unit.marker and not unit.marker.startswith(SPLIT_AFTER)
+                and not any(n.unit_seq == prev.seq and n.offset >= len(prev.text) - 1 for n in notes)):
+            circle = prev.offsets[-1]
+            prev.text, prev.offsets, prev.end = prev.text[:-1], prev.offsets[:-1], circle
+            unit.marker, unit.start = SPLIT_AFTER + unit.marker, circle
 
 
 def _cuts(unit: Unit, source: str, speakers: Speakers) -> list[tuple[int, int, str | None]]:
