@@ -189,9 +189,13 @@ class PrintReader:
     def main(self, lines: list[SourceLine], title: str = "") -> None:
         """The body of a juan: headers and chapter titles, then base and commentary blocks."""
         shifts = page_shifts(lines)
-        starts, heads = self._block_starts(lines, shifts)
-        # the comments open with attributions (禮記集說: 0.97 of them; 儀禮述註 0.9x; 表記集傳 none)
-        attributed = starts >= MIN_BLOCKS and heads >= ATTRIBUTED_SHARE * starts
+        starts, heads, by_level = self._block_starts(lines, shifts)
+        # the comments open with attributions (禮記集說: 0.97 of them; 儀禮述註 0.9x; 表記集傳 none), at the
+        # level most comments start at; a comment runs on over a line a few columns short only at a level
+        # whose comments do (儀禮述註 juan 11: 0.91 at 1, none in the 喪服 tables at 2 and 3)
+        ordinary = max(by_level, key=lambda lvl: by_level[lvl][0], default=None)
+        attributed_levels = {lvl for lvl, (n, h) in by_level.items() if h >= ATTRIBUTED_SHARE * n}
+        attributed = starts >= MIN_BLOCKS and ordinary in attributed_levels
         shifts = self._confirmed(lines, shifts, heads >= MIN_BLOCKS)
         opening = True
         title_indent: int | None = None  # the chapter title's, on the line after it
@@ -235,7 +239,7 @@ class PrintReader:
                 # a block does not run on into a line set further left (a 春秋 entry under a full
                 # line of 表記集傳's comment, 喪服 tables of 儀禮述註), unless it is a 擡頭 break
                 and (level >= prev_level or bool(RAISED_WORD_RE.match(text)))
-                and (runs_on or attributed and not from_small
+                and (runs_on or attributed and not from_small and (kind == "base" or level in attributed_levels)
                      and prev_width >= LINE_COLUMNS - (NEAR_FULL if kind == "base" else NEAR_FULL_COMMENT))
             )
             if not continues:
@@ -296,30 +300,39 @@ class PrintReader:
             return None
         return head
 
-    def _block_starts(self, lines: list[SourceLine], shifts: dict) -> tuple[int, int]:
-        """How many indented blocks the document has, and how many open with an attribution. Where
-        nearly all do, an unattributed line after a line a few columns short of full runs on
+    def _block_starts(self, lines: list[SourceLine], shifts: dict) -> tuple[int, int, dict[int, tuple[int, int]]]:
+        """How many indented blocks the document has, how many open with an attribution, and both by
+        level. Where nearly all do, an unattributed line after a line a few columns short of full runs on
         (NEAR_FULL, NEAR_FULL_COMMENT; the transcription drops a column now and then: `…○疏¶
         曰按雜記云大饗卷三牲之爼歸于賔館是賔所¶ 當得也…`, 20 columns)."""
         if self.heads is None:
-            return 0, 0
+            return 0, 0, {}
         starts = heads = 0
+        by_level: dict[int, list[int]] = defaultdict(lambda: [0, 0])  # level -> [starts, heads]
         verbs: Counter[str] = Counter()
-        prev_full = False
+        prev_full, prev_width, prev_level = False, 0, None
         for line in lines:
             if line.kind != "text":
                 prev_full = prev_full and line.kind == "pb"
+                prev_width, prev_level = (prev_width, prev_level) if line.kind == "pb" else (0, None)
                 continue
-            if not prev_full and line.indent - shifts.get(line.pb, 0) > 0 and not _is_heading(line):
+            level = line.indent - shifts.get(line.pb, 0)
+            if not prev_full and level > 0 and not _is_heading(line):
                 starts += 1
                 head = self.heads(line)
                 if head is not None:
                     heads += 1
                     verbs[head[-1]] += 1
-            prev_full = line.width >= LINE_COLUMNS
+                # by level, only where a comment starts for certain: not after a line at its level a few
+                # columns short (儀禮述註 juan 7: 67 of its 69 unattributed starts at 1 are such, each the
+                # comment going on over a line of 19 or 20 columns)
+                if prev_level != level or prev_width < LINE_COLUMNS - NEAR_FULL_COMMENT:
+                    by_level[level][0] += 1
+                    by_level[level][1] += head is not None
+            prev_full, prev_width, prev_level = line.width >= LINE_COLUMNS, line.width, level
         # a book whose comments open with `X云` (none here) keeps them after a full line too
         self.verbs = {"曰"} | {verbs.most_common(1)[0][0]} if verbs else {"曰"}
-        return starts, heads
+        return starts, heads, {lvl: (n, h) for lvl, (n, h) in by_level.items()}
 
 
 def _blocks(lines: list[SourceLine]) -> list[list[SourceLine]]:
