@@ -90,6 +90,12 @@ def test_person_table():
     assert person("考證", "KR1d0099") == "考證諸臣" and person("考證", "KR3a0001") is None
 
 
+def test_a_name_printed_in_another_graphic_form_is_the_rows_person():
+    # 禮記集說 prints 陸佃 山隂陸氏 (its 名氏 list's form, the table's row) and twice 山陰陸氏
+    assert person("山陰陸氏", "KR1d0057") == person("山隂陸氏", "KR1d0057") == "陸佃"
+    assert person("唐陸氏", "KR1d0057") is None  # 陸德明 or 陸贄: two entries of the 名氏 list
+
+
 def test_one_speaker_table_built_by_its_script():
     """sources.py (the markers of the 集釋 and 注疏) and speakers.py (the attributions of the
     gathered commentaries) read one table; every row says where the print states it, and the

@@ -58,9 +58,24 @@ def speaker_table() -> dict[tuple[str, str], str]:
     return table
 
 
+@functools.lru_cache(maxsize=1)
+def _folded_table() -> dict[tuple[str, str], str]:
+    """The table by variant-folded form (山陰陸氏 and 山隂陸氏 one key); a folded form that two rows
+    of one book give different names is left out."""
+    from pipeline.variants import fold
+
+    folded: dict[tuple[str, str], str | None] = {}
+    for (book, form), name in speaker_table().items():
+        key = (book, fold(form))
+        folded[key] = name if folded.get(key, name) == name else None
+    return {key: name for key, name in folded.items() if name is not None}
+
+
 def person(printed: str, book: str | None) -> str | None:
     """The person a printed name means in a book (Kanripo ID such as KR1d0030), or None when
-    neither the book's rows, its category's (KR1d) nor the rows for any book say."""
+    neither the book's rows, its category's (KR1d) nor the rows for any book say. A name printed
+    in another graphic form of a row's characters is that row's (禮記集說 prints 陸佃 as 山陰陸氏
+    twice, as 山隂陸氏, its 名氏 list's form, 8 times)."""
     source = normalise(printed)
     if not book:
         return None
@@ -69,6 +84,12 @@ def person(printed: str, book: str | None) -> str | None:
     for key in (book, book[:4], "*"):
         if (key, source) in table:
             return table[(key, source)]
+    from pipeline.variants import fold
+
+    folded, source = _folded_table(), fold(source)
+    for key in (book, book[:4], "*"):
+        if (key, source) in folded:
+            return folded[(key, source)]
     return None
 
 
