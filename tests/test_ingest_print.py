@@ -137,6 +137,15 @@ def test_a_cited_book_after_a_full_line_does_not_open_a_comment():
     assert "春獻素秋獻成註云矢箙春作秋成" in doc.units[4].text
 
 
+def test_no_formula_after_a_full_line_opens_a_comment_where_comments_are_not_attributed():
+    # 儀禮釋宮 (embedded; 5 of its 70 comments open with an attribution): `…凡屋之檐亦謂之宇案士喪禮為銘置于宇
+    # 西階上¶ 注曰宇梠也說文曰…` is 李如圭 going on, citing the 注, the 說文 and the 爾雅 in turn
+    doc = read_document(CORPUS / "KR1d0031" / "KR1d0031_000.txt")
+    unit = next(u for u in doc.units if "置于宇西階上" in u.text)
+    assert unit.marker is None and "置于宇西階上注曰宇梠也說文曰宇屋邉也" in unit.text
+    assert sum(u.marker is not None for u in doc.units) == 5  # the 郭氏曰 … under the 爾雅's lines stay
+
+
 def test_a_book_whose_comments_open_with_yun_keeps_them_after_a_full_line(tmp_path):
     # the same page with every attribution's 曰 printed 云 (no such book here): 云 is the book's own
     # formula, so the line after 孔氏's full line opens the 注's comment as it did before
