@@ -22,6 +22,7 @@ import functools
 
 from pipeline import paths
 from pipeline.model import Unit
+from pipeline.variants import fold
 
 # graphic variants of one printed name (錄 / 録: both spellings open the 集釋's 目録 quotations,
 # 12 × 鄭目録云 and 5 × 鄭目錄云 in KR1d0030)
@@ -62,8 +63,6 @@ def speaker_table() -> dict[tuple[str, str], str]:
 def _folded_table() -> dict[tuple[str, str], str]:
     """The table by variant-folded form (山陰陸氏 and 山隂陸氏 one key); a folded form that two rows
     of one book give different names is left out."""
-    from pipeline.variants import fold
-
     folded: dict[tuple[str, str], str | None] = {}
     for (book, form), name in speaker_table().items():
         key = (book, fold(form))
@@ -84,8 +83,6 @@ def person(printed: str, book: str | None) -> str | None:
     for key in (book, book[:4], "*"):
         if (key, source) in table:
             return table[(key, source)]
-    from pipeline.variants import fold
-
     folded, source = _folded_table(), fold(source)
     for key in (book, book[:4], "*"):
         if (key, source) in folded:
