@@ -19,6 +19,8 @@ Fixtures (tests/fixtures/print/) are cut, unchanged, from ../shared/corpus:
   `…立于尊南北面東¶` / `上¶`, `…加勺又反¶` / `之¶`);
 - KR1d0063_002.txt: 表記集傳 juan 2, lines 1-14 and 1042-1068 (pages 58b-59b: `諾責章第三十一` under a
   comment whose last line of small notes is full);
+- KR1d0057_002.txt: 禮記集說 juan 2, lines 1-9 and 265-346 (two `東萊吕氏曰` comments, each after a full last
+  line of 藍田吕氏's);
 - KR1d0040_003.txt: 儀禮述註 juan 3, lines 1-22 (page 1a: `…相見之禮○¶` / `疏曰…`, a ○ ending a line before
   the attribution it opens);
 - KR1d0057_006.txt: 禮記集說 juan 6, lines 1-9 and 506-543 (pages 28b-30b: 孔氏's comment runs on from a
@@ -144,6 +146,21 @@ def test_no_formula_after_a_full_line_opens_a_comment_where_comments_are_not_att
     unit = next(u for u in doc.units if "置于宇西階上" in u.text)
     assert unit.marker is None and "置于宇西階上注曰宇梠也說文曰宇屋邉也" in unit.text
     assert sum(u.marker is not None for u in doc.units) == 5  # the 郭氏曰 … under the 爾雅's lines stay
+
+
+def test_any_speaker_after_a_full_line_opens_a_comment_where_the_comments_are_attributed(tmp_path):
+    # 東萊吕氏 is 吕本中 or 吕祖謙: the table names nobody, and after 藍田吕氏's full last line his comment was
+    # read as 藍田吕氏's; read as a book the table does not know (ID KR1d0099), 26 of 禮記集說's 782 comments were
+    doc = units("KR1d0057_002")
+    markers = [u.marker for u in doc.units if u.kind == "commentary"]
+    assert markers.count("東萊吕氏曰") == 2 and len(markers) == 14
+    lan = next(u for u in doc.units if u.text.startswith("禮者敬而已矣君子恭敬所以明禮之實也"))
+    assert lan.text.endswith("君子退遜所以明禮之用也") and doc.units[lan.seq + 1].source == "東萊吕氏"
+    copy = tmp_path / "KR1d0099_002.txt"
+    copy.write_text((FIX / "KR1d0057_002.txt").read_text(encoding="utf-8").replace("ID KR1d0057", "ID KR1d0099"),
+                    encoding="utf-8")
+    unknown = read_document(copy)
+    assert [(u.kind, u.marker, u.text) for u in unknown.units] == [(u.kind, u.marker, u.text) for u in doc.units]
 
 
 def test_a_book_whose_comments_open_with_yun_keeps_them_after_a_full_line(tmp_path):

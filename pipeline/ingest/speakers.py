@@ -75,11 +75,13 @@ class Speakers:
             return self.author
         return person(who, self.book)
 
-    def line_head(self, line: SourceLine, after_full: bool = False) -> str | None:
+    def line_head(self, line: SourceLine, after_full: bool = False, attributed: bool = False) -> str | None:
         """The formula a printed line opens with (it opens a commentary block), if any.
 
         After a full line the line may just as well run on a sentence that quotes someone:
-        there only a speaker the table knows, or a fixed one (註, 疏, 愚 …), opens a block."""
+        there only a speaker the table knows, or a fixed one (註, 疏, 愚 …), opens a block — or any
+        speaker where the document's comments open with attributions (`attributed`: 禮記集說's
+        `東萊吕氏曰`, a name of two people the table leaves unnamed; a book the table does not know)."""
         chars: list[str] = []
         small: list[bool] = []
         for tok in line.tokens[:8]:
@@ -98,7 +100,7 @@ class Speakers:
             if hit:
                 return text[: len(lemma.group(0)) - 1 + hit[0]]
         hit = self.match(text, 0, small.__getitem__)
-        if hit and after_full and hit[1] not in FIXED and self.name(hit[1]) is None:
+        if hit and after_full and not attributed and hit[1] not in FIXED and self.name(hit[1]) is None:
             return None
         return text[: hit[0]] if hit else None
 

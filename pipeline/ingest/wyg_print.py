@@ -126,7 +126,8 @@ class PrintReader:
         self.current: UnitBuilder | None = None
         self.heads = heads  # line -> attribution formula at its start, or None (speakers.py)
         self.verbs = {"曰"}  # the verbs an attribution after a full line may end with (_head)
-        self.unattributed = False  # enough comments, and they do not open with attributions (main; _head)
+        self.attributed = False  # enough comments, and they open with attributions (main; _head)
+        self.unattributed = False  # enough comments, and they do not
         self._note: str | None = None  # role of the note being read: "collation" | "text" | "unit"
         self._resume: str | None = None  # kind to go back to after a 夾注 unit split off base
 
@@ -196,7 +197,7 @@ class PrintReader:
         # whose comments do (儀禮述註 juan 11: 0.91 at 1, none in the 喪服 tables at 2 and 3)
         ordinary = max(by_level, key=lambda lvl: by_level[lvl][0], default=None)
         attributed_levels = {lvl for lvl, (n, h) in by_level.items() if h >= ATTRIBUTED_SHARE * n}
-        attributed = starts >= MIN_BLOCKS and ordinary in attributed_levels
+        attributed = self.attributed = starts >= MIN_BLOCKS and ordinary in attributed_levels
         self.unattributed = starts >= MIN_BLOCKS and not attributed  # (a short juan: undecided)
         shifts = self._confirmed(lines, shifts, heads >= MIN_BLOCKS)
         opening = True
@@ -297,8 +298,9 @@ class PrintReader:
         莊子, quoted by 藍田吕氏): there only a formula with a verb the document's comments open with
         (`verbs`: 曰 in all four print books; every 云 after a full line there, 6, ran a sentence on)
         opens one; and none does in a document whose comments are not attributed (儀禮釋宮: `…案士喪禮為銘
-        置于宇西階上¶ 注曰宇梠也說文曰…`, 李如圭 citing the 注 in his own comment)."""
-        head = self.heads(line, after_full) if self.heads else None
+        置于宇西階上¶ 注曰宇梠也說文曰…`, 李如圭 citing the 注 in his own comment). Where they are, any
+        speaker with that verb does, known to the table or not (Speakers.line_head)."""
+        head = self.heads(line, after_full, self.attributed) if self.heads else None
         if head and after_full and (head[-1] not in self.verbs or self.unattributed):
             return None
         return head
