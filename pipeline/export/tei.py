@@ -50,6 +50,7 @@ LICENCE_URL = "https://creativecommons.org/licenses/by-sa/4.0/"
 # mark, the collation note printed there, page and line breaks, a gloss starts
 END_ANCHOR, PC, NOTE, PB, START_ANCHOR = range(5)
 LB = PB  # page and line breaks keep their source order
+LEAD = -1  # a milestone's offset that puts it before its unit's element
 
 
 def xml_id(doc: Document, unit: Unit) -> str:
@@ -82,24 +83,57 @@ def _entity_markup(label: str) -> tuple[str, str]:
     return f'<rs type="{escape(label)}">', "</rs>"
 
 
-def _milestones(doc: Document) -> dict[int, list[tuple[int, int, str]]]:
-    """pb and lb milestones placed at (unit seq -> [(offset, order, markup)]); seq -1 = after all."""
+def _milestones(doc: Document) -> tuple[dict[int, list[tuple[int, int, str]]], dict[int, list[tuple[int, int, str]]]]:
+    """pb and lb milestones placed at (unit seq -> [(offset, order, markup)]); seq -1 = after all.
+    An offset of LEAD puts the milestone before the unit's element. The second map holds those that
+    fall inside a commentary marker printed across a line's or a page's end (`○疏¶ 曰`, and the
+    注疏's `音¶義`, `疏¶`): (unit seq -> [(offset in the marker, order, markup)]), so that the
+    <label> shows where the print turns the line, as the text does."""
     order_keys: list[tuple[int, int, int]] = []  # (source index, seq, offset) of every text char
     for unit in doc.units:
         for k, src in enumerate(unit.offsets):
             order_keys.append((src, unit.seq, k))
     order_keys.sort()
     srcs = [x[0] for x in order_keys]
+    by_seq = {u.seq: u for u in doc.units}
     out: dict[int, list[tuple[int, int, str]]] = {}
+    in_label: dict[int, list[tuple[int, int, str]]] = {}
     events = [(idx, PB, f'<pb n={quoteattr(pb)}/>') for idx, pb in doc.pages]
     events += [(idx, LB, f'<lb n="{line}"/>') for idx, _pb, line in doc.lines]
     for idx, order, markup in sorted(events):
         j = bisect_left(srcs, idx)
         if j >= len(srcs):
             out.setdefault(-1, []).append((0, order, markup))
-        else:
-            _, seq, k = order_keys[j]
-            out.setdefault(seq, []).append((k, order, markup))
+            continue
+        _, seq, k = order_keys[j]
+        unit = by_seq[seq]
+        if k == 0 and idx > unit.start and unit.kind == "commentary" and unit.marker:
+            # between the unit's raw start and its first character: in or after its marker
+            printed = marker_sources(doc, unit)
+            if printed is not None:
+                m = bisect_left(printed, idx)
+                if m < len(printed):
+                    in_label.setdefault(seq, []).append((m, order, markup))
+                    continue
+                out.setdefault(seq, []).append((0, order, markup))  # after the label, before the text
+                continue
+        out.setdefault(seq, []).append((LEAD if k == 0 else k, order, markup))
+    return out, in_label
+
+
+def marker_sources(doc: Document, unit: Unit) -> list[int] | None:
+    """The source index of each character of a unit's marker, found in order between the unit's raw
+    start and its first text character (line ends, page breaks and indents may stand between
+    them); None where the marker is not printed there as it reads."""
+    if not unit.marker or not unit.offsets:
+        return None
+    out, i = [], unit.start
+    for ch in unit.marker:
+        i = doc.source.find(ch, i, unit.offsets[0])
+        if i < 0:
+            return None
+        out.append(i)
+        i += 1
     return out
 
 
@@ -192,7 +226,7 @@ def render_doc(doc: Document) -> str:
         {ch for u in doc.units for ch in u.text if is_kanripo_char(ch)}
         | {ch for n in doc.notes for ch in n.text if is_kanripo_char(ch)}
     )
-    miles = _milestones(doc)
+    miles, label_miles = _milestones(doc)
     resp = speakers(doc)
     notes_at: dict[int, list[tuple[int, int, str]]] = {}
     for i, note in enumerate(doc.notes):
@@ -236,9 +270,9 @@ def render_doc(doc: Document) -> str:
     body.append(f'<div type="juan" xml:id="{xml_name(doc.id)}"' + (f" n={quoteattr(juan)}" if juan else "") + ">")
     for unit in doc.units:
         points = list(miles.get(unit.seq, []))
-        # a pb/lb before the unit's first character goes before the unit element
-        lead = [m for m in points if m[0] == 0]
-        points = [m for m in points if m[0] != 0]
+        # a pb/lb before the unit's raw start goes before the unit element
+        lead = [m for m in points if m[0] == LEAD]
+        points = [m for m in points if m[0] != LEAD]
         body.extend(m[2] for m in lead)
         points += notes_at.get(unit.seq, [])
         points += anchors.get(unit.seq, [])
@@ -258,7 +292,7 @@ def render_doc(doc: Document) -> str:
                 attrs += f' subtype="{MARKER_SUBTYPE.get(unit.marker, "other")}"'
             if base is not None:
                 attrs += f' target="#{xml_id(doc, base)}"'
-            label = f"<label>{escape(unit.marker)}</label>" if unit.marker else ""
+            label = f"<label>{render(unit.marker, [], label_miles.get(unit.seq, []), escape)}</label>" if unit.marker else ""
             body.append(f"<note {attrs}{who}>{label}{inner}</note>")
         else:
             body.append(f'<ab type="{unit.kind}" xml:id="{uid}"{who}>{inner}</ab>')
