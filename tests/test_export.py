@@ -233,8 +233,9 @@ def test_tei_well_formed_and_valid_against_the_subset_schema(outputs, docs):
 
 
 def _tei_lines(xml: bytes) -> dict[tuple[str, str], list[tuple[str | None, int | None]]]:
-    """(unit xml:id, "label" | "text") -> the (pb, lb) in force at each of its characters, walking
-    the TEI in document order; collation and reading notes and restored marks are not the unit's."""
+    """(unit xml:id, "label" | "text") -> the (pb, lb) in force at each of its characters, and
+    (note xml:id, "note") -> the (pb, lb) in force where a collation note opens, walking the TEI in
+    document order; reading notes and restored marks are not the unit's characters."""
     ns = "{http://www.tei-c.org/ns/1.0}"
     out: dict[tuple[str, str], list] = {}
     state: dict[str, object] = {"pb": None, "lb": None}
@@ -248,7 +249,10 @@ def _tei_lines(xml: bytes) -> dict[tuple[str, str], list[tuple[str | None, int |
         if tag in ("pb", "lb"):
             state[tag] = el.get("n") if tag == "pb" else int(el.get("n"))
             return
-        if tag in ("pc", "linkGrp") or (tag == "note" and el.get("type") in ("collation", "reading")):
+        if tag == "note" and el.get("type") == "collation":
+            chars((el.get("{http://www.w3.org/XML/1998/namespace}id"), "note"), "(")
+            return
+        if tag in ("pc", "linkGrp") or (tag == "note" and el.get("type") == "reading"):
             return
         if tag in ("g", "gap"):
             chars(key, "x")
@@ -269,25 +273,32 @@ def _tei_lines(xml: bytes) -> dict[tuple[str, str], list[tuple[str | None, int |
 
 @pytest.mark.parametrize("path", [
     ROOT / "data" / "corpus" / "KR1d0003" / "KR1d0003_002.txt",  # 周禮注疏, a train juan: 音¶義, 疏¶, a page turned in 音|義
+    ROOT / "data" / "corpus" / "KR1d0030" / "KR1d0030_002.txt",  # 集釋, a train juan: collation notes opening a line
     ROOT / "tests" / "fixtures" / "print" / "KR1d0040_003.txt",  # 儀禮述註 juan 3 (no dev split): ○¶疏曰
 ])
-def test_tei_lines_hold_what_the_print_has_on_them_the_markers_too(path):
-    # every character of a unit's text and of its marker stands after the <pb>/<lb> of the printed
-    # line that holds it: a marker printed across a line's end (音¶義, ○疏¶曰) or at a line's end (疏¶)
-    # was put whole after the next line's <lb/> (3,185 markers of the 530 embedded and shared files)
+def test_tei_lines_hold_what_the_print_has_on_them(path):
+    # every character of a unit's text and of its marker, and every collation note, stands after the
+    # <pb>/<lb> of the printed line that holds it: a marker printed across a line's end (音¶義, ○疏¶曰) or
+    # at a line's end (疏¶) was put whole after the next line's <lb/> (3,185 markers of the 530 embedded
+    # and shared files), and a collation note opening a line before that line's <lb/> (82 of 1,428)
     doc = read_document(path)
     got = _tei_lines(tei.render_doc(doc).encode("utf-8"))
-    split = 0
+    moved = 0
     for unit in doc.units:
         uid = tei.xml_id(doc, unit)
-        want_text = [doc.page_of(s) for s in unit.offsets]
-        assert got.get((uid, "text"), []) == [(p.pb, p.line) for p in want_text], uid
+        want_text = [(p.pb, p.line) for p in map(doc.page_of, unit.offsets)]
+        assert got.get((uid, "text"), []) == want_text, uid
         printed = tei.marker_sources(doc, unit) if unit.kind == "commentary" else None
         if printed:
             want = [(p.pb, p.line) for p in map(doc.page_of, printed)]
             assert got[(uid, "label")] == want, (uid, unit.marker)
-            split += want[0] != want[-1] or want[-1] != (want_text[0].pb, want_text[0].line)
-    assert split > 0  # the file holds such markers (KR1d0003_002: 10, KR1d0040_003: 1)
+            moved += want[0] != want[-1] or want[-1] != (want_text or want)[0]
+    for i, note in enumerate(doc.notes):
+        page = doc.page_of(note.start)
+        assert got[(tei.xml_name(tei.note_id(doc, i)), "note")] == [(page.pb, page.line)], note.text
+        line_start = max(x[0] for x in doc.lines if x[0] <= note.start)
+        moved += not doc.source[line_start:note.start].strip("\u3000 ")  # the note opens its line
+    assert moved > 0  # the file holds such (KR1d0003_002: 10 markers; KR1d0030_002: 1 note, and a 釋曰 with no text; KR1d0040_003: 1 marker)
     if path.name == "KR1d0003_002.txt":
         assert '<label>音<pb n="KR1d0003_WYG_002-32b"/><lb n="1"/>義</label>' in tei.render_doc(doc)
 

@@ -47,10 +47,12 @@ MARKER_SUBTYPE = {"鄭注": "zheng", "釋曰": "shiyue", "鄭目録云": "zheng-
                   "注": "zhu", "音義": "yinyi", "疏": "shu", "小注": "xiaozhu"}
 LICENCE_URL = "https://creativecommons.org/licenses/by-sa/4.0/"
 # order of point markup at one offset (after the k-th character): a gloss ends, the restored
-# mark, the collation note printed there, page and line breaks, a gloss starts
-END_ANCHOR, PC, NOTE, PB, START_ANCHOR = range(5)
+# mark, a page or line break printed before the collation note, the note, page and line breaks,
+# a gloss starts
+END_ANCHOR, PC, BEFORE_NOTE, NOTE, PB, START_ANCHOR = range(6)
 LB = PB  # page and line breaks keep their source order
 LEAD = -1  # a milestone's offset that puts it before its unit's element
+_LABEL, _TEXT, _NOTE = range(3)  # where a printed thing of a unit stands: its marker, text, a note
 
 
 def xml_id(doc: Document, unit: Unit) -> str:
@@ -85,17 +87,23 @@ def _entity_markup(label: str) -> tuple[str, str]:
 
 def _milestones(doc: Document) -> tuple[dict[int, list[tuple[int, int, str]]], dict[int, list[tuple[int, int, str]]]]:
     """pb and lb milestones placed at (unit seq -> [(offset, order, markup)]); seq -1 = after all.
-    An offset of LEAD puts the milestone before the unit's element. The second map holds those that
-    fall inside a commentary marker printed across a line's or a page's end (`○疏¶ 曰`, and the
-    注疏's `音¶義`, `疏¶`): (unit seq -> [(offset in the marker, order, markup)]), so that the
-    <label> shows where the print turns the line, as the text does."""
-    order_keys: list[tuple[int, int, int]] = []  # (source index, seq, offset) of every text char
+    Each goes before the first thing printed after it: a character of a unit's text, of its marker
+    or a collation note. Before a unit's first printed thing it goes before the unit's element
+    (offset LEAD); inside a marker printed across a line's or a page's end (`○疏¶ 曰`, the 注疏's
+    `音¶義`) it is in the second map, (unit seq -> [(offset in the marker, order, markup)]), so that
+    the <label> shows where the print turns the line, as the text does; before a collation note
+    that opens a line it goes before that note."""
+    slots: list[tuple[int, int, int, int]] = []  # (source index, seq, where, offset) of every printed thing
     for unit in doc.units:
-        for k, src in enumerate(unit.offsets):
-            order_keys.append((src, unit.seq, k))
-    order_keys.sort()
-    srcs = [x[0] for x in order_keys]
-    by_seq = {u.seq: u for u in doc.units}
+        if unit.kind == "commentary":
+            slots += [(src, unit.seq, _LABEL, m) for m, src in enumerate(marker_sources(doc, unit) or ())]
+        slots += [(src, unit.seq, _TEXT, k) for k, src in enumerate(unit.offsets)]
+    slots += [(note.start, note.unit_seq, _NOTE, note.offset) for note in doc.notes]
+    slots.sort()
+    srcs = [x[0] for x in slots]
+    first = {}  # the first printed thing of each unit
+    for slot in slots:
+        first.setdefault(slot[1], slot)
     out: dict[int, list[tuple[int, int, str]]] = {}
     in_label: dict[int, list[tuple[int, int, str]]] = {}
     events = [(idx, PB, f'<pb n={quoteattr(pb)}/>') for idx, pb in doc.pages]
@@ -105,31 +113,25 @@ def _milestones(doc: Document) -> tuple[dict[int, list[tuple[int, int, str]]], d
         if j >= len(srcs):
             out.setdefault(-1, []).append((0, order, markup))
             continue
-        _, seq, k = order_keys[j]
-        unit = by_seq[seq]
-        if k == 0 and idx > unit.start and unit.kind == "commentary" and unit.marker:
-            # between the unit's raw start and its first character: in or after its marker
-            printed = marker_sources(doc, unit)
-            if printed is not None:
-                m = bisect_left(printed, idx)
-                if m < len(printed):
-                    in_label.setdefault(seq, []).append((m, order, markup))
-                    continue
-                out.setdefault(seq, []).append((0, order, markup))  # after the label, before the text
-                continue
-        out.setdefault(seq, []).append((LEAD if k == 0 else k, order, markup))
+        _, seq, where, k = slots[j]
+        if slots[j] == first[seq]:
+            out.setdefault(seq, []).append((LEAD, order, markup))
+        elif where == _LABEL:
+            in_label.setdefault(seq, []).append((k, order, markup))
+        else:
+            out.setdefault(seq, []).append((k, order if where == _TEXT else BEFORE_NOTE, markup))
     return out, in_label
 
 
 def marker_sources(doc: Document, unit: Unit) -> list[int] | None:
     """The source index of each character of a unit's marker, found in order between the unit's raw
-    start and its first text character (line ends, page breaks and indents may stand between
-    them); None where the marker is not printed there as it reads."""
-    if not unit.marker or not unit.offsets:
+    start and its first text character, or its end where it has none (line ends, page breaks and
+    indents may stand between them); None where the marker is not printed there as it reads."""
+    if not unit.marker:
         return None
-    out, i = [], unit.start
+    out, i, stop = [], unit.start, unit.offsets[0] if unit.offsets else unit.end
     for ch in unit.marker:
-        i = doc.source.find(ch, i, unit.offsets[0])
+        i = doc.source.find(ch, i, stop)
         if i < 0:
             return None
         out.append(i)
