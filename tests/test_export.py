@@ -15,6 +15,7 @@ from lxml import etree
 
 from pipeline import paths
 from pipeline.export import html, records, tei
+from pipeline.export.common import marker_sources
 from pipeline.ingest import read_document
 from pipeline.model import Entity, Gloss, spans_from_marks
 from pipeline.pua import decode_entities, encode_entities
@@ -288,7 +289,7 @@ def test_tei_lines_hold_what_the_print_has_on_them(path):
         uid = tei.xml_id(doc, unit)
         want_text = [(p.pb, p.line) for p in map(doc.page_of, unit.offsets)]
         assert got.get((uid, "text"), []) == want_text, uid
-        printed = tei.marker_sources(doc, unit) if unit.kind == "commentary" else None
+        printed = marker_sources(doc, unit)
         if printed:
             want = [(p.pb, p.line) for p in map(doc.page_of, printed)]
             assert got[(uid, "label")] == want, (uid, unit.marker)
@@ -301,6 +302,22 @@ def test_tei_lines_hold_what_the_print_has_on_them(path):
     assert moved > 0  # the file holds such (KR1d0003_002: 10 markers; KR1d0030_002: 1 note, and a 釋曰 with no text; KR1d0040_003: 1 marker)
     if path.name == "KR1d0003_002.txt":
         assert '<label>音<pb n="KR1d0003_WYG_002-32b"/><lb n="1"/>義</label>' in tei.render_doc(doc)
+
+
+def test_html_page_ids_stand_before_the_first_thing_printed_on_the_page():
+    # the same placement as the TEI's <pb/>: inside a marker the page turns in (音 | 義, 周禮注疏 juan 2,
+    # train), before a collation note opening the page (集釋 juan 1, train), before a unit's marker
+    # where the unit opens the page (周禮注疏 juan 4, train: the 疏 marker was shown on the page before)
+    def page(path):
+        return html.render_doc(read_document(ROOT / "data" / "corpus" / path))
+
+    assert '<span class="marker">音<span class="pb" title="KR1d0003_WYG_002-32b">' in page("KR1d0003/KR1d0003_002.txt")
+    assert ('<span class="pb" title="KR1d0030_WYG_001-26b">001-26b</span><span class="coll">（案厚下原本衍之字'
+            in page("KR1d0030/KR1d0030_001.txt"))
+    j4 = page("KR1d0003/KR1d0003_004.txt")  # <pb:…004-29a>¶ 疏(釋曰言以…: the 疏 opens the page
+    assert '<span class="pb" title="KR1d0003_WYG_004-29a">004-29a</span><span class="who" title="疏">賈公彦</span><span class="marker">疏</span>' in j4
+    # 音義¶ <pb:…004-4b>¶ (授祭…: the marker ends page 4a, the page id follows it
+    assert '<span class="marker">音義</span><span class="pb" title="KR1d0003_WYG_004-4b">' in j4
 
 
 def test_tei_schema_rejects_what_tei_forbids():

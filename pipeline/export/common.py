@@ -7,7 +7,7 @@ on time, on hash order or on the machine.
 
 from __future__ import annotations
 
-from bisect import bisect_right
+from bisect import bisect_left, bisect_right
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import Callable, Iterable, Iterator
@@ -84,6 +84,56 @@ class UnitProvenance:
     def __call__(self, offset: int) -> dict[str, object]:
         pb, line = self.at(offset)
         return {"pb": pb, "line": line}
+
+
+# where a page or line break stands in a unit (`milestone_places`): before the unit (its first
+# printed thing follows), in its marker, in its text, right before a collation note
+LEAD, IN_MARKER, IN_TEXT, BEFORE_NOTE = range(4)
+
+
+def marker_sources(doc: Document, unit: Unit) -> list[int] | None:
+    """The source index of each character of a commentary unit's marker, found in order between the
+    unit's raw start and its first text character, or its end where it has none (line ends, page
+    breaks and indents may stand between them); None where the marker is not printed there as it
+    reads."""
+    if unit.kind != "commentary" or not unit.marker:
+        return None
+    out, i, stop = [], unit.start, unit.offsets[0] if unit.offsets else unit.end
+    for ch in unit.marker:
+        i = doc.source.find(ch, i, stop)
+        if i < 0:
+            return None
+        out.append(i)
+        i += 1
+    return out
+
+
+def milestone_places(doc: Document, indices: list[int]) -> list[tuple[int, int, int] | None]:
+    """Where a page or line break at each source index goes: before the first thing printed after
+    it — a character of a unit's text or marker, or a collation note. (seq, where, offset): LEAD
+    (before the unit: its first printed thing), IN_MARKER (before the offset-th marker character:
+    a marker printed across a line's or page's end, `○疏¶ 曰`, the 注疏's `音¶義`), IN_TEXT (before
+    the offset-th text character), BEFORE_NOTE (before the note that follows the offset-th
+    character); None after everything printed."""
+    slots: list[tuple[int, int, int, int]] = []  # (source index, seq, where, offset)
+    for unit in doc.units:
+        slots += [(src, unit.seq, IN_MARKER, m) for m, src in enumerate(marker_sources(doc, unit) or ())]
+        slots += [(src, unit.seq, IN_TEXT, k) for k, src in enumerate(unit.offsets)]
+    slots += [(note.start, note.unit_seq, BEFORE_NOTE, note.offset) for note in doc.notes]
+    slots.sort()
+    srcs = [x[0] for x in slots]
+    first: dict[int, tuple[int, int, int, int]] = {}
+    for slot in slots:
+        first.setdefault(slot[1], slot)
+    out: list[tuple[int, int, int] | None] = []
+    for idx in indices:
+        j = bisect_left(srcs, idx)
+        if j >= len(srcs):
+            out.append(None)
+            continue
+        _, seq, where, k = slots[j]
+        out.append((seq, LEAD, 0) if slots[j] == first[seq] else (seq, where, k))
+    return out
 
 
 def source_provenance(doc: Document, source_index: int) -> dict[str, object]:

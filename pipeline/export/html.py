@@ -21,8 +21,12 @@ from urllib.parse import quote
 from pipeline.export.bundle import CorpusInfo, Format, Parts, Sink, stream_files
 from pipeline.export.card import caveats
 from pipeline.export.common import (
+    BEFORE_NOTE,
+    IN_MARKER,
+    LEAD,
     Markup,
     doc_title,
+    milestone_places,
     non_overlapping_entities,
     render,
 )
@@ -185,21 +189,27 @@ def render_doc(doc: Document, prev_id: str | None = None, next_id: str | None = 
         notes_at.setdefault(note.unit_seq, []).append(
             (note.offset, 2, f'<span class="coll">（{"".join(_char(c) for c in note.text)}）</span>')
         )
+    # a page id before the first thing printed on the page (`milestone_places`): before the unit,
+    # in its marker, in its text or before a collation note
     pages_at: dict[int, list[tuple[int, int, str]]] = {}
-    order = sorted((src, u.seq, k) for u in doc.units for k, src in enumerate(u.offsets))
-    from bisect import bisect_left
-
-    srcs = [x[0] for x in order]
-    for idx, pb in doc.pages:
-        j = bisect_left(srcs, idx)
-        if j < len(order):
-            _, seq, k = order[j]
-            short = pb.rsplit("_", 1)[-1]
-            pages_at.setdefault(seq, []).append((k, 3, f'<span class="pb" title="{escape(pb)}">{escape(short)}</span>'))
+    pages_lead: dict[int, list[str]] = {}
+    pages_in_marker: dict[int, list[tuple[int, int, str]]] = {}
+    for (_, pb), place in zip(doc.pages, milestone_places(doc, [idx for idx, _ in doc.pages])):
+        if place is None:
+            continue
+        seq, where, k = place
+        mark = f'<span class="pb" title="{escape(pb)}">{escape(pb.rsplit("_", 1)[-1])}</span>'
+        if where == LEAD:
+            pages_lead.setdefault(seq, []).append(mark)
+        elif where == IN_MARKER:
+            pages_in_marker.setdefault(seq, []).append((k, 3, mark))
+        else:
+            pages_at.setdefault(seq, []).append((k, 1.5 if where == BEFORE_NOTE else 3, mark))
 
     body = []
     for unit in doc.units:
         if not unit.text and unit.seq not in notes_at:
+            body.extend(pages_lead.get(unit.seq, ()) + [m for _, _, m in pages_in_marker.get(unit.seq, ())])
             continue
         spans = []
         quotations = unit.marker == "疏"  # a 疏's glosses are its quotations, their confidence the reader's probability
@@ -229,7 +239,8 @@ def render_doc(doc: Document, prev_id: str | None = None, next_id: str | None = 
         points = [(k, 1, escape(m)) for k, m in sorted(unit.marks.items())]
         points += notes_at.get(unit.seq, []) + pages_at.get(unit.seq, [])
         inner = render(unit.text, spans, points, _char)
-        marker = _who(unit) + (f'<span class="marker">{escape(unit.marker)}</span>' if unit.marker else "")
+        marker = "".join(pages_lead.get(unit.seq, ())) + _who(unit) + (
+            f'<span class="marker">{render(unit.marker, [], pages_in_marker.get(unit.seq, []), escape)}</span>' if unit.marker else "")
         classes = f"u {unit.kind}" + (f" {MARKER_CLASS[unit.marker]}" if unit.marker in MARKER_CLASS else "")
         if unit.marker == "疏" and len(unit.text) > FOLD_SHU:
             # the opening as the body prints it, its restored marks too (a run of bare characters read as

@@ -26,13 +26,17 @@ schemas/tei_zhushu.rng, a documented subset of TEI P5.
 
 from __future__ import annotations
 
-from bisect import bisect_left
 from functools import lru_cache
 from xml.sax.saxutils import escape, quoteattr
 
 from pipeline.export.bundle import Format, stream_files
 from pipeline.export.common import (
+    BEFORE_NOTE,
+    IN_MARKER,
+    LEAD,
     Markup,
+    marker_sources,
+    milestone_places,
     book_title,
     non_overlapping_entities,
     note_id,
@@ -49,10 +53,9 @@ LICENCE_URL = "https://creativecommons.org/licenses/by-sa/4.0/"
 # order of point markup at one offset (after the k-th character): a gloss ends, the restored
 # mark, a page or line break printed before the collation note, the note, page and line breaks,
 # a gloss starts
-END_ANCHOR, PC, BEFORE_NOTE, NOTE, PB, START_ANCHOR = range(6)
+END_ANCHOR, PC, BEFORE_NOTE_ORDER, NOTE, PB, START_ANCHOR = range(6)
 LB = PB  # page and line breaks keep their source order
-LEAD = -1  # a milestone's offset that puts it before its unit's element
-_LABEL, _TEXT, _NOTE = range(3)  # where a printed thing of a unit stands: its marker, text, a note
+LEAD_OFFSET = -1  # a milestone's offset that puts it before its unit's element
 
 
 def xml_id(doc: Document, unit: Unit) -> str:
@@ -86,57 +89,27 @@ def _entity_markup(label: str) -> tuple[str, str]:
 
 
 def _milestones(doc: Document) -> tuple[dict[int, list[tuple[int, int, str]]], dict[int, list[tuple[int, int, str]]]]:
-    """pb and lb milestones placed at (unit seq -> [(offset, order, markup)]); seq -1 = after all.
-    Each goes before the first thing printed after it: a character of a unit's text, of its marker
-    or a collation note. Before a unit's first printed thing it goes before the unit's element
-    (offset LEAD); inside a marker printed across a line's or a page's end (`○疏¶ 曰`, the 注疏's
-    `音¶義`) it is in the second map, (unit seq -> [(offset in the marker, order, markup)]), so that
-    the <label> shows where the print turns the line, as the text does; before a collation note
-    that opens a line it goes before that note."""
-    slots: list[tuple[int, int, int, int]] = []  # (source index, seq, where, offset) of every printed thing
-    for unit in doc.units:
-        if unit.kind == "commentary":
-            slots += [(src, unit.seq, _LABEL, m) for m, src in enumerate(marker_sources(doc, unit) or ())]
-        slots += [(src, unit.seq, _TEXT, k) for k, src in enumerate(unit.offsets)]
-    slots += [(note.start, note.unit_seq, _NOTE, note.offset) for note in doc.notes]
-    slots.sort()
-    srcs = [x[0] for x in slots]
-    first = {}  # the first printed thing of each unit
-    for slot in slots:
-        first.setdefault(slot[1], slot)
+    """pb and lb milestones, each before the first thing printed after it (`milestone_places`):
+    (unit seq -> [(offset, order, markup)]), seq -1 = after all, offset LEAD = before the unit's
+    element; and those inside a marker printed across a line's or a page's end, (unit seq ->
+    [(offset in the marker, order, markup)]), so that the <label> shows where the print turns the
+    line, as the text does."""
+    events = sorted([(idx, PB, f'<pb n={quoteattr(pb)}/>') for idx, pb in doc.pages]
+                    + [(idx, LB, f'<lb n="{line}"/>') for idx, _pb, line in doc.lines])
     out: dict[int, list[tuple[int, int, str]]] = {}
     in_label: dict[int, list[tuple[int, int, str]]] = {}
-    events = [(idx, PB, f'<pb n={quoteattr(pb)}/>') for idx, pb in doc.pages]
-    events += [(idx, LB, f'<lb n="{line}"/>') for idx, _pb, line in doc.lines]
-    for idx, order, markup in sorted(events):
-        j = bisect_left(srcs, idx)
-        if j >= len(srcs):
+    for (_, order, markup), place in zip(events, milestone_places(doc, [e[0] for e in events])):
+        if place is None:
             out.setdefault(-1, []).append((0, order, markup))
             continue
-        _, seq, where, k = slots[j]
-        if slots[j] == first[seq]:
-            out.setdefault(seq, []).append((LEAD, order, markup))
-        elif where == _LABEL:
+        seq, where, k = place
+        if where == IN_MARKER:
             in_label.setdefault(seq, []).append((k, order, markup))
+        elif where == BEFORE_NOTE:
+            out.setdefault(seq, []).append((k, BEFORE_NOTE_ORDER, markup))
         else:
-            out.setdefault(seq, []).append((k, order if where == _TEXT else BEFORE_NOTE, markup))
+            out.setdefault(seq, []).append((LEAD_OFFSET if where == LEAD else k, order, markup))
     return out, in_label
-
-
-def marker_sources(doc: Document, unit: Unit) -> list[int] | None:
-    """The source index of each character of a unit's marker, found in order between the unit's raw
-    start and its first text character, or its end where it has none (line ends, page breaks and
-    indents may stand between them); None where the marker is not printed there as it reads."""
-    if not unit.marker:
-        return None
-    out, i, stop = [], unit.start, unit.offsets[0] if unit.offsets else unit.end
-    for ch in unit.marker:
-        i = doc.source.find(ch, i, stop)
-        if i < 0:
-            return None
-        out.append(i)
-        i += 1
-    return out
 
 
 def speakers(doc: Document) -> dict[tuple[str, str | None], str]:
@@ -273,8 +246,8 @@ def render_doc(doc: Document) -> str:
     for unit in doc.units:
         points = list(miles.get(unit.seq, []))
         # a pb/lb before the unit's raw start goes before the unit element
-        lead = [m for m in points if m[0] == LEAD]
-        points = [m for m in points if m[0] != LEAD]
+        lead = [m for m in points if m[0] == LEAD_OFFSET]
+        points = [m for m in points if m[0] != LEAD_OFFSET]
         body.extend(m[2] for m in lead)
         points += notes_at.get(unit.seq, [])
         points += anchors.get(unit.seq, [])
