@@ -199,6 +199,32 @@ def test_commentators_printed_by_their_full_name_split_the_comment():
     ]
 
 
+def test_after_a_circle_any_source_with_its_verb_opens_a_comment_and_jin_an_is_the_author():
+    # 儀禮述註 gathers its sources in one block, a ○ between them: after one, a book the table cannot know
+    # (juan 13 `註曰次倚廬也○問喪曰成壙而歸…`, the 禮記's 問喪) and the author's own `今按` (juan 5) were read
+    # as 鄭玄's; `又曰` goes on with the same source (juan 11 `…名為四緦麻○又曰與己同出髙祖…`, in a 疏)
+    from pipeline.ingest.speakers import Speakers, split_attributions
+    from pipeline.model import Unit
+
+    def split(text, book="KR1d0040", author="李光坡"):
+        unit = Unit(seq=0, kind="commentary", marker=None, text=text, start=0, end=len(text), offsets=list(range(len(text))))
+        units, _ = split_attributions([unit], [], text, Speakers(book, author))
+        return [(u.marker, u.source, u.source_name, u.text) for u in units]
+
+    assert split("註曰次倚廬也○問喪曰成壙而歸不敢入䖏室居於倚廬") == [
+        ("註曰", "註", "鄭玄", "次倚廬也"), ("○問喪曰", "問喪", None, "成壙而歸不敢入䖏室居於倚廬")]
+    assert split("註曰但大言獲末釋其算○今按第一畨射獲者但大言其獲未釋算") == [
+        ("註曰", "註", "鄭玄", "但大言獲末釋其算"), ("○今按", "今", "李光坡", "第一畨射獲者但大言其獲未釋算")]
+    assert split("疏曰世而緦服之窮也名為四緦麻○又曰與己同出髙祖") == [
+        ("疏曰", "疏", "賈公彦", "世而緦服之窮也名為四緦麻○又曰與己同出髙祖")]
+    # a ○ inside Zheng's own note, no formula after it (juan 8): nothing opens
+    assert len(split("註曰上介執之以相拜於門中乃入授○上介受亦如之士介拜受於門外")) == 1
+    # read under a book ID the speaker table has no rows for, the full names still split (juan 8)
+    assert split("襲據尺絢組繅藉而言○陳詳道曰玉有以繅為之藉○陸佃曰若逆女之類", "KR1d0099", None) == [
+        (None, None, None, "襲據尺絢組繅藉而言"), ("○陳詳道曰", "陳詳道", None, "玉有以繅為之藉"),
+        ("○陸佃曰", "陸佃", None, "若逆女之類")]
+
+
 def test_a_circle_ending_a_line_opens_the_attribution_on_the_next():
     doc = units("KR1d0040_003")
     mulu, shu = doc.units[4:6]

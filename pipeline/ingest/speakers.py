@@ -34,6 +34,10 @@ FIXED = ("鄭目錄", "鄭目録", "孔疏", "賈疏", "講義", "註", "注", "
 # `X氏`, `王氏(子墨/)` (the given name in small print), `X先生`
 _GENERIC = rf"(?P<who>{_C}{{0,4}}氏)(?P<given>{_C}{{0,3}}?)|(?P<who2>{_C}{{1,3}}先生)"
 SPLIT_AFTER = "○"  # 儀禮述註 runs its quotations on in one block: `…廟神○疏曰…`
+# After a ○, the separator of the sources a comment gathers, any short source with 曰 opens the next
+# one: a book (`○問喪曰`, the 禮記's chapter) or a person the speaker table lacks (`○陸佃曰` read under
+# a book ID it has no rows for), and `今按` the author's own remark; not `又曰` (the same source goes on).
+_AFTER_CIRCLE = re.compile(rf"(?P<who>(?!又){_C}{{1,4}}?)曰|(?P<own>今)[按案]")
 _AUTHOR_RE = re.compile(r"([^\u3000 ]{2,4})[\u3000 ]+撰$")
 
 
@@ -70,8 +74,19 @@ class Speakers:
             return None  # a given name is printed small (王氏(子墨/)曰); full size it is the sentence
         return m.end() - at, who + given
 
+    def after_circle(self, text: str, at: int, is_small) -> tuple[int, str] | None:
+        """(length of the formula, speaker as printed) of an attribution right after a ○, known to
+        the table or not (`_AFTER_CIRCLE`); `今` (今按) speaks for the author."""
+        hit = self.match(text, at, is_small)
+        if hit:
+            return hit
+        m = _AFTER_CIRCLE.match(text, at)
+        if not m:
+            return None
+        return m.end() - at, m.group("who") or m.group("own")
+
     def name(self, who: str) -> str | None:
-        if who == "愚" or who in self.own:
+        if who in ("愚", "今") or who in self.own:
             return self.author
         return person(who, self.book)
 
@@ -176,7 +191,7 @@ def _cuts(unit: Unit, source: str, speakers: Speakers) -> list[tuple[int, int, s
         cuts.append((0, hit[0], hit[1]))
     for i, ch in enumerate(text):
         if ch == SPLIT_AFTER and i + 1 < len(text):
-            hit = speakers.match(text, i + 1, small)
+            hit = speakers.after_circle(text, i + 1, small)
             if hit:
                 cuts.append((i, hit[0] + 1, hit[1]))
     return cuts
