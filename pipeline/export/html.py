@@ -204,6 +204,7 @@ def render_doc(doc: Document, prev_id: str | None = None, next_id: str | None = 
         elif where == IN_MARKER:
             pages_in_marker.setdefault(seq, []).append((k, 3, mark))
         else:
+            # at one offset: restored marks (1), a page printed before the note (1.5), the note (2), pages (3)
             pages_at.setdefault(seq, []).append((k, 1.5 if where == BEFORE_NOTE else 3, mark))
 
     body = []
