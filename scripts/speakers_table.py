@@ -27,7 +27,8 @@ ENTRY_RE = re.compile(r"^[\u3000]*(?P<head>[^(]{1,5}?)氏\((?P<given>[^/)]+)/\)"
 COMPOUND = ("司馬", "淳于", "皇甫", "慕容", "歐陽", "長孫", "上官", "令狐", "諸葛", "宇文")
 
 HAND = [
-    # book ("*": any book; a Kanripo category such as KR1d: every book of it; else a book ID),
+    # book ("*": any book; a Kanripo category such as KR1d or a division such as KR1 (經部): every
+    # book of it; else a book ID),
     # form, name, provenance
     # --- the 禮 classics (KR1d): printed names that mean one person in every book of them
     ("KR1d", "鄭注", "鄭玄", "the 集釋 prints 鄭玄's 注 as 鄭注 (KR1d0030_001.txt:11); the 注疏 headers: 漢鄭氏注 (KR1d0003_001.txt:10)"),
@@ -49,10 +50,10 @@ HAND = [
     ("KR1d0040", "愚", "李光坡", "儀禮述註: 安溪　李光坡　撰 (KR1d0040_001.txt:10)"),
     ("KR1d0063", "愚", "黄道周", "表記集傳: 明　黄道周　撰 (KR1d0063_001.txt:10)"),
     # --- names the texts make clear elsewhere
-    ("*", "鄭氏", "鄭玄", "KR1d0057_000.txt 名氏: 後漢鄭氏(𤣥)字康成 … 遂為之註 (the 註 of the 禮記)"),
-    ("*", "孔氏", "孔穎達", "KR1d0057_000.txt 名氏: 唐孔氏(頴達)字仲達 … 為正義"),
+    ("KR1", "鄭氏", "鄭玄", "KR1d0057_000.txt 名氏: 後漢鄭氏(𤣥)字康成 … 遂為之註 (the 註 of the 禮記); 鄭玄 commented on every classic, so 鄭氏 is his in the 經部 (KR1) — not named outside it (鄭樵 …)"),
+    ("KR1d", "孔氏", "孔穎達", "KR1d0057_000.txt 名氏: 唐孔氏(頴達)字仲達 … 為正義; in the 禮 classics only: in a 書 or 論語 book 孔氏 is 孔安國"),
     ("*", "朱子", "朱熹", "朱子 is the usual name of 朱熹 (KR1d0057_000.txt 名氏: 新安朱氏(熹) 字元晦)"),
-    ("*", "朱先生", "朱熹", "KR1d0040: 朱先生曰 quotes 朱熹's 儀禮經傳通解 (e.g. KR1d0040_001)"),
+    ("KR1d0040", "朱先生", "朱熹", "KR1d0040: 朱先生曰 quotes 朱熹's 儀禮經傳通解 (e.g. KR1d0040_001); elsewhere a 朱先生 may be another teacher"),
     ("*", "程子", None, "程子 is either 程顥 or 程頤: left without a name"),
     ("*", "伊川", "程頤", "KR1d0057_000.txt 名氏: 河南程氏(顥)字伯淳 弟(頤)字正叔; 伊川 is 程頤's name of residence"),
     ("*", "明道", "程顥", "KR1d0057_001: 河南程氏曰 … (明道/) — 明道 is 程顥"),
@@ -103,7 +104,7 @@ def mingshi(path: str) -> list[tuple[str, str, str, str]]:
 
 def main() -> None:
     rows = mingshi(sys.argv[1])
-    hand = {f for b, f, _, _ in HAND if b == "*"}
+    hand = {f for b, f, _, _ in HAND if b == "*" or len(b) <= 4}  # rows for any book, a division or a category
     rows = [r for r in rows if r[1] not in hand]  # 鄭氏 鄭𤣥 → the hand row's 鄭玄 (one spelling)
     known = {(b, f) for b, f, _, _ in rows}
     print("# who an attribution names: built by scripts/speakers_table.py (see its docstring); one row a form")

@@ -88,6 +88,13 @@ def test_person_table():
     assert person("鄭氏", "KR1d0057") == "鄭玄" and person("孔氏", "KR1d0057") == "孔穎達"
     # a 禮 book the table does not list still gets the names its category's rows give
     assert person("考證", "KR1d0099") == "考證諸臣" and person("考證", "KR3a0001") is None
+    # a name is given only as far as its evidence reaches: 孔氏 is 孔穎達 in the 禮 classics, 孔安國 in a
+    # 書 (KR1b) or 論語 (KR1h) book; 鄭氏 is 鄭玄 in the 經部 (KR1), not in a 子部 book; 朱先生 is 朱熹 in
+    # 儀禮述註, which says so; 朱子 is 朱熹 anywhere
+    assert person("孔氏", "KR1d0099") == "孔穎達" and person("孔氏", "KR1b0001") is None and person("孔氏", "KR1h0004") is None
+    assert person("鄭氏", "KR1c0001") == "鄭玄" and person("鄭氏", "KR3a0001") is None
+    assert person("朱先生", "KR1d0040") == "朱熹" and person("朱先生", "KR1d0099") is None
+    assert person("朱子", "KR4a0001") == "朱熹"
 
 
 def test_a_name_printed_in_another_graphic_form_is_the_rows_person():
@@ -109,7 +116,7 @@ def test_one_speaker_table_built_by_its_script():
     rows = [ln.split("\t") for ln in lines[1:]]
     assert lines[0] == "book\tform\tname\tprovenance" and len(rows) > 200
     assert all(len(r) == 4 and r[3].strip() for r in rows)
-    assert all(r[0] == "*" or r[0] == "KR1d" or (len(r[0]) == 8 and r[0].startswith("KR")) for r in rows)
+    assert all(r[0] in ("*", "KR1", "KR1d") or (len(r[0]) == 8 and r[0].startswith("KR")) for r in rows)
     keys = [(r[0], r[1]) for r in rows]
     assert len(keys) == len(set(keys))
     mingshi = ROOT.parent / "shared" / "corpus" / "KR1d0057" / "KR1d0057_000.txt"

@@ -7,8 +7,8 @@ clear. A printed name means different people in different books (疏 is 賈公�
 儀禮 注疏, 孔穎達's in the 禮記; 釋曰 and 愚 are the book's own author), so the person is looked
 up in models/speakers/speakers.tsv (built by scripts/speakers_table.py) under the book's own
 Kanripo ID (`#+PROPERTY: ID`), then its category (KR1d: names that mean one person in every
-book of the 禮 classics), then "*"; a book in none, or a file without an ID, gets no
-source_name: never a guess.
+book of the 禮 classics), then its division (KR1, the 經部: 鄭氏 is 鄭玄 there), then "*"; a book
+in none, or a file without an ID, gets no source_name: never a guess.
 
 Every row says where the print states it (file and line of the data/ or ../shared/ corpus).
 Readers call `person(printed, book)`; `attribute_markers` fills the fields from the markers of
@@ -72,7 +72,8 @@ def _folded_table() -> dict[tuple[str, str], str]:
 
 def person(printed: str, book: str | None) -> str | None:
     """The person a printed name means in a book (Kanripo ID such as KR1d0030), or None when
-    neither the book's rows, its category's (KR1d) nor the rows for any book say. A name printed
+    neither the book's rows, its category's (KR1d), its division's (KR1) nor the rows for any book
+    say. A name printed
     in another graphic form of a row's characters is that row's (禮記集說 prints 陸佃 as 山陰陸氏
     twice, as 山隂陸氏, its 名氏 list's form, 8 times)."""
     source = normalise(printed)
@@ -80,11 +81,12 @@ def person(printed: str, book: str | None) -> str | None:
         return None
     book = book.strip()
     table = speaker_table()
-    for key in (book, book[:4], "*"):
+    keys = (book, book[:4], book[:3], "*")
+    for key in keys:
         if (key, source) in table:
             return table[(key, source)]
     folded, source = _folded_table(), fold(source)
-    for key in (book, book[:4], "*"):
+    for key in keys:
         if (key, source) in folded:
             return folded[(key, source)]
     return None
