@@ -15,7 +15,6 @@ from lxml import etree
 
 from pipeline import paths
 from pipeline.export import html, records, tei
-from pipeline.export.common import marker_sources
 from pipeline.ingest import read_document
 from pipeline.model import Entity, Gloss, spans_from_marks
 from pipeline.pua import decode_entities, encode_entities
@@ -233,43 +232,14 @@ def test_tei_well_formed_and_valid_against_the_subset_schema(outputs, docs):
     assert "".join(body_p.itertext()).replace("，", "").replace("。", "").replace("、", "").startswith("緇布冠缺項")
 
 
-def _tei_lines(xml: bytes) -> dict[tuple[str, str], list[tuple[str | None, int | None]]]:
-    """(unit xml:id, "label" | "text") -> the (pb, lb) in force at each of its characters, and
-    (note xml:id, "note") -> the (pb, lb) in force where a collation note opens, walking the TEI in
-    document order; reading notes and restored marks are not the unit's characters."""
-    ns = "{http://www.tei-c.org/ns/1.0}"
-    out: dict[tuple[str, str], list] = {}
-    state: dict[str, object] = {"pb": None, "lb": None}
+def _tei_lines_script():
+    """scripts/tei_lines.py, the checker of every file's TEI lines, as a module."""
+    import importlib.util
 
-    def chars(key, s):
-        if key is not None and s:
-            out.setdefault(key, []).extend([(state["pb"], state["lb"])] * len(s))
-
-    def walk(el, key):
-        tag = etree.QName(el).localname
-        if tag in ("pb", "lb"):
-            state[tag] = el.get("n") if tag == "pb" else int(el.get("n"))
-            return
-        if tag == "note" and el.get("type") == "collation":
-            chars((el.get("{http://www.w3.org/XML/1998/namespace}id"), "note"), "(")
-            return
-        if tag in ("pc", "linkGrp") or (tag == "note" and el.get("type") == "reading"):
-            return
-        if tag in ("g", "gap"):
-            chars(key, "x")
-            return
-        if tag == "ab" or (tag == "note" and el.get("type") == "commentary"):
-            key = (el.get("{http://www.w3.org/XML/1998/namespace}id"), "text")
-        if tag == "label":
-            key = (key[0], "label")
-        chars(key, el.text)
-        for child in el:
-            walk(child, key)
-            chars(key, child.tail)
-
-    for child in etree.fromstring(xml).find(f".//{ns}body"):
-        walk(child, None)
-    return out
+    spec = importlib.util.spec_from_file_location("tei_lines", ROOT / "scripts" / "tei_lines.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
 
 
 @pytest.mark.parametrize("path", [
@@ -280,26 +250,18 @@ def _tei_lines(xml: bytes) -> dict[tuple[str, str], list[tuple[str | None, int |
 def test_tei_lines_hold_what_the_print_has_on_them(path):
     # every character of a unit's text and of its marker, and every collation note, stands after the
     # <pb>/<lb> of the printed line that holds it: a marker printed across a line's end (音¶義, ○疏¶曰) or
-    # at a line's end (疏¶) was put whole after the next line's <lb/> (3,185 markers of the 530 embedded
+    # at a line's end (疏¶) was put whole after the next line's <lb/> (3,195 markers of the 530 embedded
     # and shared files), and a collation note opening a line before that line's <lb/> (82 of 1,428)
+    check = _tei_lines_script()
     doc = read_document(path)
-    got = _tei_lines(tei.render_doc(doc).encode("utf-8"))
-    moved = 0
-    for unit in doc.units:
-        uid = tei.xml_id(doc, unit)
-        want_text = [(p.pb, p.line) for p in map(doc.page_of, unit.offsets)]
-        assert got.get((uid, "text"), []) == want_text, uid
-        printed = marker_sources(doc, unit)
-        if printed:
-            want = [(p.pb, p.line) for p in map(doc.page_of, printed)]
-            assert got[(uid, "label")] == want, (uid, unit.marker)
-            moved += want[0] != want[-1] or want[-1] != (want_text or want)[0]
-    for i, note in enumerate(doc.notes):
-        page = doc.page_of(note.start)
-        assert got[(tei.xml_name(tei.note_id(doc, i)), "note")] == [(page.pb, page.line)], note.text
-        line_start = max(x[0] for x in doc.lines if x[0] <= note.start)
-        moved += not doc.source[line_start:note.start].strip("\u3000 ")  # the note opens its line
-    assert moved > 0  # the file holds such (KR1d0003_002: 10 markers; KR1d0030_002: 1 note, and a 釋曰 with no text; KR1d0040_003: 1 marker)
+    got = check.tei_lines(tei.render_doc(doc).encode("utf-8"))
+    want = check.printed_lines(doc)
+    assert {k: got.get(k) for k in want} == want
+    # the file holds such markers or notes (KR1d0003_002: 10 markers; KR1d0030_002: a note opening a line
+    # and a 釋曰 with nothing but its note; KR1d0040_003: 1 marker)
+    moved = sum(len(set(v)) > 1 or v[-1] != want.get((k[0], "text"), v)[0] for k, v in want.items() if k[1] == "label")
+    opens = [n for n in doc.notes if not doc.source[max(x[0] for x in doc.lines if x[0] <= n.start):n.start].strip("\u3000 ")]
+    assert moved + len(opens) > 0
     if path.name == "KR1d0003_002.txt":
         assert '<label>音<pb n="KR1d0003_WYG_002-32b"/><lb n="1"/>義</label>' in tei.render_doc(doc)
 
