@@ -2,7 +2,8 @@
 
 - teiHeader from the #+TITLE / #+PROPERTY lines, the Kanripo source and licence, a charDecl
   with one <glyph> per `&KRnnnn;` character used;
-- <pb n="…"/> and <lb n="…"/> kept where the source has them;
+- <pb n="…"/> and <lb n="…"/> kept where the source has them: before the first thing printed after
+  them, inside a <label> where the print turns the line within a marker (`音<lb/>義`);
 - units in order: base text <ab type="base">, titles/headers <ab type="title|header"> (TEI's
   anonymous block: `p` has no @type in TEI P5),
   commentary <note type="commentary" subtype="…" target="#base-unit"> with its marker as <label>;
@@ -35,9 +36,8 @@ from pipeline.export.common import (
     IN_MARKER,
     LEAD,
     Markup,
-    marker_sources,
-    milestone_places,
     book_title,
+    milestone_places,
     non_overlapping_entities,
     note_id,
     render,
@@ -245,7 +245,7 @@ def render_doc(doc: Document) -> str:
     body.append(f'<div type="juan" xml:id="{xml_name(doc.id)}"' + (f" n={quoteattr(juan)}" if juan else "") + ">")
     for unit in doc.units:
         points = list(miles.get(unit.seq, []))
-        # a pb/lb before the unit's raw start goes before the unit element
+        # a pb/lb before the unit's first printed thing (marker, note or text) goes before its element
         lead = [m for m in points if m[0] == LEAD_OFFSET]
         points = [m for m in points if m[0] != LEAD_OFFSET]
         body.extend(m[2] for m in lead)

@@ -73,9 +73,8 @@ def _folded_table() -> dict[tuple[str, str], str]:
 def person(printed: str, book: str | None) -> str | None:
     """The person a printed name means in a book (Kanripo ID such as KR1d0030), or None when
     neither the book's rows, its category's (KR1d), its division's (KR1) nor the rows for any book
-    say. A name printed
-    in another graphic form of a row's characters is that row's (禮記集說 prints 陸佃 as 山陰陸氏
-    twice, as 山隂陸氏, its 名氏 list's form, 8 times)."""
+    say. A name printed in another graphic form of a row's characters is that row's (禮記集說 prints
+    陸佃 as 山陰陸氏 twice, as 山隂陸氏, its 名氏 list's form, 8 times)."""
     source = normalise(printed)
     if not book:
         return None
