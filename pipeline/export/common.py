@@ -10,6 +10,7 @@ from __future__ import annotations
 from bisect import bisect_left, bisect_right
 from dataclasses import dataclass
 from functools import lru_cache
+from itertools import count, repeat
 from typing import Callable, Iterable, Iterator
 
 import orjson
@@ -116,23 +117,29 @@ def milestone_places(doc: Document, indices: list[int]) -> list[tuple[int, int, 
     the offset-th text character), BEFORE_NOTE (before the note that follows the offset-th
     character); None after everything printed."""
     slots: list[tuple[int, int, int, int]] = []  # (source index, seq, where, offset)
+    first: dict[int, int] = {}  # seq -> the source index of the unit's first printed thing
     for unit in doc.units:
-        slots += [(src, unit.seq, IN_MARKER, m) for m, src in enumerate(marker_sources(doc, unit) or ())]
-        slots += [(src, unit.seq, IN_TEXT, k) for k, src in enumerate(unit.offsets)]
-    slots += [(note.start, note.unit_seq, BEFORE_NOTE, note.offset) for note in doc.notes]
+        seq, printed = unit.seq, marker_sources(doc, unit) or ()
+        slots.extend(zip(printed, repeat(seq), repeat(IN_MARKER), count()))
+        slots.extend(zip(unit.offsets, repeat(seq), repeat(IN_TEXT), count()))
+        starts = [printed[0]] if printed else []
+        if unit.offsets:
+            starts.append(min(unit.offsets))
+        if starts:
+            first[unit.seq] = min(starts)
+    for note in doc.notes:
+        slots.append((note.start, note.unit_seq, BEFORE_NOTE, note.offset))
+        first[note.unit_seq] = min(first.get(note.unit_seq, note.start), note.start)
     slots.sort()
     srcs = [x[0] for x in slots]
-    first: dict[int, tuple[int, int, int, int]] = {}
-    for slot in slots:
-        first.setdefault(slot[1], slot)
     out: list[tuple[int, int, int] | None] = []
     for idx in indices:
         j = bisect_left(srcs, idx)
         if j >= len(srcs):
             out.append(None)
             continue
-        _, seq, where, k = slots[j]
-        out.append((seq, LEAD, 0) if slots[j] == first[seq] else (seq, where, k))
+        src, seq, where, k = slots[j]
+        out.append((seq, LEAD, 0) if src == first[seq] else (seq, where, k))
     return out
 
 
