@@ -34,10 +34,11 @@ FIXED = ("鄭目錄", "鄭目録", "孔疏", "賈疏", "講義", "註", "注", "
 # `X氏`, `王氏(子墨/)` (the given name in small print), `X先生`
 _GENERIC = rf"(?P<who>{_C}{{0,4}}氏)(?P<given>{_C}{{0,3}}?)|(?P<who2>{_C}{{1,3}}先生)"
 SPLIT_AFTER = "○"  # 儀禮述註 runs its quotations on in one block: `…廟神○疏曰…`
-# After a ○, the separator of the sources a comment gathers, any short source with 曰 opens the next
-# one: a book (`○問喪曰`, the 禮記's chapter) or a person the speaker table lacks (`○陸佃曰` read under
-# a book ID it has no rows for), and `今按` the author's own remark; not `又曰` (the same source goes on).
-_AFTER_CIRCLE = re.compile(rf"(?P<who>(?!又){_C}{{1,4}}?)曰|(?P<own>今)[按案]")
+# After a ○, the separator of the sources a comment gathers, any source of 2-4 characters with 曰 opens
+# the next one: a book (`○問喪曰`, the 禮記's chapter) or a person the speaker table lacks (`○陸佃曰` read
+# under a book ID it has no rows for), and `今按` the author's own remark; not `又曰` (the same source goes
+# on), nor one character the table does not know (a ○ may stand for a lost character: `○之曰`).
+_AFTER_CIRCLE = re.compile(rf"(?P<who>(?!又){_C}{{2,4}}?)曰|(?P<own>今)[按案]")
 _AUTHOR_RE = re.compile(r"([^\u3000 ]{2,4})[\u3000 ]+撰$")
 
 
