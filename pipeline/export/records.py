@@ -13,7 +13,15 @@ from __future__ import annotations
 
 from typing import get_args
 
-from pipeline.export.common import UnitProvenance, book_title, note_id, offset_map, reading_id, unit_id
+from pipeline.export.common import (
+    UnitProvenance,
+    book_title,
+    note_id,
+    offset_map,
+    reading_id,
+    source_provenance,
+    unit_id,
+)
 from pipeline.model import CHANCE_END, EDITION, ENTITY_LABELS, Document, UnitKind, sentences_of, withdrawn_as_chance
 from pipeline.pua import encode_entities, has_kanripo
 
@@ -322,7 +330,7 @@ def document_records(doc: Document, split: str, stages: list[str]) -> dict[str, 
                 "text": encode_entities(note.text),
                 "start": note.start,
                 "end": note.end,
-                **_source_prov(doc, note.start),
+                **source_provenance(doc, note.start),
             }
         )
     props = dict(sorted(doc.properties.items()))
@@ -400,11 +408,6 @@ def _reading_records(doc: Document, unit, uid: str, om: list[int], by_seq: dict,
             "target_line": tprov["line"],
         })
     return out
-
-
-def _source_prov(doc: Document, index: int) -> dict[str, object]:
-    page = doc.page_of(index)
-    return {"pb": page.pb if page else None, "line": page.line if page else None}
 
 
 def document_stats(records: dict[str, list[dict]]) -> dict:
