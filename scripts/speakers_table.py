@@ -104,7 +104,7 @@ def mingshi(path: str) -> list[tuple[str, str, str, str]]:
 
 def main() -> None:
     rows = mingshi(sys.argv[1])
-    hand = {f for b, f, _, _ in HAND if b == "*" or len(b) <= 4}  # rows for any book, a division or a category
+    hand = {f for b, f, _, _ in HAND if len(b) <= 4}  # rows for any book ("*"), a division or a category
     rows = [r for r in rows if r[1] not in hand]  # 鄭氏 鄭𤣥 → the hand row's 鄭玄 (one spelling)
     known = {(b, f) for b, f, _, _ in rows}
     print("# who an attribution names: built by scripts/speakers_table.py (see its docstring); one row a form")

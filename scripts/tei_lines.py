@@ -4,7 +4,7 @@ of its marker, and every collation note, must stand after the <pb>/<lb> of the p
 
     python scripts/tei_lines.py data/corpus ../shared/corpus     # counts; exit 1 if anything is misplaced
 
-Stop 55 found with it that 3,185 markers (`音¶義`, `疏¶`, `○疏¶ 曰`) and 82 collation notes of the 530
+Stop 55 found with it that 3,195 markers (`音¶義`, `疏¶`, `○疏¶ 曰`) and 82 collation notes of the 530
 embedded and shared files stood on the wrong line; tests/test_export.py uses `tei_lines` on three files.
 """
 
@@ -20,7 +20,7 @@ sys.path.insert(0, str(ROOT))
 
 from pipeline.errors import InputError  # noqa: E402
 from pipeline.export import tei  # noqa: E402
-from pipeline.export.common import marker_sources  # noqa: E402
+from pipeline.export.common import marker_sources, source_provenance  # noqa: E402
 from pipeline.ingest import read_document  # noqa: E402
 
 XML_ID = "{http://www.w3.org/XML/1998/namespace}id"
@@ -67,8 +67,8 @@ def tei_lines(xml: bytes) -> dict[tuple[str, str], list[tuple[str | None, int | 
 def printed_lines(doc) -> dict[tuple[str, str], list[tuple[str | None, int | None]]]:
     """The same keys with the printed (pb, line) of each character, from the source offsets."""
     def at(i):
-        page = doc.page_of(i)
-        return (page.pb, page.line) if page else (None, None)
+        page = source_provenance(doc, i)
+        return page["pb"], page["line"]
 
     out: dict[tuple[str, str], list] = {}
     for unit in doc.units:
