@@ -20,6 +20,10 @@ from __future__ import annotations
 import re
 import sys
 from collections import defaultdict
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+from pipeline.variants import fold  # noqa: E402  (the repository root on the path: run as a script)
 
 # dynasties that stand where a place would (`唐　賈　氏`, `後漢鄭氏`): not part of the printed form
 DYNASTIES = ("後漢", "北齊", "元魏", "漢", "魏", "晉", "唐", "隋", "梁", "宋")
@@ -34,7 +38,6 @@ HAND = [
     ("KR1d", "鄭注", "鄭玄", "the 集釋 prints 鄭玄's 注 as 鄭注 (KR1d0030_001.txt:11); the 注疏 headers: 漢鄭氏注 (KR1d0003_001.txt:10)"),
     ("KR1d", "鄭目録", "鄭玄", "the 集釋 quotes 鄭玄's 三禮目録 as 鄭目録云 (KR1d0030_001.txt:11)"),
     ("KR1d", "鄭康成", "鄭玄", "儀禮釋宮's 提要: 鄭康成註 (KR1d0031_000.txt:12)"),
-    ("KR1d", "考證", "考證諸臣", "the Qing editors of each 注疏 juan's 考證, entries signed (臣照/)按 and the like (KR1d0003_001.txt:500): no one author"),
     # --- the books' own commentators, as each book's header line names them
     ("KR1d0003", "注", "鄭玄", "周禮注疏: 漢鄭氏注　唐陸德明音義　賈公彥疏 (KR1d0003_001.txt:10)"),
     ("KR1d0003", "音義", "陸德明", "周禮注疏: 漢鄭氏注　唐陸德明音義　賈公彥疏 (KR1d0003_001.txt:10)"),
@@ -50,6 +53,7 @@ HAND = [
     ("KR1d0040", "愚", "李光坡", "儀禮述註: 安溪　李光坡　撰 (KR1d0040_001.txt:10)"),
     ("KR1d0063", "愚", "黄道周", "表記集傳: 明　黄道周　撰 (KR1d0063_001.txt:10)"),
     # --- names the texts make clear elsewhere
+    ("KR1", "考證", "考證諸臣", "the Qing editors of each 注疏 juan's 考證, entries signed (臣照/)按 and the like (KR1d0003_001.txt:500): no one author; a 考證 section comes with the 四庫 print, not with a commentary, and only the 注疏 layout reads one: so in every 注疏 of the 經部 (KR1)"),
     ("KR1", "鄭氏", "鄭玄", "KR1d0057_000.txt 名氏: 後漢鄭氏(𤣥)字康成 … 遂為之註 (the 註 of the 禮記); 鄭玄 commented on every classic, so 鄭氏 is his in the 經部 (KR1) — not named outside it (鄭樵 …)"),
     ("KR1d", "孔氏", "孔穎達", "KR1d0057_000.txt 名氏: 唐孔氏(頴達)字仲達 … 為正義; in the 禮 classics only: in a 書 or 論語 book 孔氏 is 孔安國"),
     ("*", "朱子", "朱熹", "朱子 is the usual name of 朱熹 (KR1d0057_000.txt 名氏: 新安朱氏(熹) 字元晦)"),
@@ -106,6 +110,11 @@ def main() -> None:
     rows = mingshi(sys.argv[1])
     hand = {f for b, f, _, _ in HAND if len(b) <= 4}  # rows for any book ("*"), a division or a category
     rows = [r for r in rows if r[1] not in hand]  # 鄭氏 鄭𤣥 → the hand row's 鄭玄 (one spelling)
+    # one spelling a person: a 名氏 name that is a hand row's in another graphic form takes the hand
+    # row's (孔氏頴達 → 孔穎達, 鄭氏𤣥 → 鄭玄: 𤣥 the taboo form of 玄), so that a count by person or
+    # a name read from an author line (sources.author_person) finds one person, not two
+    spelling = {fold(name): name for _, _, name, _ in HAND if name}
+    rows = [(b, f, spelling.get(fold(n), n), p) for b, f, n, p in rows]
     known = {(b, f) for b, f, _, _ in rows}
     print("# who an attribution names: built by scripts/speakers_table.py (see its docstring); one row a form")
     print("book\tform\tname\tprovenance")

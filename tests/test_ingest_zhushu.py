@@ -379,3 +379,43 @@ def test_a_jing_printed_in_another_form_than_the_tls_liji_is_found_inside_its_zh
     i = next(i for i, u in enumerate(doc.units) if u.kind == "base" and u.text == jing)
     assert doc.units[i - 1].marker == "注" and doc.units[i - 1].text.endswith(zhu_before)
     assert doc.units[i + 1].marker == "注" and doc.units[i + 1].text.startswith(zhu_after)
+
+
+def test_a_zhushu_of_another_classic_is_named_by_its_own_author_line(tmp_path):
+    """A 注疏 the speaker table has no rows for (another classic's, under its own ID) names its
+    commentators from the line under each juan's title, as far as the table knows the people: the
+    fixture is 周禮注疏 juan 2 (train) under a 春秋 ID (KR1e9999) with the author line a 左傳注疏 prints
+    (晉杜氏注　唐陸徳明音義　孔頴達疏). The line is a header, not a 篇 title; 陸徳明 is 陸德明 and 孔頴達
+    孔穎達 (graphic variants of the table's people); 杜氏 is nobody the table knows, so the 注 has no
+    person rather than a guess; the 考證 are the 四庫 editors' in any 經部 注疏."""
+    src = (paths.DATA / "corpus" / "KR1d0003" / "KR1d0003_002.txt").read_text(encoding="utf-8")
+    line = "漢鄭氏注　唐陸徳眀音義　賈公彦疏"
+    assert line in src
+    f = tmp_path / "KR1e9999_002.txt"
+    f.write_text(src.replace("KR1d0003", "KR1e9999").replace(line, "晉杜氏注　唐陸徳明音義　孔頴達疏"), encoding="utf-8")
+    doc = read_document(f)
+    assert [u.kind for u in doc.units if "杜氏" in u.text] == ["header"]
+    names = {(u.marker, u.source_name) for u in doc.units if u.kind in ("commentary", "report")}
+    assert names == {("注", None), ("音義", "陸德明"), ("疏", "孔穎達"), ("考證", "考證諸臣")}
+    # the same juan under the same ID with its own line: 鄭氏 is 鄭玄 in the 經部
+    f.write_text(src.replace("KR1d0003", "KR1e9999"), encoding="utf-8")
+    assert {(u.marker, u.source_name) for u in read_document(f).units if u.kind == "commentary"} == {
+        ("注", "鄭玄"), ("音義", "陸德明"), ("疏", "賈公彦")}
+
+
+@pytest.mark.parametrize("path, names", [
+    # printed with no spaces (儀禮注疏 juan 11)
+    ("KR1d0028/KR1d0028_011.txt", {"注": "鄭氏", "音義": "陸德明", "疏": "賈公彦"}),
+    # 睦 misprinted for 陸 (周禮注疏 juan 39): read as printed, and named by nobody (below)
+    ("KR1d0003/KR1d0003_039.txt", {"注": "鄭氏", "音義": "睦徳明", "疏": "賈公彦"}),
+])
+def test_author_lines_as_printed(tmp_path, path, names):
+    from pipeline.ingest.wyg_zhushu import author_line_names
+
+    src = paths.DATA / "corpus" / path
+    assert author_line_names(read_document(src).units) == names
+    book = path[:8]
+    f = tmp_path / Path(path).name.replace(book, "KR1e9999")
+    f.write_text(src.read_text(encoding="utf-8").replace(book, "KR1e9999"), encoding="utf-8")
+    got = {(u.marker, u.source_name) for u in read_document(f).units if u.kind == "commentary"}
+    assert got == {("注", "鄭玄"), ("音義", "陸德明" if names["音義"] != "睦徳明" else None), ("疏", "賈公彦")}

@@ -29,7 +29,7 @@ from pipeline.ingest.sources import attribute_markers
 from pipeline.ingest.speakers import Speakers, author_of, split_attributions
 from pipeline.ingest.wyg import parse_wyg
 from pipeline.ingest.wyg_print import parse_print
-from pipeline.ingest.wyg_zhushu import misprinted_markers, parse_zhushu
+from pipeline.ingest.wyg_zhushu import author_line_names, misprinted_markers, parse_zhushu
 from pipeline.model import PUNCTUATION_MARKS, Document, book_of, document_id, juan_of_page
 
 # wyg: the 集釋's dialect (鄭注 / 釋曰 blocks, every small note collation); wyg-print: the WYG
@@ -213,7 +213,7 @@ def read_document(path: str | Path, layout: str = "auto", encoding: str = "utf-8
     # who speaks: the markers of the 集釋 and 注疏 name the commentator (sources.py); after the
     # 經 that runs on in a 注 was split off, so that only commentary carries a source (a reader
     # that named the speaker already, wyg-print's attributions, keeps its own)
-    attribute_markers(doc.units, book)
+    attribute_markers(doc.units, book, author_line_names(doc.units) if layout == "wyg-zhushu" else None)
     doc.pages, doc.lines = page_index(lines)
     # never silently wrong: the units must agree with the print, unless the user named the layout
     doc.evidence = ev = layout_evidence(doc)

@@ -91,10 +91,25 @@ def person(printed: str, book: str | None) -> str | None:
     return None
 
 
-def attribute_markers(units: list[Unit], book: str | None) -> None:
+def author_person(printed: str, book: str | None) -> str | None:
+    """The person a book's own author line names (`漢鄭氏注　唐陸徳眀音義　賈公彦疏`), only where the
+    table knows them: a surname with 氏 through the table's rows for the book (鄭氏 is 鄭玄 in the
+    經部; 杜氏, or 孔氏 outside the 禮 classics: None), a full name where it is one of the table's
+    people in another graphic form (陸徳眀 → 陸德明, 孔頴達 → 孔穎達). A name the table does not know
+    is None, not the printed form: author lines misprint names (周禮注疏 juan 39: 睦徳明)."""
+    if printed.endswith("氏"):
+        return person(printed, book)
+    known = {fold(name): name for name in speaker_table().values()}  # one spelling a person (speakers_table.py)
+    return known.get(fold(printed))
+
+
+def attribute_markers(units: list[Unit], book: str | None, authors: dict[str, str] | None = None) -> None:
     """Fill source / source_name of the commentary and report units from their markers (the
     集釋's 鄭注 / 釋曰 / 鄭目録云, the 注疏's 注 / 音義 / 疏 / 考證); a source a reader already set
-    (an attribution it read in the text, named through `person` by speakers.py) is kept."""
+    (an attribution it read in the text, named through `person` by speakers.py) is kept. Where
+    the table has no row for the book, `authors` (marker → name as the file's own author line
+    prints it, wyg_zhushu.author_line_names) names the person: a 注疏 of another classic."""
+    authors = authors or {}
     for unit in units:
         if unit.kind not in ("commentary", "report") or unit.source is not None:
             continue
@@ -103,3 +118,5 @@ def attribute_markers(units: list[Unit], book: str | None) -> None:
             continue
         unit.source = source
         unit.source_name = person(source, book)
+        if unit.source_name is None and source in authors:
+            unit.source_name = author_person(authors[source], book)

@@ -41,11 +41,42 @@ MAX_INLINE_ZHU = 2
 # how each marker may be printed (lossless.py checks the extent against these)
 PRINTED_MARKERS = {"注": ("注",), "音義": ("音義",), "疏": ("疏", "䟽", "注", ""), "小注": ("",), "考證": ("",)}
 _NUM = "一二三四五六七八九十百"
+# the author line under a juan's title: who wrote each layer, a dynasty before the first name and
+# where it changes (漢鄭氏注　唐陸德明音義　賈公彥疏, 儀禮 juan 11 with no spaces; another classic's would
+# read 晉杜氏注　唐陸德明音義　孔穎達疏)
+AUTHOR_ROLES = {"注": "注", "註": "注", "音義": "音義", "疏": "疏", "䟽": "疏",
+                # layers of other classics' 注疏 that this layout has no marker for: named, not used
+                "傳": None, "箋": None, "集解": None, "解詁": None, "正義": None}
+DYNASTIES = "漢魏晉吳宋齊梁陳隋唐元明清"
+_AUTHOR_ITEM = rf"(\S{{1,5}}?)({'|'.join(sorted(AUTHOR_ROLES, key=len, reverse=True))})"
+AUTHOR_ITEM_RE = re.compile(_AUTHOR_ITEM)
+AUTHOR_LINE_RE = re.compile(rf"(?=[{DYNASTIES}]){_AUTHOR_ITEM}(?:[\u3000 ]*{_AUTHOR_ITEM})+")
 HEADER_RE = re.compile(rf"欽定四庫全書.*|.+[注註][疏䟽](?:[卷巻][{_NUM}]+|原目).*|.*漢鄭氏.{{1,3}}唐.*"  # 漢鄭氏泣 (sic) in 禮記 juan 15
-                       r"|漢鄭氏目[録錄].*")  # the 原目's author line: 漢鄭氏目録　　唐賈公彦疏
+                       rf"|漢鄭氏目[録錄].*"  # the 原目's author line: 漢鄭氏目録　　唐賈公彦疏
+                       rf"|{AUTHOR_LINE_RE.pattern}")
 # the section of the 篇 list with Zheng's 目録 notes and their 疏 (ContentsReader)
 CONTENTS_SECTION = "原目"
 MAIN_SECTION_RE = re.compile(rf"[卷巻][{_NUM}]+")
+
+
+def author_line_names(units: list[Unit]) -> dict[str, str]:
+    """Each layer's author as the juan's author line prints them (marker → printed name, the dynasty
+    before it dropped): {"注": "鄭氏", "音義": "陸徳眀", "疏": "賈公彦"}; empty when the juan has no
+    such line. A dynasty character is dropped only before two characters or more (陳澔, 宋均 are names)."""
+    for unit in units:
+        text = unit.text.strip("\u3000 ")
+        if unit.kind != "header" or not AUTHOR_LINE_RE.fullmatch(text):
+            continue
+        names: dict[str, str] = {}
+        for match in AUTHOR_ITEM_RE.finditer(text):
+            name, role = match.groups()
+            if len(name) > 2 and name[0] in DYNASTIES:
+                name = name[1:]
+            marker = AUTHOR_ROLES[role]
+            if marker is not None and marker not in names:
+                names[marker] = name
+        return names
+    return {}
 
 
 def is_report_section(section: str) -> bool:
