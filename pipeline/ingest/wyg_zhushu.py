@@ -51,7 +51,9 @@ DYNASTIES = "漢魏晉吳宋齊梁陳隋唐元明清"
 _AUTHOR_ITEM = rf"(\S{{1,5}}?)({'|'.join(sorted(AUTHOR_ROLES, key=len, reverse=True))})"
 AUTHOR_ITEM_RE = re.compile(_AUTHOR_ITEM)
 AUTHOR_LINE_RE = re.compile(rf"(?=[{DYNASTIES}]){_AUTHOR_ITEM}(?:[\u3000 ]*{_AUTHOR_ITEM})+")
-HEADER_RE = re.compile(rf"欽定四庫全書.*|.+[注註][疏䟽](?:[卷巻][{_NUM}]+|原目).*|.*漢鄭氏.{{1,3}}唐.*"  # 漢鄭氏泣 (sic) in 禮記 juan 15
+# a juan's title line: 周禮注疏卷二, its 考證's 周禮注疏卷二考證; the 四庫 names the 論語 and 孟子 注疏
+# 論語注疏解經, 孟子注疏解經 (without 解經 their closing title was read as 經 論語 + a 注 疏解經卷二)
+HEADER_RE = re.compile(rf"欽定四庫全書.*|.+[注註][疏䟽](?:解經)?(?:[卷巻][{_NUM}]+|原目).*|.*漢鄭氏.{{1,3}}唐.*"  # 漢鄭氏泣 (sic) in 禮記 juan 15
                        rf"|漢鄭氏目[録錄].*"  # the 原目's author line: 漢鄭氏目録　　唐賈公彦疏
                        rf"|{AUTHOR_LINE_RE.pattern}")
 # the section of the 篇 list with Zheng's 目録 notes and their 疏 (ContentsReader)
