@@ -532,3 +532,26 @@ def test_a_print_without_its_markup_reads_as_the_print(tmp_path, name):
     assert bare.layout == "wyg-print-plain"
     said = [(u.kind, u.marker, u.text, u.source, u.source_name) for u in bare.units]
     assert said == [(u.kind, u.marker, u.text, u.source, u.source_name) for u in doc.units]
+
+
+@pytest.mark.parametrize("part", ["述", "輯注", "奉敕撰"])
+def test_an_author_line_ending_in_another_verb_than_zhuan_is_the_same_header(tmp_path, part):
+    """Every author line of the books here ends in 撰 (`安溪　李光坡　撰`); other 四庫 books print the
+    author's part as 編, 輯, 注, 述 … An author line so printed is a header, and names the author
+    whose given name opens his own comments (`○坡謂`), as 撰 does: under a book ID the speaker table
+    has no rows for, 儀禮述註 juan 1 (the fixture) reads to the same units either way. Before, such a
+    line was read as a commentary unit with no source, and 坡謂 named nobody."""
+    src = (FIX / "KR1d0040_001.txt").read_text(encoding="utf-8").replace("KR1d0040", "KR1d0099")
+    assert "安溪　李光坡　撰¶" in src
+    def read(text: str, name: str):
+        f = tmp_path / name / "KR1d0099_001.txt"
+        f.parent.mkdir()
+        f.write_text(text, encoding="utf-8")
+        doc = read_document(f)
+        assert not disagreements(doc.evidence)
+        # the print's own count (printcount) leaves the line out of the text as the reader does
+        return [(u.kind, u.marker, u.source, u.source_name, u.text.replace(part, "撰")) for u in doc.units] + [
+            doc.evidence["commentary_share_print"]]
+    want = read(src, "zhuan")
+    assert ("commentary", "○坡謂", "坡", "李光坡") in {w[:4] for w in want[:-1]}
+    assert read(src.replace("李光坡　撰", f"李光坡　{part}"), "other") == want

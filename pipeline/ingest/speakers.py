@@ -22,6 +22,7 @@ import functools
 import re
 
 from pipeline.ingest.source import SourceLine
+from pipeline.ingest.wyg_print import AUTHOR_PART
 from pipeline.ingest.sources import normalise, person, speaker_table
 from pipeline.model import CollationNote, Unit
 
@@ -39,7 +40,7 @@ SPLIT_AFTER = "○"  # 儀禮述註 runs its quotations on in one block: `…廟
 # under a book ID it has no rows for), and `今按` the author's own remark; not `又曰` (the same source goes
 # on), nor one character the table does not know (a ○ may stand for a lost character: `○之曰`).
 _AFTER_CIRCLE = re.compile(rf"(?P<who>(?!又){_C}{{2,4}}?)曰|(?P<own>今)[按案]")
-_AUTHOR_RE = re.compile(r"([^\u3000 ]{2,4})[\u3000 ]+撰$")
+_AUTHOR_RE = re.compile(rf"([^\u3000 ]{{2,4}})[\u3000 ]*{AUTHOR_PART}$")  # 宋　衛湜　撰, … 李光坡　輯注
 
 
 @functools.lru_cache(maxsize=16)

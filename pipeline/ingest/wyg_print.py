@@ -32,8 +32,11 @@ from pipeline.model import CollationNote, Unit
 
 LINE_COLUMNS = 21
 _NUM = "一二三四五六七八九十百"
-# opening lines: 欽定四庫全書, 禮記集説卷一 … 宋　衛湜　撰, the author line on its own
-HEADER_RE = re.compile(rf"欽定四庫全書.*|.+[卷巻][{_NUM}]+.*|.*[\u3000 ]撰")
+# opening lines: 欽定四庫全書, 禮記集説卷一 … 宋　衛湜　撰, the author line on its own; its last
+# word is the author's part, 撰 in every book here, in other books 編, 輯, 注, 述 … (奉敕撰, 集註)
+AUTHOR_VERBS = "撰編輯纂注註著述"
+AUTHOR_PART = rf"[\u3000 ][^\u3000 ]{{0,3}}[{AUTHOR_VERBS}]"  # `　撰` closing an author line (printcount, speakers too)
+HEADER_RE = re.compile(rf"欽定四庫全書.*|.+[卷巻][{_NUM}]+.*|.*{AUTHOR_PART}")
 # a chapter title on a line of its own, anywhere: 曲禮上第一, 士冠禮第一, 歸表章第一
 CHAPTER_RE = re.compile(rf"[^\u3000 ]{{1,8}}第[{_NUM}]+(?:之[{_NUM}]+)?")
 # the `#+PROPERTY: JUAN` values of front (and back) matter: 提要, [提要], 序, 儀禮疏序, 序周禮廢興,
