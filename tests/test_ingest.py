@@ -152,6 +152,38 @@ def test_sbck_layout_inline_notes_are_commentary():
     assert forced.layout == "wyg"
 
 
+def test_sbck_counts_after_the_closing_header_are_a_header_not_a_zhu():
+    """The SBCK prints each juan's character counts in small print, on the closing header's line
+    (juan 1, 8, 9: lifted as the header's note) or on the line after it (12 juan). Read as inline
+    notes they were 注 units (`經八百四十四字注二千六百三十一字` among Zheng's notes), and juan 13's
+    `(經二千五百一/注五千四十七)十(六字/字)` two 注 and a 經 `十`. Now the line after a closing header
+    that is only counts is a header of its own, in reading order."""
+    ten = read_document(CORPUS / "KR1d0026" / "KR1d0026_010.txt")
+    assert [(u.kind, u.text) for u in ten.units[-2:]] == [("header", "儀禮卷第十"), ("header", "經八百四十四字注二千六百三十一字")]
+    thirteen = read_document(CORPUS / "KR1d0026" / "KR1d0026_013.txt")
+    assert [(u.kind, u.text) for u in thirteen.units[-2:]] == [("header", "儀禮卷第十三"), ("header", "經二千五百一注五千四十七十六字字")]
+    one = read_document(CORPUS / "KR1d0026" / "KR1d0026_001.txt")
+    assert one.units[-1].kind == "header" and [n.text for n in one.notes if n.unit_seq == one.units[-1].seq] == ["經一千八百九十八字注三千六百二字"]
+    for doc in (ten, thirteen, one):
+        assert not any("字注" in u.text for u in doc.units if u.kind != "header")
+        assert rebuild_source(doc) == doc.source
+
+
+def test_another_sbck_classic_reads_its_headers_as_the_yili_does(tmp_path):
+    """The SBCK layout knew the 儀禮's headers only (`儀禮卷第十`): another classic's SBCK juan
+    (`禮記卷第十`, `覲禮第十　禮記　鄭氏箋`) had its opening header and title read as 經 and its counts as 注. The
+    fixture: SBCK 儀禮 juan 10 (train) under a 禮記 ID with 儀禮 printed 禮記 throughout; it reads to
+    the juan's own units."""
+    src = (CORPUS / "KR1d0026" / "KR1d0026_010.txt").read_text(encoding="utf-8")
+    f = tmp_path / "KR1d9998_010.txt"
+    # (and the commentator named as a 毛詩 names him: 鄭氏箋)
+    f.write_text(src.replace("KR1d0026", "KR1d9998").replace("儀禮", "禮記").replace("鄭氏注", "鄭氏箋"), encoding="utf-8")
+    got = [(u.kind, u.text) for u in read_document(f).units]
+    assert got == [(u.kind, u.text.replace("儀禮", "禮記").replace("鄭氏注", "鄭氏箋"))
+                   for u in read_document(CORPUS / "KR1d0026" / "KR1d0026_010.txt").units]
+    assert got[:2] == [("header", "禮記卷第十"), ("title", "覲禮第十　禮記　鄭氏箋")]
+
+
 def test_wyg_units_agree_with_the_sbck_edition_on_held_out_dashe():
     """An independent check on held-out juan: the SBCK edition marks 經 and 注 by typography.
 

@@ -58,8 +58,9 @@ def rebuild_source(doc: Document) -> str:
         zhushu = doc.layout.startswith("wyg-zhushu")
         if doc.layout.startswith("sbck") and unit.kind == "commentary" or zhushu and not lifted:
             inner = inner.replace("(", "").replace(")", "").replace("/", "")  # the note is the text
-        elif doc.layout.startswith("wyg"):  # the 注疏 too, when a note of its front matter was lifted
-            # the collation notes are lifted out (Document.notes); any other note is text (夾注)
+        elif doc.layout.startswith(("wyg", "sbck")):  # the 注疏 too, when a note of its front matter was lifted
+            # the collation notes are lifted out (Document.notes); any other note is text (夾注; SBCK:
+            # the counts after a closing header, a header of their own)
             inner = _NOTE_RE.sub(lambda m: "" if _lifted(lifted, unit.start + raw_at[m.start()])
                                  else m.group(0)[1:-1].replace("/", ""), inner)
         else:

@@ -1,4 +1,4 @@
-"""The Sibu congkan (SBCK) layout of 儀禮 鄭注 (KR1d0026).
+"""The Sibu congkan (SBCK) layout of 儀禮 鄭注 (KR1d0026), and of another classic so printed (禮記卷第N …).
 
 Base text runs on from line to line; Zheng's commentary stands inline as `(a/b)` two-column
 notes with no marker. Each run of consecutive note groups (also across lines) is one
@@ -14,15 +14,23 @@ from pipeline.ingest.units import UnitBuilder
 from pipeline.ingest.wyg import line_text
 from pipeline.model import CollationNote, Unit
 
-HEADER_RE = re.compile(r"儀禮卷第[一二三四五六七八九十]+.*")
-# "士冠禮第一　儀禮　鄭氏注": chapter, book and commentator on one line (also 鄕飮酒禮 spellings)
-SBCK_TITLE_RE = re.compile(r".{1,8}第[一二三四五六七八九十]+[\u3000 ].*(?:儀禮|鄭氏注).*")
+_NUM = "一二三四五六七八九十百"
+# "儀禮卷第二", opening and closing a juan; another SBCK classic's reads 禮記卷第二, 周禮卷第二, 毛詩卷第二
+# (read as 儀禮's only, such a line was base text and its character counts a 注)
+HEADER_RE = re.compile(rf"[^\u3000 (]{{1,8}}卷第[{_NUM}]+.*")
+# "士冠禮第一　儀禮　鄭氏注": chapter, book and commentator on one line (also 鄕飮酒禮 spellings;
+# another classic's: 曲禮上第一　禮記　鄭氏注, 周南關雎詁訓傳第一　毛詩國風　鄭氏箋)
+SBCK_TITLE_RE = re.compile(rf"[^\u3000 (]{{1,10}}第[{_NUM}]+(?:之[{_NUM}]+)?[\u3000 ]+[^\u3000 ].*")
+# the print's count of a juan's characters, after its closing header: (經八百四十四字/注二千六百三十一字)
+# (juan 8 without 字 and with 万, juan 13 with its numerals out of order across the groups)
+COUNT_RE = re.compile(rf"[經注傳箋][{_NUM}千萬万零〇經注傳箋字]+")
 
 
 def parse_sbck(lines: list[SourceLine]) -> tuple[list[Unit], list[CollationNote]]:
     units: list[Unit] = []
     notes: list[CollationNote] = []
     current: UnitBuilder | None = None
+    after_header = False  # the line before was a header line
 
     def close() -> None:
         nonlocal current
@@ -37,11 +45,22 @@ def parse_sbck(lines: list[SourceLine]) -> tuple[list[Unit], list[CollationNote]
         if line.kind != "text":
             continue
         text = line_text(line)
+        if after_header and _counts_only(line):
+            # the print's counts on a line of their own after the closing header (`儀禮卷第十` /
+            # `(經八百四十四字/注二千六百三十一字)`): a header of their own, in reading order, not a 注
+            current = UnitBuilder(len(units), "header")
+            for tok in line.tokens:
+                current.add_columns(tok) if tok.kind == "note" else current.add([tok])
+            close()
+            after_header = False
+            continue
+        after_header = False
         if HEADER_RE.fullmatch(text) or SBCK_TITLE_RE.fullmatch(text):
             # a header line may carry a note of its own (the character counts at a juan's end)
             close()
             current = UnitBuilder(len(units), "header" if HEADER_RE.fullmatch(text) else "title")
             current.add(line.tokens)
+            after_header = current.kind == "header"
             close()
             continue
         for tok in line.tokens:
@@ -56,3 +75,11 @@ def parse_sbck(lines: list[SourceLine]) -> tuple[list[Unit], list[CollationNote]
                 current.add([tok])
     close()
     return units, notes
+
+
+def _counts_only(line: SourceLine) -> bool:
+    """Whether a printed line is nothing but the juan's character counts, opening in small print
+    (`(經二千五百一/注五千四十七)十(六字/字)`: juan 13 sets one numeral full size between the groups)."""
+    tokens = [tok for tok in line.tokens if not (tok.kind == "char" and tok.char in "\u3000 ")]
+    text = "".join("".join(tok.columns) if tok.kind == "note" else tok.char for tok in tokens)
+    return bool(tokens) and tokens[0].kind == "note" and bool(COUNT_RE.fullmatch(text))
