@@ -25,6 +25,8 @@ Fixtures (tests/fixtures/print/) are cut, unchanged, from ../shared/corpus:
   the attribution it opens);
 - KR1d0057_006.txt: 禮記集說 juan 6, lines 1-9 and 506-543 (pages 28b-30b: 孔氏's comment runs on from a
   full line with `註云矢箙春作秋成…`, his citation of the 注).
+- KR1d0063_003.txt: 表記集傳's appendix juan (附録), lines 1-30 (`春秋表記問業附録`, a title with no 卷N, the
+  author line, the first questions and answers).
 These books have no dev split: none of their juan is used for measuring anything else.
 """
 
@@ -555,3 +557,18 @@ def test_an_author_line_ending_in_another_verb_than_zhuan_is_the_same_header(tmp
     want = read(src, "zhuan")
     assert ("commentary", "○坡謂", "坡", "李光坡") in {w[:4] for w in want[:-1]}
     assert read(src.replace("李光坡　撰", f"李光坡　{part}"), "other") == want
+
+
+def test_the_line_under_siku_quanshu_is_the_juan_title_whatever_it_says():
+    """Every juan opens `欽定四庫全書` / its title / its author line. The appendix juan of 表記集傳 has
+    no 卷N in its title (`春秋表記問業附録`): the title was read as a comment, and so was the author
+    line under it (the opening had ended). The reader and the print count now both take the line
+    under the opening 欽定四庫全書 for the juan's title."""
+    doc = read_document(FIX / "KR1d0063_003.txt")
+    assert [(u.kind, u.text) for u in doc.units[:3]] == [
+        ("header", "欽定四庫全書"), ("header", "春秋表記問業附録"), ("header", "明\u3000黄道周\u3000撰")]
+    assert doc.units[3].kind == "commentary" and doc.units[3].text == "灾異不書月食"
+    # the print count leaves the two lines out as well: the shares agree exactly
+    assert doc.evidence["commentary_share_read"] == doc.evidence["commentary_share_print"]
+    # its full-size indented text: the three headings of the questions, not the title or the author line
+    assert count_print(doc.source).indented == len("灾異不書月食" + "里克荀息" + "晉侯執曹伯歸于京師")

@@ -434,3 +434,12 @@ def test_the_titles_of_the_lunyu_and_mengzi_zhushu_are_headers(tmp_path):
     want = [(u.kind, u.marker, u.text) for u in read_document(paths.DATA / "corpus" / "KR1d0003" / "KR1d0003_002.txt").units]
     assert got == want
     assert sum(text.startswith("周禮注疏卷二") for kind, _, text in got if kind == "header") == 4
+
+
+def test_a_kaozheng_title_printed_without_zhushu_is_a_header():
+    """禮記註疏 juan 23 (train) closes its 考證 with `禮記卷二十三考證` (注疏 left out), which was read as
+    a 考證 entry; every other 考證 title names the 注疏 (`禮記注疏卷二十三考證`)."""
+    doc = read_document(paths.DATA / "corpus" / "KR1d0053" / "KR1d0053_023.txt")
+    titles = [u for u in doc.units if "卷二十三考" in u.text]
+    assert [(u.kind, u.text) for u in titles][-1] == ("header", "禮記卷二十三考證")
+    assert all(u.kind == "header" for u in titles)

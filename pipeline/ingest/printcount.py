@@ -20,7 +20,7 @@ from __future__ import annotations
 import re
 from dataclasses import asdict, dataclass
 
-from pipeline.ingest.wyg_print import AUTHOR_PART, LINE_COLUMNS, is_front_matter  # the print's line; section names
+from pipeline.ingest.wyg_print import AUTHOR_PART, LINE_COLUMNS, SKQS, is_front_matter  # the print's line; section names
 
 _JUAN_RE = re.compile(r"#\+PROPERTY:\s*JUAN\s+(.*?)\s*$")
 _PB_RE = re.compile(r"<pb:[^>]*>")
@@ -70,6 +70,7 @@ def count_print(source: str, printed_lines: bool = True) -> PrintCounts:
             note.clear()
 
     opening = True
+    after_skqs = False
     cut = _MID_LINE_END_RE.split if printed_lines else (lambda physical: [physical])
     for raw in (piece for physical in source.split("\n") for piece in cut(physical)):
         line = _PB_RE.sub("", raw.rstrip("\r").removesuffix("¶"))
@@ -84,7 +85,11 @@ def count_print(source: str, printed_lines: bool = True) -> PrintCounts:
             end_note()
             continue
         full = _NOTE_RE.sub("", content)
-        if opening and len(line) <= LINE_COLUMNS and _HEADING_RE.fullmatch(full.strip(_BLANKS)):
+        fits = len(line) <= LINE_COLUMNS
+        # the line under the opening 欽定四庫全書 is the juan's title, whatever it says (as wyg_print reads it)
+        juan_title = opening and after_skqs and fits and len(line) > len(content)
+        after_skqs = opening and fits and full.startswith(SKQS)
+        if opening and fits and (_HEADING_RE.fullmatch(full.strip(_BLANKS)) or juan_title):
             end_note()
             continue
         opening = False

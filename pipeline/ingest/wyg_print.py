@@ -36,7 +36,8 @@ _NUM = "一二三四五六七八九十百"
 # word is the author's part, 撰 in every book here, in other books 編, 輯, 注, 述 … (奉敕撰, 集註)
 AUTHOR_VERBS = "撰編輯纂注註著述"
 AUTHOR_PART = rf"[\u3000 ][^\u3000 ]{{0,3}}[{AUTHOR_VERBS}]"  # `　撰` closing an author line (printcount, speakers too)
-HEADER_RE = re.compile(rf"欽定四庫全書.*|.+[卷巻][{_NUM}]+.*|.*{AUTHOR_PART}")
+SKQS = "欽定四庫全書"  # the collection's name, the first line of every juan
+HEADER_RE = re.compile(rf"{SKQS}.*|.+[卷巻][{_NUM}]+.*|.*{AUTHOR_PART}")
 # a chapter title on a line of its own, anywhere: 曲禮上第一, 士冠禮第一, 歸表章第一
 CHAPTER_RE = re.compile(rf"[^\u3000 ]{{1,8}}第[{_NUM}]+(?:之[{_NUM}]+)?")
 # the `#+PROPERTY: JUAN` values of front (and back) matter: 提要, [提要], 序, 儀禮疏序, 序周禮廢興,
@@ -204,6 +205,7 @@ class PrintReader:
         self.unattributed = starts >= MIN_BLOCKS and not attributed  # (a short juan: undecided)
         shifts = self._confirmed(lines, shifts, heads >= MIN_BLOCKS)
         opening = True
+        after_skqs = False  # the line before was the opening 欽定四庫全書
         title_indent: int | None = None  # the chapter title's, on the line after it
         prev_full, prev_width, prev_level, prev_small = False, 0, 0, False
         block_kind = ""
@@ -231,7 +233,11 @@ class PrintReader:
             subtitle = (title_indent == line.indent and not full and head is None
                         and len(text) <= MAX_SUBTITLE)
             title_indent = line.indent if chapter else None
-            if (opening and fits or closing) and HEADER_RE.fullmatch(text) or chapter or subtitle:
+            # the line under the opening 欽定四庫全書 is the juan's title, whatever it says (`春秋表記問業附録`,
+            # an appendix with no 卷N, was read as a comment, and the author line after it too)
+            juan_title = opening and after_skqs and fits and line.indent > 0 and not chapter
+            after_skqs = opening and fits and text.startswith(SKQS)
+            if (opening and fits or closing) and HEADER_RE.fullmatch(text) or chapter or subtitle or juan_title:
                 self.single(line, "title" if chapter or subtitle else "header")
                 opening, prev_full = opening and not (chapter or subtitle), False
                 continue

@@ -55,6 +55,7 @@ AUTHOR_LINE_RE = re.compile(rf"(?=[{DYNASTIES}]){_AUTHOR_ITEM}(?:[\u3000 ]*{_AUT
 # 論語注疏解經, 孟子注疏解經 (without 解經 their closing title was read as 經 論語 + a 注 疏解經卷二)
 HEADER_RE = re.compile(rf"欽定四庫全書.*|.+[注註][疏䟽](?:解經)?(?:[卷巻][{_NUM}]+|原目).*|.*漢鄭氏.{{1,3}}唐.*"  # 漢鄭氏泣 (sic) in 禮記 juan 15
                        rf"|漢鄭氏目[録錄].*"  # the 原目's author line: 漢鄭氏目録　　唐賈公彦疏
+                       rf"|.{{1,8}}[卷巻][{_NUM}]+考[證蹬]"  # a 考證's title without 注疏 (禮記卷二十三考證, sic)
                        rf"|{AUTHOR_LINE_RE.pattern}")
 # the section of the 篇 list with Zheng's 目録 notes and their 疏 (ContentsReader)
 CONTENTS_SECTION = "原目"
