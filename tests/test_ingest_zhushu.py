@@ -397,6 +397,16 @@ def test_a_zhushu_of_another_classic_is_named_by_its_own_author_line(tmp_path):
     assert [u.kind for u in doc.units if "杜氏" in u.text] == ["header"]
     names = {(u.marker, u.source_name) for u in doc.units if u.kind in ("commentary", "report")}
     assert names == {("注", None), ("音義", "陸德明"), ("疏", "孔穎達"), ("考證", "考證諸臣")}
+    # where the names came from, for the card: the line and each layer's name as printed
+    assert doc.evidence["author_line"] == ("晉杜氏注　唐陸徳明音義　孔頴達疏: 注 none (printed 杜氏), "
+                                           "疏 孔穎達 (printed 孔頴達), 音義 陸德明 (printed 陸徳明)")
+    result = CliRunner().invoke(main, ["run", str(f), "--out", str(tmp_path / "out"), "--steps", "ingest,export",
+                                       "--formats", "card", "--no-progress"])
+    assert result.exit_code == 0, result.output
+    card = (tmp_path / "out" / "README.md").read_text(encoding="utf-8")
+    assert f"| KR1e9999_002 | {doc.evidence['author_line']} |" in card
+    # a book the table knows has no such evidence (its names have their rows' provenance)
+    assert "author_line" not in read_document(paths.DATA / "corpus" / "KR1d0003" / "KR1d0003_002.txt").evidence
     # the same juan under the same ID with its own line: 鄭氏 is 鄭玄 in the 經部
     f.write_text(src.replace("KR1d0003", "KR1e9999"), encoding="utf-8")
     assert {(u.marker, u.source_name) for u in read_document(f).units if u.kind == "commentary"} == {

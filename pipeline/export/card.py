@@ -212,6 +212,15 @@ def _layouts(docs: list[dict]) -> list[str]:
                 "| document | plain 經 text |", "|---|---|"]
         out += [f"| {doc} | {how} |" for doc, how in plain]
         out.append("")
+    # a 注疏 the speaker table has no rows for: who wrote each layer, as its author line names them
+    named = [(d["doc"], (d.get("evidence") or {}).get("author_line")) for d in sorted(docs, key=lambda d: d["doc"])]
+    named = [(doc, line) for doc, line in named if line]
+    if named:
+        out += ["A 注疏 the speaker table has no rows for names who wrote its 注, 音義 and 疏 from each juan's own "
+                "author line, only people the table knows (docs/datasets.md, \"Who speaks\"):", "",
+                "| document | author line: layer, person (as printed) |", "|---|---|"]
+        out += [f"| {doc} | {line} |" for doc, line in named]
+        out.append("")
     return out
 
 

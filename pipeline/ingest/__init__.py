@@ -29,7 +29,7 @@ from pipeline.ingest.sources import attribute_markers
 from pipeline.ingest.speakers import Speakers, author_of, split_attributions
 from pipeline.ingest.wyg import parse_wyg
 from pipeline.ingest.wyg_print import parse_print
-from pipeline.ingest.wyg_zhushu import author_line_names, misprinted_markers, parse_zhushu
+from pipeline.ingest.wyg_zhushu import author_line, author_line_names, misprinted_markers, parse_zhushu
 from pipeline.model import PUNCTUATION_MARKS, Document, book_of, document_id, juan_of_page
 
 # wyg: the 集釋's dialect (鄭注 / 釋曰 blocks, every small note collation); wyg-print: the WYG
@@ -213,12 +213,14 @@ def read_document(path: str | Path, layout: str = "auto", encoding: str = "utf-8
     # who speaks: the markers of the 集釋 and 注疏 name the commentator (sources.py); after the
     # 經 that runs on in a 注 was split off, so that only commentary carries a source (a reader
     # that named the speaker already, wyg-print's attributions, keeps its own)
-    attribute_markers(doc.units, book, author_line_names(doc.units) if layout == "wyg-zhushu" else None)
+    from_line = attribute_markers(doc.units, book, author_line_names(doc.units) if layout == "wyg-zhushu" else None)
     doc.pages, doc.lines = page_index(lines)
     # never silently wrong: the units must agree with the print, unless the user named the layout
     doc.evidence = ev = layout_evidence(doc)
     if jing_text:
         ev["jing_text"] = jing_text
+    if from_line:  # who wrote each layer, from the juan's own author line (a book the table has no rows for)
+        ev["author_line"] = f"{author_line(doc.units)}: " + ", ".join(f"{k} {v}" for k, v in from_line.items())
     problems = disagreements(ev) if auto else []
     if problems:  # say which layout, if any, reads it as the print shows it
         if zhu_missing(ev):  # every layout reads such a commentary as base text: the shares cannot tell

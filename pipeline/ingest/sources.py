@@ -103,13 +103,16 @@ def author_person(printed: str, book: str | None) -> str | None:
     return known.get(fold(printed))
 
 
-def attribute_markers(units: list[Unit], book: str | None, authors: dict[str, str] | None = None) -> None:
+def attribute_markers(units: list[Unit], book: str | None, authors: dict[str, str] | None = None) -> dict[str, str]:
     """Fill source / source_name of the commentary and report units from their markers (the
     集釋's 鄭注 / 釋曰 / 鄭目録云, the 注疏's 注 / 音義 / 疏 / 考證); a source a reader already set
     (an attribution it read in the text, named through `person` by speakers.py) is kept. Where
     the table has no row for the book, `authors` (marker → name as the file's own author line
-    prints it, wyg_zhushu.author_line_names) names the person: a 注疏 of another classic."""
+    prints it, wyg_zhushu.author_line_names) names the person: a 注疏 of another classic.
+    Returns how each source the author line was asked for was named (for the evidence):
+    {"音義": "陸德明 (printed 陸徳明)", "注": "none (printed 杜氏)"}."""
     authors = authors or {}
+    from_line: dict[str, str] = {}
     for unit in units:
         if unit.kind not in ("commentary", "report") or unit.source is not None:
             continue
@@ -120,3 +123,5 @@ def attribute_markers(units: list[Unit], book: str | None, authors: dict[str, st
         unit.source_name = person(source, book)
         if unit.source_name is None and source in authors:
             unit.source_name = author_person(authors[source], book)
+            from_line[source] = f"{unit.source_name or 'none'} (printed {authors[source]})"
+    return dict(sorted(from_line.items()))

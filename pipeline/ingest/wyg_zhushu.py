@@ -62,24 +62,28 @@ CONTENTS_SECTION = "原目"
 MAIN_SECTION_RE = re.compile(rf"[卷巻][{_NUM}]+")
 
 
+def author_line(units: list[Unit]) -> str | None:
+    """The juan's author line as printed (`漢鄭氏注　唐陸德明音義　賈公彥疏`), or None."""
+    for unit in units:
+        text = unit.text.strip("\u3000 ")
+        if unit.kind == "header" and AUTHOR_LINE_RE.fullmatch(text):
+            return text
+    return None
+
+
 def author_line_names(units: list[Unit]) -> dict[str, str]:
     """Each layer's author as the juan's author line prints them (marker → printed name, the dynasty
     before it dropped): {"注": "鄭氏", "音義": "陸徳眀", "疏": "賈公彦"}; empty when the juan has no
     such line. A dynasty character is dropped only before two characters or more (陳澔, 宋均 are names)."""
-    for unit in units:
-        text = unit.text.strip("\u3000 ")
-        if unit.kind != "header" or not AUTHOR_LINE_RE.fullmatch(text):
-            continue
-        names: dict[str, str] = {}
-        for match in AUTHOR_ITEM_RE.finditer(text):
-            name, role = match.groups()
-            if len(name) > 2 and name[0] in DYNASTIES:
-                name = name[1:]
-            marker = AUTHOR_ROLES[role]
-            if marker is not None and marker not in names:
-                names[marker] = name
-        return names
-    return {}
+    names: dict[str, str] = {}
+    for match in AUTHOR_ITEM_RE.finditer(author_line(units) or ""):
+        name, role = match.groups()
+        if len(name) > 2 and name[0] in DYNASTIES:
+            name = name[1:]
+        marker = AUTHOR_ROLES[role]
+        if marker is not None and marker not in names:
+            names[marker] = name
+    return names
 
 
 def is_report_section(section: str) -> bool:
