@@ -431,16 +431,19 @@ def test_author_lines_as_printed(tmp_path, path, names):
     assert got == {("注", "鄭玄"), ("音義", "陸德明" if names["音義"] != "睦徳明" else None), ("疏", "賈公彦")}
 
 
-def test_the_titles_of_the_lunyu_and_mengzi_zhushu_are_headers(tmp_path):
+@pytest.mark.parametrize("book, title", [("KR1h9999", "論語注疏解經"), ("KR1d9996", "周禮注義疏")])
+def test_the_titles_of_the_lunyu_and_mengzi_zhushu_are_headers(tmp_path, book, title):
     """The 四庫 names the 論語 and 孟子 注疏 `論語注疏解經` / `孟子注疏解經`: their juan titles
     (`論語注疏解經卷二`, opening and closing the juan and its 考證) are headers as `周禮注疏卷二` is.
     Before, the closing title was read as a 經 `論語` and a 注 `疏解經卷二` (the 注 of 注疏 taken for
-    the marker), the 考證's titles as 考證 entries — exit 0. The fixture: 周禮注疏 juan 2 (train) so
-    retitled, under a 論語 ID; it must read to the same units as the juan itself."""
+    the marker), the 考證's titles as 考證 entries — exit 0. And a title of any other form (`周禮注義疏卷二`,
+    made up): the line under 欽定四庫全書 is the juan's title, its repeat at the end and the 考證's titles
+    that open with it are headers too. The fixture: 周禮注疏 juan 2 (train) so retitled, under another
+    ID; it must read to the same units as the juan itself."""
     src = (paths.DATA / "corpus" / "KR1d0003" / "KR1d0003_002.txt").read_text(encoding="utf-8")
-    f = tmp_path / "KR1h9999_002.txt"
-    f.write_text(src.replace("KR1d0003", "KR1h9999").replace("周禮注疏卷", "論語注疏解經卷"), encoding="utf-8")
-    got = [(u.kind, u.marker, u.text.replace("論語注疏解經", "周禮注疏")) for u in read_document(f).units]
+    f = tmp_path / f"{book}_002.txt"
+    f.write_text(src.replace("KR1d0003", book).replace("周禮注疏卷", f"{title}卷"), encoding="utf-8")
+    got = [(u.kind, u.marker, u.text.replace(title, "周禮注疏")) for u in read_document(f).units]
     want = [(u.kind, u.marker, u.text) for u in read_document(paths.DATA / "corpus" / "KR1d0003" / "KR1d0003_002.txt").units]
     assert got == want
     assert sum(text.startswith("周禮注疏卷二") for kind, _, text in got if kind == "header") == 4

@@ -25,7 +25,7 @@ from pipeline.ingest.source import INDENT_CHARS as BLANKS
 from pipeline.ingest.source import SourceLine, Token
 from pipeline.ingest.units import UnitBuilder
 from pipeline.ingest.wyg import LINE_COLUMNS, line_text
-from pipeline.ingest.wyg_print import PrintReader
+from pipeline.ingest.wyg_print import SKQS, PrintReader
 from pipeline.model import CollationNote, Unit
 
 ZHU = "注"
@@ -212,15 +212,25 @@ class MainReader:
         self.after_group = False  # the last token taken was a `(a/b)` group: a next one continues it
         self.numbers: dict[int, int] = {}  # token start -> file line, for errors
         self.marker_line: int | None = None  # file line of the current unit's marker
+        self.title: str | None = None  # the juan's title line (under 欽定四庫全書)
 
     def read(self, lines: list[SourceLine]) -> list[Unit]:
         opening = True
+        after_skqs = False  # the line before opened the juan: 欽定四庫全書
         body: list[Token] = []  # a marker or a note may run over lines: read the body as one stream
         for line in lines:
             if line.kind == "blank":
                 continue
             text = line_text(line).strip("\u3000 ")
-            if HEADER_RE.fullmatch(text) and (opening or line.indent):
+            # the line under 欽定四庫全書 is the juan's title, whatever it says, and where the juan
+            # ends it is printed again: a header both times (read as 經 and 注, a title naming
+            # 注疏 could pass for a 注: 論語注疏解經卷二 before stop 56)
+            juan_title = opening and after_skqs and line.indent > 0
+            closing = self.title is not None and line.indent > 0 and text == self.title
+            after_skqs = opening and text.startswith(SKQS)
+            if juan_title:
+                self.title = text
+            if HEADER_RE.fullmatch(text) and (opening or line.indent) or juan_title or closing:
                 self._flush(body)
                 self._single(line, "header")
             elif opening and line.indent:
