@@ -26,7 +26,7 @@ Fixtures (tests/fixtures/print/) are cut, unchanged, from ../shared/corpus:
 - KR1d0057_006.txt: 禮記集說 juan 6, lines 1-9 and 506-543 (pages 28b-30b: 孔氏's comment runs on from a
   full line with `註云矢箙春作秋成…`, his citation of the 注).
 - KR1d0063_003.txt: 表記集傳's appendix juan (附録), lines 1-30 (`春秋表記問業附録`, a title with no 卷N, the
-  author line, the first questions and answers).
+  author line, the first questions and answers) and 196-204 (page 11b: the title printed again at the end).
 These books have no dev split: none of their juan is used for measuring anything else.
 """
 
@@ -568,7 +568,10 @@ def test_the_line_under_siku_quanshu_is_the_juan_title_whatever_it_says():
     assert [(u.kind, u.text) for u in doc.units[:3]] == [
         ("header", "欽定四庫全書"), ("header", "春秋表記問業附録"), ("header", "明\u3000黄道周\u3000撰")]
     assert doc.units[3].kind == "commentary" and doc.units[3].text == "灾異不書月食"
+    # the title printed again where the juan ends is a header too, whatever it says
+    assert (doc.units[-1].kind, doc.units[-1].text) == ("header", "春秋表記問業附録")
     # the print count leaves the two lines out as well: the shares agree exactly
     assert doc.evidence["commentary_share_read"] == doc.evidence["commentary_share_print"]
-    # its full-size indented text: the three headings of the questions, not the title or the author line
-    assert count_print(doc.source).indented == len("灾異不書月食" + "里克荀息" + "晉侯執曹伯歸于京師")
+    # its full-size indented text: the three headings of the questions, not the opening title or the author
+    # line (the print count leaves only the opening headers out: a closing one is a few characters a juan)
+    assert count_print(doc.source).indented == len("灾異不書月食" + "里克荀息" + "晉侯執曹伯歸于京師" + "春秋表記問業附録")

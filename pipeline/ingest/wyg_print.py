@@ -206,6 +206,7 @@ class PrintReader:
         shifts = self._confirmed(lines, shifts, heads >= MIN_BLOCKS)
         opening = True
         after_skqs = False  # the line before was the opening 欽定四庫全書
+        opening_title = ""  # the line under it: the juan's title
         title_indent: int | None = None  # the chapter title's, on the line after it
         prev_full, prev_width, prev_level, prev_small = False, 0, 0, False
         block_kind = ""
@@ -237,7 +238,11 @@ class PrintReader:
             # an appendix with no 卷N, was read as a comment, and the author line after it too)
             juan_title = opening and after_skqs and fits and line.indent > 0 and not chapter
             after_skqs = opening and fits and text.startswith(SKQS)
-            if (opening and fits or closing) and HEADER_RE.fullmatch(text) or chapter or subtitle or juan_title:
+            if juan_title:
+                opening_title = text
+            # ... and printed again where the juan ends: a header again, whatever it says
+            closing = closing or bool(opening_title) and not opening and line.indent > 0 and text == opening_title
+            if (opening and fits or closing) and HEADER_RE.fullmatch(text) or chapter or subtitle or juan_title or closing:
                 self.single(line, "title" if chapter or subtitle else "header")
                 opening, prev_full = opening and not (chapter or subtitle), False
                 continue
