@@ -456,3 +456,15 @@ def test_a_kaozheng_title_printed_without_zhushu_is_a_header():
     titles = [u for u in doc.units if "卷二十三考" in u.text]
     assert [(u.kind, u.text) for u in titles][-1] == ("header", "禮記卷二十三考證")
     assert all(u.kind == "header" for u in titles)
+
+
+def test_a_line_with_small_notes_under_siku_quanshu_is_not_taken_for_the_title(tmp_path):
+    """Found by the ingest fuzz (experiments/ingest/fuzz.py 6 400, a 考證 line moved under 欽定四庫全書):
+    the juan's title has no small notes; a line that has them is read as before (losslessly), not as a
+    header whose note would be lost. 周禮注疏 juan 2 (train) with such a line in the title's place."""
+    src = (paths.DATA / "corpus" / "KR1d0003" / "KR1d0003_002.txt").read_text(encoding="utf-8")
+    f = tmp_path / "KR1d0003_002.txt"
+    f.write_text(src.replace("　周禮注疏卷二¶\n　　漢鄭氏注", "　縕韍五字(臣紱/)按下文云二者¶\n　　漢鄭氏注", 1), encoding="utf-8")
+    doc = read_document(f, layout="wyg-zhushu")
+    assert rebuild_source(doc) == doc.source
+    assert not any(u.kind == "header" and u.text.startswith("縕韍") for u in doc.units)

@@ -225,8 +225,9 @@ class MainReader:
             # the line under 欽定四庫全書 is the juan's title, whatever it says, and where the juan
             # ends it is printed again: a header both times (read as 經 and 注, a title naming
             # 注疏 could pass for a 注: 論語注疏解經卷二 before stop 56)
-            juan_title = opening and after_skqs and line.indent > 0
-            closing = self.title is not None and line.indent > 0 and text == self.title
+            plain = line.indent > 0 and not any(tok.kind == "note" for tok in line.tokens)  # (a title has no small notes)
+            juan_title = opening and after_skqs and plain
+            closing = self.title is not None and plain and text == self.title
             after_skqs = opening and text.startswith(SKQS)
             if juan_title:
                 self.title = text
