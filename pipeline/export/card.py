@@ -204,24 +204,24 @@ def _layouts(docs: list[dict]) -> list[str]:
     out.append("")
     # a 注疏's 經 and 注 are told apart where a 注 runs on into the next 經 by a plain text of the 經:
     # which one, and how it was chosen (ingest's evidence `jing_text`)
-    plain = [(d["doc"], (d.get("evidence") or {}).get("jing_text")) for d in sorted(docs, key=lambda d: d["doc"])]
-    plain = [(doc, how) for doc, how in plain if how]
-    if plain:
-        out += ["Where a 注 runs on into the next 經 the print shows no boundary; a plain text of the 經 finds it "
-                "(docs/ingest.md, \"Where the 經 resumes\"). The plain text each 注疏 juan was read with:", "",
-                "| document | plain 經 text |", "|---|---|"]
-        out += [f"| {doc} | {how} |" for doc, how in plain]
-        out.append("")
+    out += _evidence_table(docs, "jing_text", "plain 經 text",
+                           "Where a 注 runs on into the next 經 the print shows no boundary; a plain text of the 經 finds it "
+                           "(docs/ingest.md, \"Where the 經 resumes\"). The plain text each 注疏 juan was read with:")
     # a 注疏 the speaker table has no rows for: who wrote each layer, as its author line names them
-    named = [(d["doc"], (d.get("evidence") or {}).get("author_line")) for d in sorted(docs, key=lambda d: d["doc"])]
-    named = [(doc, line) for doc, line in named if line]
-    if named:
-        out += ["A 注疏 the speaker table has no rows for names who wrote its 注, 音義 and 疏 from each juan's own "
-                "author line, only people the table knows (docs/datasets.md, \"Who speaks\"):", "",
-                "| document | author line: layer, person (as printed) |", "|---|---|"]
-        out += [f"| {doc} | {line} |" for doc, line in named]
-        out.append("")
+    out += _evidence_table(docs, "author_line", "author line: layer, person (as printed)",
+                           "A 注疏 the speaker table has no rows for names who wrote its 注, 音義 and 疏 from each juan's own "
+                           "author line, only people the table knows (docs/datasets.md, \"Who speaks\"):")
     return out
+
+
+def _evidence_table(docs: list[dict], key: str, column: str, intro: str) -> list[str]:
+    """The card's lines for one key of ingest's evidence: `intro`, then a document / value table of the
+    documents that have it; nothing where none has."""
+    rows = [(d["doc"], (d.get("evidence") or {}).get(key)) for d in sorted(docs, key=lambda d: d["doc"])]
+    rows = [(doc, value) for doc, value in rows if value]
+    if not rows:
+        return []
+    return [intro, "", f"| document | {column} |", "|---|---|", *(f"| {doc} | {value} |" for doc, value in rows), ""]
 
 
 FORMAT = Format("card", None, lambda _parts, info: {
