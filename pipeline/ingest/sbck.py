@@ -50,7 +50,10 @@ def parse_sbck(lines: list[SourceLine]) -> tuple[list[Unit], list[CollationNote]
             # `(經八百四十四字/注二千六百三十一字)`): a header of their own, in reading order, not a 注
             current = UnitBuilder(len(units), "header")
             for tok in line.tokens:
-                current.add_columns(tok) if tok.kind == "note" else current.add([tok])
+                if tok.kind == "note":
+                    current.add_columns(tok)
+                else:
+                    current.add([tok])
             close()
             after_header = False
             continue
