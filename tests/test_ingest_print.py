@@ -27,6 +27,8 @@ Fixtures (tests/fixtures/print/) are cut, unchanged, from ../shared/corpus:
   full line with `註云矢箙春作秋成…`, his citation of the 注).
 - KR1d0063_003.txt: 表記集傳's appendix juan (附録), lines 1-30 (`春秋表記問業附録`, a title with no 卷N, the
   author line, the first questions and answers) and 196-204 (page 11b: the title printed again at the end).
+- juan_end/KR1d0057_002.txt: 禮記集說 juan 2, lines 1-24 and 755-762 (the opening, the last comment and the
+  closing title `禮記集説卷二`).
 These books have no dev split: none of their juan is used for measuring anything else.
 """
 
@@ -575,3 +577,17 @@ def test_the_line_under_siku_quanshu_is_the_juan_title_whatever_it_says():
     # its full-size indented text: the three headings of the questions, not the opening title or the author
     # line (the print count leaves only the opening headers out: a closing one is a few characters a juan)
     assert count_print(doc.source).indented == len("灾異不書月食" + "里克荀息" + "晉侯執曹伯歸于京師" + "春秋表記問業附録")
+
+
+@pytest.mark.parametrize("number", ["卷二", "卷之二", "卷第二", "卷上"])
+def test_a_juan_numbered_otherwise_opens_and_closes_with_headers(tmp_path, number):
+    """Every juan here is numbered 卷N; other 四庫 books print 卷之N, 卷第N, 卷上 / 卷下. 禮記集說 juan 2 so
+    renumbered (opening `禮記集説卷之二　…　宋　衛湜　撰`, closing `禮記集説卷之二`) reads to its own
+    units: before, the closing title was a comment (卷之二, 卷上) or a chapter title (卷第二, by 第N)."""
+    src = (FIX / "juan_end" / "KR1d0057_002.txt").read_text(encoding="utf-8")
+    f = tmp_path / "KR1d0057_002.txt"
+    f.write_text(src.replace("禮記集説卷二", f"禮記集説{number}"), encoding="utf-8")
+    doc = read_document(f)
+    want = [(u.kind, u.source, u.text.replace("卷二", number)) for u in read_document(FIX / "juan_end" / "KR1d0057_002.txt").units]
+    assert [(u.kind, u.source, u.text) for u in doc.units] == want
+    assert (doc.units[-1].kind, doc.units[-1].text) == ("header", f"禮記集説{number}")

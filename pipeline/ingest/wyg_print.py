@@ -37,7 +37,9 @@ _NUM = "一二三四五六七八九十百"
 AUTHOR_VERBS = "撰編輯纂注註著述"
 AUTHOR_PART = rf"[\u3000 ][^\u3000 ]{{0,3}}[{AUTHOR_VERBS}]"  # `　撰` closing an author line (printcount, speakers too)
 SKQS = "欽定四庫全書"  # the collection's name, the first line of every juan
-HEADER_RE = re.compile(rf"{SKQS}.*|.+[卷巻][{_NUM}]+.*|.*{AUTHOR_PART}")
+# a juan's number: 卷二 in every book here; 卷之二, 卷第二, 卷上 / 卷下 in others
+JUAN_NUMBER = rf"[卷巻][之第]?(?:[{_NUM}]+|[上中下])"
+HEADER_RE = re.compile(rf"{SKQS}.*|.+{JUAN_NUMBER}.*|.*{AUTHOR_PART}")
 # a chapter title on a line of its own, anywhere: 曲禮上第一, 士冠禮第一, 歸表章第一
 CHAPTER_RE = re.compile(rf"[^\u3000 ]{{1,8}}第[{_NUM}]+(?:之[{_NUM}]+)?")
 # the `#+PROPERTY: JUAN` values of front (and back) matter: 提要, [提要], 序, 儀禮疏序, 序周禮廢興,
@@ -223,7 +225,7 @@ class PrintReader:
             # under a comment whose last line of small notes is full were read as its last words)
             from_small = prev_small and not any(t.kind == "note" for t in line.tokens)
             runs_on = prev_full and not from_small
-            chapter = not full and not runs_on and CHAPTER_RE.fullmatch(text)
+            chapter = not full and not runs_on and CHAPTER_RE.fullmatch(text) and not re.search("[卷巻]第", text)
             # an opening header fits on a printed line (the longest of the 959 in the embedded and
             # shared books: 20 columns); text set on longer lines is the juan's own, however it begins
             # (markup-free text pasted as one line that opens with 欽定四庫全書 was one header, stop 47)
@@ -236,10 +238,10 @@ class PrintReader:
             title_indent = line.indent if chapter else None
             # the line under the opening 欽定四庫全書 is the juan's title, whatever it says (`春秋表記問業附録`,
             # an appendix with no 卷N, was read as a comment, and the author line after it too)
-            juan_title = opening and after_skqs and fits and line.indent > 0 and not chapter
+            juan_title = opening and after_skqs and fits and line.indent > 0 and not chapter and bool(text)
             after_skqs = opening and fits and text.startswith(SKQS)
             if juan_title:
-                opening_title = text
+                opening_title = text.split()[0]  # (the author may stand on the same line, after a gap)
             # ... and printed again where the juan ends: a header again, whatever it says
             closing = closing or bool(opening_title) and not opening and line.indent > 0 and text == opening_title
             if (opening and fits or closing) and HEADER_RE.fullmatch(text) or chapter or subtitle or juan_title or closing:
