@@ -122,11 +122,8 @@ def milestone_places(doc: Document, indices: list[int]) -> list[tuple[int, int, 
         seq, printed = unit.seq, marker_sources(doc, unit) or ()
         slots.extend(zip(printed, repeat(seq), repeat(IN_MARKER), count()))
         slots.extend(zip(unit.offsets, repeat(seq), repeat(IN_TEXT), count()))
-        starts = [printed[0]] if printed else []
-        if unit.offsets:
-            starts.append(min(unit.offsets))
-        if starts:
-            first[unit.seq] = min(starts)
+        if printed or unit.offsets:
+            first[seq] = min([*printed[:1], *unit.offsets])
     for note in doc.notes:
         slots.append((note.start, note.unit_seq, BEFORE_NOTE, note.offset))
         first[note.unit_seq] = min(first.get(note.unit_seq, note.start), note.start)

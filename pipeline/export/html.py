@@ -240,9 +240,8 @@ def render_doc(doc: Document, prev_id: str | None = None, next_id: str | None = 
         points = [(k, 1, escape(m)) for k, m in sorted(unit.marks.items())]
         points += notes_at.get(unit.seq, []) + pages_at.get(unit.seq, [])
         inner = render(unit.text, spans, points, _char)
-        in_marker = pages_in_marker.get(unit.seq)
         marker = "".join(pages_lead.get(unit.seq, ())) + _who(unit) + (
-            f'<span class="marker">{render(unit.marker, [], in_marker, escape) if in_marker else escape(unit.marker)}</span>' if unit.marker else "")
+            f'<span class="marker">{render(unit.marker, [], pages_in_marker.get(unit.seq, []), escape)}</span>' if unit.marker else "")
         classes = f"u {unit.kind}" + (f" {MARKER_CLASS[unit.marker]}" if unit.marker in MARKER_CLASS else "")
         if unit.marker == "疏" and len(unit.text) > FOLD_SHU:
             # the opening as the body prints it, its restored marks too (a run of bare characters read as

@@ -267,8 +267,7 @@ def render_doc(doc: Document) -> str:
                 attrs += f' subtype="{MARKER_SUBTYPE.get(unit.marker, "other")}"'
             if base is not None:
                 attrs += f' target="#{xml_id(doc, base)}"'
-            in_marker = label_miles.get(unit.seq)
-            label = f"<label>{render(unit.marker, [], in_marker, escape) if in_marker else escape(unit.marker)}</label>" if unit.marker else ""
+            label = f"<label>{render(unit.marker, [], label_miles.get(unit.seq, []), escape)}</label>" if unit.marker else ""
             body.append(f"<note {attrs}{who}>{label}{inner}</note>")
         else:
             body.append(f'<ab type="{unit.kind}" xml:id="{uid}"{who}>{inner}</ab>')
