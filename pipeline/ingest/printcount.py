@@ -29,7 +29,7 @@ _ENTITY_RE = re.compile(r"&KR\d{4};")
 # a composed character `[孑*(焉-正+?)]` (Kanripo's notation) is one character, its brackets no note
 _COMPOSED_RE = re.compile(r"\[[^\[\]\n]*\]")
 _ORG_HEADING_RE = re.compile(r"\*+[ \u3000]")
-_HEADING_RE = re.compile(rf"欽定四庫全書.*|.{{1,12}}{JUAN_NUMBER}.*|.*{AUTHOR_PART}")
+_HEADING_RE = re.compile(rf"{SKQS}.*|.{{1,12}}{JUAN_NUMBER}.*|.*{AUTHOR_PART}")
 _COLLATION_RE = re.compile(r"^(?:謹?[案按]|臣.{0,4}?[案按])|據.{0,12}?改正|本作|訛作")
 _BLANKS = "\u3000 \t"
 # a `¶` with more of the line after it ends a printed line inside a physical one (lines joined): cut there

@@ -22,8 +22,8 @@ import functools
 import re
 
 from pipeline.ingest.source import SourceLine
-from pipeline.ingest.wyg_print import AUTHOR_PART
 from pipeline.ingest.sources import normalise, person, speaker_table
+from pipeline.ingest.wyg_print import AUTHOR_PART
 from pipeline.model import CollationNote, Unit
 
 _C = r"[^\W\d_○]"  # one character of a name

@@ -220,7 +220,10 @@ class PrintReader:
                 continue
             text = line_text(line).strip("\u3000 ")
             full = line.width >= LINE_COLUMNS
-            closing = bool(title) and text.startswith(title[:2]) and not full and HEADER_RE.fullmatch(text)
+            # a closing header: the book's title with the juan's number, or the juan's own title line (under
+            # the opening 欽定四庫全書, below) printed again where the juan ends, whatever it says
+            closing = (bool(title) and text.startswith(title[:2]) and not full and HEADER_RE.fullmatch(text)
+                       or bool(opening_title) and not opening and line.indent > 0 and text == opening_title)
             # full-size text does not run on from a line of small print (表記集傳: three chapter titles
             # under a comment whose last line of small notes is full were read as its last words)
             from_small = prev_small and not any(t.kind == "note" for t in line.tokens)
@@ -242,9 +245,7 @@ class PrintReader:
             after_skqs = opening and fits and text.startswith(SKQS)
             if juan_title:
                 opening_title = text.split()[0]  # (the author may stand on the same line, after a gap)
-            # ... and printed again where the juan ends: a header again, whatever it says
-            closing = closing or bool(opening_title) and not opening and line.indent > 0 and text == opening_title
-            if (opening and fits or closing) and HEADER_RE.fullmatch(text) or chapter or subtitle or juan_title or closing:
+            if opening and fits and HEADER_RE.fullmatch(text) or closing or chapter or subtitle or juan_title:
                 self.single(line, "title" if chapter or subtitle else "header")
                 opening, prev_full = opening and not (chapter or subtitle), False
                 continue

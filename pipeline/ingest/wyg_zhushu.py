@@ -53,7 +53,7 @@ AUTHOR_ITEM_RE = re.compile(_AUTHOR_ITEM)
 AUTHOR_LINE_RE = re.compile(rf"(?=[{DYNASTIES}]){_AUTHOR_ITEM}(?:[\u3000 ]*{_AUTHOR_ITEM})+")
 # a juan's title line: 周禮注疏卷二, its 考證's 周禮注疏卷二考證; the 四庫 names the 論語 and 孟子 注疏
 # 論語注疏解經, 孟子注疏解經 (without 解經 their closing title was read as 經 論語 + a 注 疏解經卷二)
-HEADER_RE = re.compile(rf"欽定四庫全書.*|.+[注註][疏䟽](?:解經)?(?:[卷巻][{_NUM}]+|原目).*|.*漢鄭氏.{{1,3}}唐.*"  # 漢鄭氏泣 (sic) in 禮記 juan 15
+HEADER_RE = re.compile(rf"{SKQS}.*|.+[注註][疏䟽](?:解經)?(?:[卷巻][{_NUM}]+|原目).*|.*漢鄭氏.{{1,3}}唐.*"  # 漢鄭氏泣 (sic) in 禮記 juan 15
                        rf"|漢鄭氏目[録錄].*"  # the 原目's author line: 漢鄭氏目録　　唐賈公彦疏
                        rf"|.{{1,8}}[卷巻][{_NUM}]+考[證蹬]"  # a 考證's title without 注疏 (禮記卷二十三考證, sic)
                        rf"|{AUTHOR_LINE_RE.pattern}")
@@ -212,11 +212,11 @@ class MainReader:
         self.after_group = False  # the last token taken was a `(a/b)` group: a next one continues it
         self.numbers: dict[int, int] = {}  # token start -> file line, for errors
         self.marker_line: int | None = None  # file line of the current unit's marker
-        self.title: str | None = None  # the juan's title line (under 欽定四庫全書)
 
     def read(self, lines: list[SourceLine]) -> list[Unit]:
         opening = True
         after_skqs = False  # the line before opened the juan: 欽定四庫全書
+        title: str | None = None  # the juan's title line (under 欽定四庫全書)
         body: list[Token] = []  # a marker or a note may run over lines: read the body as one stream
         for line in lines:
             if line.kind == "blank":
@@ -227,10 +227,10 @@ class MainReader:
             # 注疏 could pass for a 注: 論語注疏解經卷二 before stop 56)
             plain = line.indent > 0 and not any(tok.kind == "note" for tok in line.tokens)  # (a title has no small notes)
             juan_title = opening and after_skqs and plain
-            closing = self.title is not None and plain and text == self.title
+            closing = title is not None and plain and text == title
             after_skqs = opening and text.startswith(SKQS)
             if juan_title:
-                self.title = text
+                title = text
             if HEADER_RE.fullmatch(text) and (opening or line.indent) or juan_title or closing:
                 self._flush(body)
                 self._single(line, "header")
