@@ -28,7 +28,7 @@ from pipeline.ingest.source import (INDENT_CHARS, LINE_END, MID_LINE_END_RE, STD
 from pipeline.ingest.sources import attribute_markers
 from pipeline.ingest.speakers import Speakers, author_of, split_attributions
 from pipeline.ingest.wyg import parse_wyg
-from pipeline.ingest.wyg_print import parse_print
+from pipeline.ingest.wyg_print import NUMERALS, SKQS, parse_print
 from pipeline.ingest.wyg_zhushu import author_line, author_line_names, misprinted_markers, parse_zhushu
 from pipeline.model import PUNCTUATION_MARKS, Document, book_of, document_id, juan_of_page
 
@@ -88,7 +88,7 @@ def _indented_share(text: str) -> float:
 
 # the book's name in a juan's opening header (禮記集説卷一, 表記集傳卷二): the title where no TITLE line gives
 # it (markup-free text), by which the print grammar knows the header that closes the juan
-_HEADER_TITLE_RE = re.compile(r"^[\u3000 \t]*(?:欽定四庫全書[\u3000 \t]*)?(\S{2,12}?)[卷巻][一二三四五六七八九十百]+", re.M)
+_HEADER_TITLE_RE = re.compile(rf"^[\u3000 \t]*(?:{SKQS}[\u3000 \t]*)?(\S{{2,12}}?)[卷巻][{NUMERALS}]+", re.M)
 
 
 def _title_of_header(text: str) -> str:

@@ -12,18 +12,18 @@ import re
 from pipeline.ingest.source import SourceLine
 from pipeline.ingest.units import UnitBuilder
 from pipeline.ingest.wyg import line_text
+from pipeline.ingest.wyg_print import NUMERALS
 from pipeline.model import CollationNote, Unit
 
-_NUM = "一二三四五六七八九十百"
 # "儀禮卷第二", opening and closing a juan; another SBCK classic's reads 禮記卷第二, 周禮卷第二, 毛詩卷第二
 # (read as 儀禮's only, such a line was base text and its character counts a 注)
-HEADER_RE = re.compile(rf"[^\u3000 (]{{1,8}}卷第[{_NUM}]+.*")
+HEADER_RE = re.compile(rf"[^\u3000 (]{{1,8}}卷第[{NUMERALS}]+.*")
 # "士冠禮第一　儀禮　鄭氏注": chapter, book and commentator on one line (also 鄕飮酒禮 spellings;
 # another classic's: 曲禮上第一　禮記　鄭氏注, 周南關雎詁訓傳第一　毛詩國風　鄭氏箋)
-SBCK_TITLE_RE = re.compile(rf"[^\u3000 (]{{1,10}}第[{_NUM}]+(?:之[{_NUM}]+)?[\u3000 ]+[^\u3000 ].*")
+SBCK_TITLE_RE = re.compile(rf"[^\u3000 (]{{1,10}}第[{NUMERALS}]+(?:之[{NUMERALS}]+)?[\u3000 ]+[^\u3000 ].*")
 # the print's count of a juan's characters, after its closing header: (經八百四十四字/注二千六百三十一字)
 # (juan 8 without 字 and with 万, juan 13 with its numerals out of order across the groups)
-COUNT_RE = re.compile(rf"[經注傳箋][{_NUM}千萬万零〇經注傳箋字]+")
+COUNT_RE = re.compile(rf"[經注傳箋][{NUMERALS}千萬万零〇經注傳箋字]+")
 
 
 def parse_sbck(lines: list[SourceLine]) -> tuple[list[Unit], list[CollationNote]]:

@@ -31,17 +31,17 @@ from pipeline.ingest.units import UnitBuilder
 from pipeline.model import CollationNote, Unit
 
 LINE_COLUMNS = 21
-_NUM = "一二三四五六七八九十百"
+NUMERALS = "一二三四五六七八九十百"  # a juan's or chapter's number as printed (sbck, wyg_zhushu too)
 # opening lines: 欽定四庫全書, 禮記集説卷一 … 宋　衛湜　撰, the author line on its own; its last
 # word is the author's part, 撰 in every book here, in other books 編, 輯, 注, 述 … (奉敕撰, 集註)
 AUTHOR_VERBS = "撰編輯纂注註著述"
 AUTHOR_PART = rf"[\u3000 ][^\u3000 ]{{0,3}}[{AUTHOR_VERBS}]"  # `　撰` closing an author line (printcount, speakers too)
 SKQS = "欽定四庫全書"  # the collection's name, the first line of every juan
 # a juan's number: 卷二 in every book here; 卷之二, 卷第二, 卷上 / 卷下 in others
-JUAN_NUMBER = rf"[卷巻][之第]?(?:[{_NUM}]+|[上中下])"
+JUAN_NUMBER = rf"[卷巻][之第]?(?:[{NUMERALS}]+|[上中下])"
 HEADER_RE = re.compile(rf"{SKQS}.*|.+{JUAN_NUMBER}.*|.*{AUTHOR_PART}")
 # a chapter title on a line of its own, anywhere: 曲禮上第一, 士冠禮第一, 歸表章第一
-CHAPTER_RE = re.compile(rf"[^\u3000 ]{{1,8}}第[{_NUM}]+(?:之[{_NUM}]+)?")
+CHAPTER_RE = re.compile(rf"[^\u3000 ]{{1,8}}第[{NUMERALS}]+(?:之[{NUMERALS}]+)?")
 # the `#+PROPERTY: JUAN` values of front (and back) matter: 提要, [提要], 序, 儀禮疏序, 序周禮廢興,
 # 目錄, 原目, 跋, 御製…, 三禮注解傳述人, and 禮記集說's 表, 統說, 名氏 (a juan is 卷N, or 附録 …)
 FRONT_MATTER_RE = re.compile(r"提要|序|跋|目[錄録]|原目|凡例|名氏|統[說説]|^表$|御製|傳述人")

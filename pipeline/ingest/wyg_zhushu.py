@@ -25,7 +25,7 @@ from pipeline.ingest.source import INDENT_CHARS as BLANKS
 from pipeline.ingest.source import SourceLine, Token
 from pipeline.ingest.units import UnitBuilder
 from pipeline.ingest.wyg import LINE_COLUMNS, line_text
-from pipeline.ingest.wyg_print import SKQS, PrintReader
+from pipeline.ingest.wyg_print import NUMERALS, SKQS, PrintReader
 from pipeline.model import CollationNote, Unit
 
 ZHU = "注"
@@ -40,7 +40,6 @@ SMALL_NOTES = ("音義", "疏", "小注")
 MAX_INLINE_ZHU = 2
 # how each marker may be printed (lossless.py checks the extent against these)
 PRINTED_MARKERS = {"注": ("注",), "音義": ("音義",), "疏": ("疏", "䟽", "注", ""), "小注": ("",), "考證": ("",)}
-_NUM = "一二三四五六七八九十百"
 # the author line under a juan's title: who wrote each layer, a dynasty before the first name and
 # where it changes (漢鄭氏注　唐陸德明音義　賈公彥疏, 儀禮 juan 11 with no spaces; another classic's would
 # read 晉杜氏注　唐陸德明音義　孔穎達疏)
@@ -53,13 +52,13 @@ AUTHOR_ITEM_RE = re.compile(_AUTHOR_ITEM)
 AUTHOR_LINE_RE = re.compile(rf"(?=[{DYNASTIES}]){_AUTHOR_ITEM}(?:[\u3000 ]*{_AUTHOR_ITEM})+")
 # a juan's title line: 周禮注疏卷二, its 考證's 周禮注疏卷二考證; the 四庫 names the 論語 and 孟子 注疏
 # 論語注疏解經, 孟子注疏解經 (without 解經 their closing title was read as 經 論語 + a 注 疏解經卷二)
-HEADER_RE = re.compile(rf"{SKQS}.*|.+[注註][疏䟽](?:解經)?(?:[卷巻][{_NUM}]+|原目).*|.*漢鄭氏.{{1,3}}唐.*"  # 漢鄭氏泣 (sic) in 禮記 juan 15
+HEADER_RE = re.compile(rf"{SKQS}.*|.+[注註][疏䟽](?:解經)?(?:[卷巻][{NUMERALS}]+|原目).*|.*漢鄭氏.{{1,3}}唐.*"  # 漢鄭氏泣 (sic) in 禮記 juan 15
                        rf"|漢鄭氏目[録錄].*"  # the 原目's author line: 漢鄭氏目録　　唐賈公彦疏
-                       rf"|.{{1,8}}[卷巻][{_NUM}]+考[證蹬]"  # a 考證's title without 注疏 (禮記卷二十三考證, sic)
+                       rf"|.{{1,8}}[卷巻][{NUMERALS}]+考[證蹬]"  # a 考證's title without 注疏 (禮記卷二十三考證, sic)
                        rf"|{AUTHOR_LINE_RE.pattern}")
 # the section of the 篇 list with Zheng's 目録 notes and their 疏 (ContentsReader)
 CONTENTS_SECTION = "原目"
-MAIN_SECTION_RE = re.compile(rf"[卷巻][{_NUM}]+")
+MAIN_SECTION_RE = re.compile(rf"[卷巻][{NUMERALS}]+")
 
 
 def author_line(units: list[Unit]) -> str | None:
@@ -140,7 +139,7 @@ def misprinted_markers(path: str, source: str, units: list[Unit]) -> list[str]:
 
 # a juan's own headings (周禮注疏卷十, 周禮注疏卷十考證; 禮記註疏卷二十二考蹬 sic), which open its body and
 # its 考證 where no `#+PROPERTY: JUAN` line does (markup-free text, a file that lost its properties)
-JUAN_HEADING_RE = re.compile(rf".+[注註][疏䟽][卷巻]([{_NUM}]+)(考[證蹬])?")
+JUAN_HEADING_RE = re.compile(rf".+[注註][疏䟽][卷巻]([{NUMERALS}]+)(考[證蹬])?")
 
 
 def _sections(lines: list[SourceLine]) -> Iterator[tuple[str, list[SourceLine]]]:
