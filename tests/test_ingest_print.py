@@ -29,6 +29,11 @@ Fixtures (tests/fixtures/print/) are cut, unchanged, from ../shared/corpus:
   author line, the first questions and answers) and 196-204 (page 11b: the title printed again at the end).
 - juan_end/KR1d0057_002.txt: 禮記集說 juan 2, lines 1-24 and 755-762 (the opening, the last comment and the
   closing title `禮記集説卷二`).
+- jiazhu/KR1d0099_002.txt: not a cut but a re-layout (no file of such a book is here): the embedded SBCK 儀禮
+  juan 2 (data/corpus/KR1d0026), its 經 and its small-print 注 in their order and unchanged, laid out as the WYG
+  prints a classic with its annotator's notes inline (夾注) — 21 columns a line, a small note two characters a
+  column — with the WYG's opening lines and an author line `漢　鄭𤣥　注`, its first 30 lines
+  (`python scripts/jiazhu_layout.py data/corpus/KR1d0026/KR1d0026_002.txt OUT --lines 30`).
 These books have no dev split: none of their juan is used for measuring anything else.
 """
 
@@ -591,3 +596,51 @@ def test_a_juan_numbered_otherwise_opens_and_closes_with_headers(tmp_path, numbe
     want = [(u.kind, u.source, u.text.replace("卷二", number)) for u in read_document(FIX / "juan_end" / "KR1d0057_002.txt").units]
     assert [(u.kind, u.source, u.text) for u in doc.units] == want
     assert (doc.units[-1].kind, doc.units[-1].text) == ("header", f"禮記集説{number}")
+
+
+def _jiazhu(tmp_path, old: str = "", new: str = ""):
+    src = (FIX / "jiazhu" / "KR1d0099_002.txt").read_text(encoding="utf-8")
+    assert old in src
+    f = tmp_path / "KR1d0099_002.txt"
+    f.write_text(src.replace(old, new), encoding="utf-8")
+    doc = read_document(f)
+    assert rebuild_source(doc) == doc.source and not disagreements(doc.evidence)
+    return doc
+
+
+def test_a_classic_printed_with_its_annotators_notes_reads_as_the_sbck_and_names_him(tmp_path):
+    """A classic with its annotator's notes inline (夾注: 大戴禮記 盧辯注, 荀子 楊倞注 … in the 四庫) reads to
+    the 經 and 注 the SBCK print of the same text gives — the same units, in order — and each note that no
+    attribution opens is the annotator's 注, named from the juan's author line (`漢　鄭𤣥　注`: 鄭玄, the table's
+    spelling), as the 注疏's 注 units are; the evidence says where the name came from. Before, the notes had no
+    source. (The fixture re-lays the SBCK 儀禮's own text: see the module's docstring.)"""
+    doc = _jiazhu(tmp_path)
+    read = [(u.kind, u.text) for u in doc.units if u.kind in ("base", "commentary")]
+    sbck = [(u.kind, u.text) for u in read_document(CORPUS / "KR1d0026" / "KR1d0026_002.txt").units
+            if u.kind in ("base", "commentary")]
+    assert len(read) > 40 and read[:-1] == sbck[: len(read) - 1]  # the last note is cut where the fixture ends
+    assert [u.kind for u in doc.units[:3]] == ["header", "header", "title"]
+    assert {(u.source, u.source_name) for u in doc.units if u.kind == "commentary"} == {("注", "鄭玄")}
+    assert {u.source for u in doc.units if u.kind != "commentary"} == {None}
+    assert doc.evidence["author_line"].endswith("漢\u3000鄭𤣥\u3000注: unattributed commentary 注 鄭玄 (printed 鄭𤣥)")
+
+
+def test_an_author_who_wrote_rather_than_annotated_names_no_unattributed_comment(tmp_path):
+    """Only an author line ending in 注 / 註 makes the unattributed notes the author's: in a book whose author
+    line ends in 撰 such a stretch may be a citation (表記集傳's 春秋 entries) or a comment run on past a lost
+    page (禮記集說 juan 1), which the print does not say whose; they keep no source, as before."""
+    doc = _jiazhu(tmp_path, "鄭𤣥\u3000注¶", "鄭𤣥\u3000撰¶")
+    assert {u.source for u in doc.units} == {None} and "author_line" not in doc.evidence
+    doc = _jiazhu(tmp_path, "鄭𤣥\u3000注¶", "鄭𤣥\u3000集註¶")
+    assert {u.source_name for u in doc.units if u.kind == "commentary"} == {"鄭玄"}
+
+
+def test_the_annotators_name_stops_at_a_kaozheng(tmp_path):
+    """The Qing editors' 考證 printed after a juan (`X卷N考證`) is not the annotator's: the notes under its
+    title have no source, those before it keep his."""
+    doc = _jiazhu(tmp_path, "儀禮鄭注卷二¶\n", "儀禮鄭注卷二¶\n　儀禮鄭注卷二考證¶\n　　昬禮下達注逹通也○臣紘按監本通誤作道¶\n")
+    kaozheng = next(i for i, u in enumerate(doc.units) if u.text == "儀禮鄭注卷二考證")
+    assert doc.units[kaozheng].kind == "header"
+    after = [u for u in doc.units[kaozheng + 1:] if u.kind == "commentary"]
+    assert after and {u.source for u in after} == {None}
+    assert {u.source for u in doc.units[:kaozheng] if u.kind == "commentary"} == {"注"}

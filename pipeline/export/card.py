@@ -207,10 +207,13 @@ def _layouts(docs: list[dict]) -> list[str]:
     out += _evidence_table(docs, "jing_text", "plain 經 text",
                            "Where a 注 runs on into the next 經 the print shows no boundary; a plain text of the 經 finds it "
                            "(docs/ingest.md, \"Where the 經 resumes\"). The plain text each 注疏 juan was read with:")
-    # a 注疏 the speaker table has no rows for: who wrote each layer, as its author line names them
+    # who wrote each layer, as the juan's author line names them: a 注疏 the speaker table has no rows
+    # for, a classic printed with its annotator's notes
     out += _evidence_table(docs, "author_line", "author line: layer, person (as printed)",
                            "A 注疏 the speaker table has no rows for names who wrote its 注, 音義 and 疏 from each juan's own "
-                           "author line, only people the table knows (docs/datasets.md, \"Who speaks\"):")
+                           "author line, only people the table knows; a classic printed with its annotator's notes (an author "
+                           "line ending in 注, `漢　鄭𤣥　注`) names him for every note no attribution opens "
+                           "(docs/datasets.md, \"Who speaks\"):")
     return out
 
 

@@ -26,7 +26,7 @@ from pipeline.ingest.source import (INDENT_CHARS, LINE_END, MID_LINE_END_RE, STD
                                     fullwidth_notes, one_juan, page_index, read_properties, read_text, split_lines,
                                     too_wide, unended_line)
 from pipeline.ingest.sources import attribute_markers
-from pipeline.ingest.speakers import Speakers, author_of, split_attributions
+from pipeline.ingest.speakers import Speakers, annotator_notes, author_of, split_attributions
 from pipeline.ingest.wyg import parse_wyg
 from pipeline.ingest.wyg_print import NUMERALS, SKQS, parse_print
 from pipeline.ingest.wyg_zhushu import author_line, author_line_names, misprinted_markers, parse_zhushu
@@ -184,6 +184,7 @@ def read_document(path: str | Path, layout: str = "auto", encoding: str = "utf-8
         units, notes = parse_print(lines, props.get("TITLE", "") or _title_of_header(text), heads=first.line_head)
         speakers = Speakers(book, author_of(units))
         units, notes = split_attributions(units, notes, text, speakers)
+        annotated = annotator_notes(units)  # a classic with its annotator's notes (`漢　鄭𤣥　注`)
     elif layout == "wyg-zhushu":
         units, notes = parse_zhushu(path, lines)
     elif layout == "punctuated":
@@ -203,6 +204,7 @@ def read_document(path: str | Path, layout: str = "auto", encoding: str = "utf-8
     if layout == "wyg-zhushu":
         doc.warnings += misprinted_markers(path, text, units)
     jing_text = None  # where the 注疏's plain 經 came from (the evidence says)
+    annotated = annotated if layout == "wyg-print" else None
     if layout == "wyg-zhushu":
         base_text, jing_text = _plain_jing_text(base_text, book, units)
         split_paragraphs(doc)  # the print's own cue first: the pointer into the plain text follows those 經 too
@@ -221,6 +223,8 @@ def read_document(path: str | Path, layout: str = "auto", encoding: str = "utf-8
         ev["jing_text"] = jing_text
     if from_line:  # who wrote each layer, from the juan's own author line (a book the table has no rows for)
         ev["author_line"] = f"{author_line(doc.units)}: " + ", ".join(f"{k} {v}" for k, v in from_line.items())
+    elif annotated:  # the annotator's notes, named from the author line
+        ev["author_line"] = f"{annotated[0]}: unattributed commentary 注 {annotated[1]}"
     problems = disagreements(ev) if auto else []
     if problems:  # say which layout, if any, reads it as the print shows it
         if zhu_missing(ev):  # every layout reads such a commentary as base text: the shares cannot tell

@@ -99,11 +99,11 @@ def author_person(printed: str, book: str | None) -> str | None:
     is None, not the printed form: author lines misprint names (周禮注疏 juan 39: 睦徳明)."""
     if printed.endswith("氏"):
         return person(printed, book)
-    return _people_by_fold().get(fold(printed))
+    return people_by_fold().get(fold(printed))
 
 
 @functools.lru_cache(maxsize=1)
-def _people_by_fold() -> dict[str, str]:
+def people_by_fold() -> dict[str, str]:
     """The table's people by their variant-folded name (one spelling a person: speakers_table.py)."""
     return {fold(name): name for name in speaker_table().values()}
 

@@ -22,9 +22,10 @@ import functools
 import re
 
 from pipeline.ingest.source import SourceLine
-from pipeline.ingest.sources import normalise, person, speaker_table
+from pipeline.ingest.sources import normalise, people_by_fold, person, speaker_table
 from pipeline.ingest.wyg_print import AUTHOR_PART
 from pipeline.model import CollationNote, Unit
+from pipeline.variants import fold
 
 _C = r"[^\W\d_○]"  # one character of a name
 VERBS = "曰云謂按案"
@@ -130,6 +131,36 @@ def author_of(units: list[Unit]) -> str | None:
             if m:
                 return m.group(1)
     return None
+
+
+# an author line whose author annotates the classic printed above his notes: `北周　盧辯　注`, `漢　鄭𤣥　注`,
+# 集註, 輯注 (a 撰 book's unattributed stretch may be a citation — 表記集傳's 春秋 entries — or a comment
+# run on past a lost page — 禮記集說 juan 1 —: the print does not say whose, so it names nobody)
+ANNOTATOR_VERBS = "注註"
+
+
+def annotator_notes(units: list[Unit]) -> tuple[str, str] | None:
+    """The commentary of a book that annotates a classic (its 夾注 and indented blocks) that no
+    attribution opens is the annotator's 注, as the 注疏's 注 units are: `source` 注, `source_name`
+    the author the juan's author line names — in the speaker table's spelling where the table knows
+    the person in another graphic form (鄭𤣥 → 鄭玄), else as printed (as `愚` names the author). From
+    each such author line on, until a header that names another author or opens a 考證 (the Qing
+    editors'). Returns (the author line, how it named them) for the evidence, or None."""
+    line = named = None
+    first: tuple[str, str] | None = None
+    for unit in units:
+        if unit.kind == "header":
+            text = unit.text.strip("\u3000 ")
+            m = _AUTHOR_RE.search(text)
+            if m or "考證" in text:
+                line = text if m and text[-1] in ANNOTATOR_VERBS else None
+                named = people_by_fold().get(fold(m.group(1)), m.group(1)) if line else None
+                if line and first is None:
+                    first = (line, f"{named} (printed {m.group(1)})")
+            continue
+        if line and unit.kind == "commentary" and unit.source is None:
+            unit.source, unit.source_name = "注", named
+    return first
 
 
 def split_attributions(units: list[Unit], notes: list[CollationNote], source: str,
