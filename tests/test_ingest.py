@@ -184,6 +184,30 @@ def test_another_sbck_classic_reads_its_headers_as_the_yili_does(tmp_path):
     assert got[:2] == [("header", "禮記卷第十"), ("title", "覲禮第十　禮記　鄭氏箋")]
 
 
+def test_the_sbck_notes_are_the_annotators_named_by_the_chapter_title(tmp_path):
+    """The SBCK prints who wrote the notes last on each chapter title (`士昬禮第二　儀禮　鄭氏注`); its notes
+    had no source. Every note is now the 注 of the person the title names, through the speaker table's rows
+    for the book (`鄭氏` is 鄭玄 in the 經部, KR1): under a 子部 ID nobody, and the evidence says so; a title
+    naming a 箋 (the 毛詩's notes are 毛傳 and 鄭箋 both) names no note."""
+    doc = read_document(CORPUS / "KR1d0026" / "KR1d0026_002.txt")
+    notes = [u for u in doc.units if u.kind == "commentary"]
+    assert len(notes) == 156 and {(u.source, u.source_name) for u in notes} == {("注", "鄭玄")}
+    assert {u.source for u in doc.units if u.kind != "commentary"} == {None}
+    assert doc.evidence["author_line"] == "士昬禮第二\u3000儀禮\u3000鄭氏注: unattributed commentary 注 鄭玄 (printed 鄭氏)"
+    src = (CORPUS / "KR1d0026" / "KR1d0026_002.txt").read_text(encoding="utf-8")
+    zibu = tmp_path / "zibu" / "KR3a9999_002.txt"
+    zibu.parent.mkdir()
+    zibu.write_text(src.replace("KR1d0026", "KR3a9999"), encoding="utf-8")
+    doc = read_document(zibu)
+    assert {(u.source, u.source_name) for u in doc.units if u.kind == "commentary"} == {("注", None)}
+    assert doc.evidence["author_line"].endswith("注 none (printed 鄭氏)")
+    jian = tmp_path / "jian" / "KR1d0026_002.txt"
+    jian.parent.mkdir()
+    jian.write_text(src.replace("鄭氏注", "鄭氏箋"), encoding="utf-8")
+    doc = read_document(jian)
+    assert {u.source for u in doc.units} == {None} and "author_line" not in doc.evidence
+
+
 def test_wyg_units_agree_with_the_sbck_edition_on_held_out_dashe():
     """An independent check on held-out juan: the SBCK edition marks 經 and 注 by typography.
 

@@ -212,7 +212,8 @@ def _layouts(docs: list[dict]) -> list[str]:
     out += _evidence_table(docs, "author_line", "author line: layer, person (as printed)",
                            "A 注疏 the speaker table has no rows for names who wrote its 注, 音義 and 疏 from each juan's own "
                            "author line, only people the table knows; a classic printed with its annotator's notes (an author "
-                           "line ending in 注, `漢　鄭𤣥　注`) names him for every note no attribution opens "
+                           "line ending in 注, `漢　鄭𤣥　注`, or the SBCK's chapter title `士冠禮第一　儀禮　鄭氏注`) names him "
+                           "for every note no attribution opens "
                            "(docs/datasets.md, \"Who speaks\"):")
     return out
 

@@ -184,7 +184,6 @@ def read_document(path: str | Path, layout: str = "auto", encoding: str = "utf-8
         units, notes = parse_print(lines, props.get("TITLE", "") or _title_of_header(text), heads=first.line_head)
         speakers = Speakers(book, author_of(units))
         units, notes = split_attributions(units, notes, text, speakers)
-        annotated = annotator_notes(units)  # a classic with its annotator's notes (`漢　鄭𤣥　注`)
     elif layout == "wyg-zhushu":
         units, notes = parse_zhushu(path, lines)
     elif layout == "punctuated":
@@ -204,7 +203,8 @@ def read_document(path: str | Path, layout: str = "auto", encoding: str = "utf-8
     if layout == "wyg-zhushu":
         doc.warnings += misprinted_markers(path, text, units)
     jing_text = None  # where the 注疏's plain 經 came from (the evidence says)
-    annotated = annotated if layout == "wyg-print" else None
+    # a classic with its annotator's notes (`漢　鄭𤣥　注`, the SBCK's `士冠禮第一　儀禮　鄭氏注`)
+    annotated = annotator_notes(units, book) if layout in ("wyg-print", "sbck") else None
     if layout == "wyg-zhushu":
         base_text, jing_text = _plain_jing_text(base_text, book, units)
         split_paragraphs(doc)  # the print's own cue first: the pointer into the plain text follows those 經 too

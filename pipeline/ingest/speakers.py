@@ -22,7 +22,7 @@ import functools
 import re
 
 from pipeline.ingest.source import SourceLine
-from pipeline.ingest.sources import normalise, people_by_fold, person, speaker_table
+from pipeline.ingest.sources import author_person, normalise, people_by_fold, person, speaker_table
 from pipeline.ingest.wyg_print import AUTHOR_PART
 from pipeline.model import CollationNote, Unit
 from pipeline.variants import fold
@@ -135,28 +135,43 @@ def author_of(units: list[Unit]) -> str | None:
 
 # an author line whose author annotates the classic printed above his notes: `北周　盧辯　注`, `漢　鄭𤣥　注`,
 # 集註, 輯注 (a 撰 book's unattributed stretch may be a citation — 表記集傳's 春秋 entries — or a comment
-# run on past a lost page — 禮記集說 juan 1 —: the print does not say whose, so it names nobody)
+# run on past a lost page — 禮記集說 juan 1 —: the print does not say whose, so it names nobody); and the
+# SBCK's chapter title that names the annotator last (`士昬禮第二　儀禮　鄭氏注`; not `…　鄭氏箋`: the 毛詩's
+# notes are 毛傳 and 鄭箋 both)
 ANNOTATOR_VERBS = "注註"
+_TITLE_ANNOTATOR_RE = re.compile(rf"[\u3000 ]({_C}{{2,4}})([{ANNOTATOR_VERBS}])$")
 
 
-def annotator_notes(units: list[Unit]) -> tuple[str, str] | None:
+def _author_line(unit: Unit) -> tuple[str, str] | None:
+    """(author as printed, the author's part) where a header is an author line or an SBCK chapter title
+    names the annotator; None else."""
+    text = unit.text.strip("\u3000 ")
+    if unit.kind == "header":
+        m = _AUTHOR_RE.search(text)
+        return (m.group(1), text[-1]) if m else None
+    m = _TITLE_ANNOTATOR_RE.search(text) if unit.kind == "title" else None
+    return (m.group(1), m.group(2)) if m else None
+
+
+def annotator_notes(units: list[Unit], book: str | None) -> tuple[str, str] | None:
     """The commentary of a book that annotates a classic (its 夾注 and indented blocks) that no
     attribution opens is the annotator's 注, as the 注疏's 注 units are: `source` 注, `source_name`
-    the author the juan's author line names — in the speaker table's spelling where the table knows
-    the person in another graphic form (鄭𤣥 → 鄭玄), else as printed (as `愚` names the author). From
-    each such author line on, until a header that names another author or opens a 考證 (the Qing
-    editors'). Returns (the author line, how it named them) for the evidence, or None."""
+    the author the juan's author line names — a surname with 氏 through the speaker table's rows for
+    the book (`鄭氏` is 鄭玄 in the 經部), a full name in the table's spelling where it knows the person
+    in another graphic form (鄭𤣥 → 鄭玄), else as printed (as `愚` names the author). From each such line
+    on, until a header that names another author or opens a 考證 (the Qing editors'). Returns (the
+    author line, how it named them) for the evidence, or None."""
     line = named = None
     first: tuple[str, str] | None = None
     for unit in units:
-        if unit.kind == "header":
-            text = unit.text.strip("\u3000 ")
-            m = _AUTHOR_RE.search(text)
-            if m or "考證" in text:
-                line = text if m and text[-1] in ANNOTATOR_VERBS else None
-                named = people_by_fold().get(fold(m.group(1)), m.group(1)) if line else None
-                if line and first is None:
-                    first = (line, f"{named} (printed {m.group(1)})")
+        if unit.kind in ("header", "title"):
+            author = _author_line(unit)
+            if author or (unit.kind == "header" and "考證" in unit.text):
+                line = unit.text.strip("\u3000 ") if author and author[1] in ANNOTATOR_VERBS else None
+                if line:
+                    who = author[0]
+                    named = author_person(who, book) if who.endswith("氏") else people_by_fold().get(fold(who), who)
+                    first = first or (line, f"{named or 'none'} (printed {who})")
             continue
         if line and unit.kind == "commentary" and unit.source is None:
             unit.source, unit.source_name = "注", named
