@@ -98,6 +98,9 @@ def crossfit(folds: int, seed: int, dump: Path | None = None, thresholds: tuple[
     out["diff"] = round(out["marked"] - out["plain"], 4)
     if thresholds:
         out["marked_at"] = {str(t): round(f1(v), 4) for t, v in at.items()}
+        # by book too: whether one book's best threshold is another's (stop 57)
+        out["marked_at_by_book"] = {bk: {str(t): round(f1([x for x, b in zip(v, books) if b == bk]), 4)
+                                         for t, v in at.items()} for bk in sorted(set(books))}
     out["diff_95"] = [round(diffs[25], 4), round(diffs[974], 4)]
     if dump is not None:
         dump.write_text("".join(line + "\n" for line in dumped), encoding="utf-8")
