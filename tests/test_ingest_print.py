@@ -635,6 +635,18 @@ def test_an_author_who_wrote_rather_than_annotated_names_no_unattributed_comment
     assert {u.source_name for u in doc.units if u.kind == "commentary"} == {"鄭玄"}
 
 
+@pytest.mark.parametrize("lines", [("漢\u3000鄭𤣥\u3000注", "唐\u3000陸德明\u3000音義"), ("唐\u3000陸德明\u3000音義", "漢\u3000鄭𤣥\u3000注")])
+def test_an_opening_that_names_two_men_names_no_note(tmp_path, lines):
+    """Where the opening names a second layer on a line of its own (`唐　陸德明　音義` under `漢　鄭𤣥　注`, or over
+    it), the notes may be either man's: none is named. The second line is a header (the author's part may be
+    another layer's name: 音義, 疏, 傳, 箋, 集解 …); before, it was read as a note, and named as the first line's."""
+    first, second = lines
+    doc = _jiazhu(tmp_path, "　儀禮鄭注卷二　　　　　　漢\u3000鄭𤣥\u3000注¶\n",
+                  f"　儀禮鄭注卷二　　　{first}¶\n　　　　　　　　　　{second}¶\n")
+    assert [(u.kind, u.text) for u in doc.units[1:3]] == [("header", f"儀禮鄭注卷二\u3000\u3000\u3000{first}"), ("header", second)]
+    assert {u.source for u in doc.units} == {None} and "author_line" not in doc.evidence
+
+
 def test_the_annotators_name_stops_at_a_kaozheng(tmp_path):
     """The Qing editors' 考證 printed after a juan (`X卷N考證`) is not the annotator's: the notes under its
     title have no source, those before it keep his."""

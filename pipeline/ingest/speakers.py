@@ -158,21 +158,28 @@ def annotator_notes(units: list[Unit], book: str | None) -> tuple[str, str] | No
     attribution opens is the annotator's 注, as the 注疏's 注 units are: `source` 注, `source_name`
     the author the juan's author line names — a surname with 氏 through the speaker table's rows for
     the book (`鄭氏` is 鄭玄 in the 經部), a full name in the table's spelling where it knows the person
-    in another graphic form (鄭𤣥 → 鄭玄), else as printed (as `愚` names the author). From each such line
-    on, until a header that names another author or opens a 考證 (the Qing editors'). Returns (the
-    author line, how it named them) for the evidence, or None."""
+    in another graphic form (鄭𤣥 → 鄭玄), else as printed (as `愚` names the author). Each run of
+    headers and titles that names an author decides for the units after it: its one author line, if
+    it ends in 注; nobody where it names two (`漢　鄭𤣥　注` over `唐　陸德明　音義`: whose is each note?),
+    another part (撰, 箋 …) or opens a 考證 (the Qing editors'). Returns (the author line, how it named
+    them) for the evidence, or None."""
     line = named = None
     first: tuple[str, str] | None = None
+    heads: list[Unit] = []
     for unit in units:
         if unit.kind in ("header", "title"):
-            author = _author_line(unit)
-            if author or (unit.kind == "header" and "考證" in unit.text):
-                line = unit.text.strip("\u3000 ") if author and author[1] in ANNOTATOR_VERBS else None
-                if line:
-                    who = author[0]
-                    named = author_person(who, book) if who.endswith("氏") else people_by_fold().get(fold(who), who)
-                    first = first or (line, f"{named or 'none'} (printed {who})")
+            heads.append(unit)
             continue
+        authors = [(h, a) for h in heads for a in [_author_line(h)] if a]
+        kaozheng = any(h.kind == "header" and "考證" in h.text for h in heads)
+        heads = []
+        if authors or kaozheng:  # (a chapter title or a closing header alone: the same man's notes go on)
+            line = named = None
+            if len(authors) == 1 and authors[0][1][1] in ANNOTATOR_VERBS and not kaozheng:
+                head, (who, _part) = authors[0]
+                line = head.text.strip("\u3000 ")
+                named = author_person(who, book) if who.endswith("氏") else people_by_fold().get(fold(who), who)
+                first = first or (line, f"{named or 'none'} (printed {who})")
         if line and unit.kind == "commentary" and unit.source is None:
             unit.source, unit.source_name = "注", named
     return first

@@ -33,8 +33,9 @@ from pipeline.model import CollationNote, Unit
 LINE_COLUMNS = 21
 NUMERALS = "一二三四五六七八九十百"  # a juan's or chapter's number as printed (sbck, wyg_zhushu too)
 # opening lines: 欽定四庫全書, 禮記集説卷一 … 宋　衛湜　撰, the author line on its own; its last
-# word is the author's part, 撰 in every book here, in other books 編, 輯, 注, 述 … (奉敕撰, 集註)
-AUTHOR_VERBS = "撰編輯纂注註著述"
+# word is the author's part, 撰 in every book here, in other books 編, 輯, 注, 述 … (奉敕撰, 集註), and where a
+# second line names the layer another man added, that layer (`唐　陸德明　音義`, 疏, 傳, 箋, 集解, 正義, 章句)
+AUTHOR_VERBS = "撰編輯纂注註著述疏䟽傳𫝊箋解義句"
 AUTHOR_PART = rf"[\u3000 ][^\u3000 ]{{0,3}}[{AUTHOR_VERBS}]"  # `　撰` closing an author line (printcount, speakers too)
 SKQS = "欽定四庫全書"  # the collection's name, the first line of every juan
 # a juan's number: 卷二 in every book here; 卷之二, 卷第二, 卷上 / 卷下 in others
