@@ -647,6 +647,18 @@ def test_an_opening_that_names_two_men_names_no_note(tmp_path, lines):
     assert {u.source for u in doc.units} == {None} and "author_line" not in doc.evidence
 
 
+@pytest.mark.parametrize("title", ["士昬禮第二\u3000\u3000儀禮", "士昬禮第二\u3000儀禮\u3000鄭氏注"])
+def test_a_chapter_title_with_a_field_after_a_gap_is_a_title(tmp_path, title):
+    """A chapter title may name its book or a layer's author after a gap (the 集釋 prints `喪服第十一　子夏傳`, the
+    SBCK `士昬禮第二　儀禮　鄭氏注`). In the print grammar such a line was a comment — and, under an annotator's
+    author line, named as his note."""
+    doc = _jiazhu(tmp_path, "　士昬禮第二¶", f"　{title}¶")
+    assert (doc.units[2].kind, doc.units[2].text) == ("title", title)
+    assert [u.kind for u in doc.units[2:5]] == ["title", "base", "commentary"]
+    # the title's `鄭氏注` names the man the author line names (鄭𤣥, 鄭玄): his notes are named still
+    assert {u.source_name for u in doc.units if u.kind == "commentary"} == {"鄭玄"}
+
+
 def test_the_annotators_name_stops_at_a_kaozheng(tmp_path):
     """The Qing editors' 考證 printed after a juan (`X卷N考證`) is not the annotator's: the notes under its
     title have no source, those before it keep his."""

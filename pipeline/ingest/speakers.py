@@ -153,16 +153,23 @@ def _author_line(unit: Unit) -> tuple[str, str] | None:
     return (m.group(1), m.group(2)) if m else None
 
 
+def _annotator(who: str, book: str | None) -> str | None:
+    """The person an author line names: `X氏` through the table's rows for the book, a full name in the
+    table's spelling where it knows him, else as printed."""
+    return author_person(who, book) if who.endswith("氏") else people_by_fold().get(fold(who), who)
+
+
 def annotator_notes(units: list[Unit], book: str | None) -> tuple[str, str] | None:
     """The commentary of a book that annotates a classic (its 夾注 and indented blocks) that no
     attribution opens is the annotator's 注, as the 注疏's 注 units are: `source` 注, `source_name`
     the author the juan's author line names — a surname with 氏 through the speaker table's rows for
     the book (`鄭氏` is 鄭玄 in the 經部), a full name in the table's spelling where it knows the person
     in another graphic form (鄭𤣥 → 鄭玄), else as printed (as `愚` names the author). Each run of
-    headers and titles that names an author decides for the units after it: its one author line, if
-    it ends in 注; nobody where it names two (`漢　鄭𤣥　注` over `唐　陸德明　音義`: whose is each note?),
-    another part (撰, 箋 …) or opens a 考證 (the Qing editors'). Returns (the author line, how it named
-    them) for the evidence, or None."""
+    headers and titles that names an author decides for the units after it: its author lines, if they
+    name one man and end in 注 (an author line and a chapter title's `鄭氏注` may both name 鄭玄); nobody
+    where it names two (`漢　鄭𤣥　注` over `唐　陸德明　音義`: whose is each note?), another part (撰, 箋 …)
+    or opens a 考證 (the Qing editors'). Returns (the author line, how it named them) for the evidence,
+    or None."""
     line = named = None
     first: tuple[str, str] | None = None
     heads: list[Unit] = []
@@ -175,10 +182,10 @@ def annotator_notes(units: list[Unit], book: str | None) -> tuple[str, str] | No
         heads = []
         if authors or kaozheng:  # (a chapter title or a closing header alone: the same man's notes go on)
             line = named = None
-            if len(authors) == 1 and authors[0][1][1] in ANNOTATOR_VERBS and not kaozheng:
+            people = {(part in ANNOTATOR_VERBS, _annotator(who, book) or who) for _head, (who, part) in authors}
+            if len(people) == 1 and not kaozheng and next(iter(people))[0]:  # one man, who annotates
                 head, (who, _part) = authors[0]
-                line = head.text.strip("\u3000 ")
-                named = author_person(who, book) if who.endswith("氏") else people_by_fold().get(fold(who), who)
+                line, named = head.text.strip("\u3000 "), _annotator(who, book)
                 first = first or (line, f"{named or 'none'} (printed {who})")
         if line and unit.kind == "commentary" and unit.source is None:
             unit.source, unit.source_name = "注", named

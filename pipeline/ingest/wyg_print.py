@@ -41,8 +41,9 @@ SKQS = "欽定四庫全書"  # the collection's name, the first line of every ju
 # a juan's number: 卷二 in every book here; 卷之二, 卷第二, 卷上 / 卷下 in others
 JUAN_NUMBER = rf"[卷巻][之第]?(?:[{NUMERALS}]+|[上中下])"
 HEADER_RE = re.compile(rf"{SKQS}.*|.+{JUAN_NUMBER}.*|.*{AUTHOR_PART}")
-# a chapter title on a line of its own, anywhere: 曲禮上第一, 士冠禮第一, 歸表章第一
-CHAPTER_RE = re.compile(rf"[^\u3000 ]{{1,8}}第[{NUMERALS}]+(?:之[{NUMERALS}]+)?")
+# a chapter title on a line of its own, anywhere: 曲禮上第一, 士冠禮第一, 歸表章第一; a field or two after a gap
+# name its book or the author of a layer (the 集釋's `喪服第十一　子夏傳`, the SBCK's `士昬禮第二　儀禮　鄭氏注`)
+CHAPTER_RE = re.compile(rf"[^\u3000 ]{{1,8}}第[{NUMERALS}]+(?:之[{NUMERALS}]+)?(?:[\u3000 ]+[^\u3000 ]{{1,8}}){{0,2}}")
 # the `#+PROPERTY: JUAN` values of front (and back) matter: 提要, [提要], 序, 儀禮疏序, 序周禮廢興,
 # 目錄, 原目, 跋, 御製…, 三禮注解傳述人, and 禮記集說's 表, 統說, 名氏 (a juan is 卷N, or 附録 …)
 FRONT_MATTER_RE = re.compile(r"提要|序|跋|目[錄録]|原目|凡例|名氏|統[說説]|^表$|御製|傳述人")
