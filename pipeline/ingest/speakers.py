@@ -135,7 +135,7 @@ def author_of(units: list[Unit]) -> str | None:
 
 # an author line whose author annotates the classic printed above his notes: `北周　盧辯　注`, `漢　鄭𤣥　注`,
 # 集註, 輯注 (a 撰 book's unattributed stretch may be a citation — 表記集傳's 春秋 entries — or a comment
-# run on past a lost page — 禮記集說 juan 1 —: the print does not say whose, so it names nobody); and the
+# run on past an empty page — 禮記集說 juan 1 —: the print does not say whose, so it names nobody); and the
 # SBCK's chapter title that names the annotator last (`士昬禮第二　儀禮　鄭氏注`; not `…　鄭氏箋`: the 毛詩's
 # notes are 毛傳 and 鄭箋 both)
 ANNOTATOR_VERBS = "注註"
