@@ -53,6 +53,7 @@ HAND = [
     ("KR1d0040", "愚", "李光坡", "儀禮述註: 安溪　李光坡　撰 (KR1d0040_001.txt:10)"),
     ("KR1d0063", "愚", "黄道周", "表記集傳: 明　黄道周　撰 (KR1d0063_001.txt:10)"),
     # --- names the texts make clear elsewhere
+    ("*", "提要", "四庫館臣", "the abstract the 四庫 editors set before every book of the collection: it opens 臣等謹按, ends 恭校上, and is signed 總纂官(臣/)紀昀(臣/)陸錫熊(臣/)孫士毅 (KR1d0057_000.txt:11, :39, :40): no one author"),
     ("KR1", "考證", "考證諸臣", "the Qing editors of each 注疏 juan's 考證, entries signed (臣照/)按 and the like (KR1d0003_001.txt:500): no one author; a 考證 section comes with the 四庫 print, not with a commentary, and only the 注疏 layout reads one: so in every 注疏 of the 經部 (KR1)"),
     ("KR1", "鄭氏", "鄭玄", "KR1d0057_000.txt 名氏: 後漢鄭氏(𤣥)字康成 … 遂為之註 (the 註 of the 禮記); 鄭玄 commented on every classic, so 鄭氏 is his in the 經部 (KR1) — not named outside it (鄭樵 …)"),
     ("KR1d", "孔氏", "孔穎達", "KR1d0057_000.txt 名氏: 唐孔氏(頴達)字仲達 … 為正義; in the 禮 classics only: in a 書 or 論語 book 孔氏 is 孔安國"),

@@ -308,3 +308,19 @@ def test_html_index_counts_by_source(outputs):
     rows = [[td.text for td in tr.findall("td")] for tr in table.findall("tr")[1:]]
     assert ["鄭目録", "鄭玄", "2"] == next(r for r in rows if r[0] == "鄭目録")[:3]
     assert len({(r[0], r[1]) for r in rows}) == len(rows)
+
+
+def test_the_siku_editors_abstract_is_theirs():
+    """Every book of the 四庫 opens with its editors' abstract (提要: `臣等謹案…恭校上`, signed 總纂官紀昀 …), read as
+    a prose unit of the front matter with no source: a user counting commentary by who wrote it found it among
+    nobody's. It is the 四庫館臣's now, in every layout, from its opening (謹按 or 謹案) through the unit that
+    ends 恭校上 (禮記註疏's falls into two); the preface after it is not."""
+    jishi = read_document(ROOT / "data" / "corpus" / "KR1d0030" / "KR1d0030_000.txt")
+    named = [u for u in jishi.units if u.source == "提要"]
+    assert len(named) == 1 and named[0].text.startswith("臣等謹案儀禮集釋") and named[0].text.endswith("恭校上")
+    assert named[0].source_name == "四庫館臣"
+    liji = read_document(ROOT / "data" / "corpus" / "KR1d0053" / "KR1d0053_000.txt")
+    named = [i for i, u in enumerate(liji.units) if u.source == "提要"]
+    assert len(named) == 2 and named[1] == named[0] + 1 and liji.units[named[1]].text.endswith("恭校上")
+    after = next(u for u in liji.units[named[1] + 1:] if u.kind == "commentary")
+    assert after.source is None and after.text.startswith("夫禮者經天緯地")

@@ -108,9 +108,15 @@ def people_by_fold() -> dict[str, str]:
     return {fold(name): name for name in speaker_table().values()}
 
 
+# the abstract the 四庫 editors set before every book of the collection (書前提要): it opens 臣等謹按 (or 謹案)
+# and ends 恭校上 (乾隆四十三年三月恭校上), whatever layout reads it and however many units it falls into
+TIYAO_OPENING, TIYAO_CLOSING = ("臣等謹按", "臣等謹案"), "恭校上"
+
+
 def attribute_markers(units: list[Unit], book: str | None, authors: dict[str, str] | None = None) -> dict[str, str]:
     """Fill source / source_name of the commentary and report units from their markers (the
-    集釋's 鄭注 / 釋曰 / 鄭目録云, the 注疏's 注 / 音義 / 疏 / 考證); a source a reader already set
+    集釋's 鄭注 / 釋曰 / 鄭目録云, the 注疏's 注 / 音義 / 疏 / 考證) and of the 四庫 editors' 提要 (by its
+    opening 臣等謹按 / 謹案, through the unit that ends 恭校上: 提要 → 四庫館臣); a source a reader already set
     (an attribution it read in the text, named through `person` by speakers.py) is kept. Where
     the table has no row for the book, `authors` (marker → name as the file's own author line
     prints it, wyg_zhushu.author_line_names) names the person: a 注疏 of another classic.
@@ -118,8 +124,15 @@ def attribute_markers(units: list[Unit], book: str | None, authors: dict[str, st
     {"音義": "陸德明 (printed 陸徳明)", "注": "none (printed 杜氏)"}."""
     authors = authors or {}
     from_line: dict[str, str] = {}
+    in_tiyao = False
     for unit in units:
         if unit.kind not in ("commentary", "report") or unit.source is not None:
+            continue
+        # the 提要: the 四庫 editors' (a commentary unit no marker names, from its opening to its closing)
+        in_tiyao = unit.marker is None and (in_tiyao or unit.text.startswith(TIYAO_OPENING))
+        if in_tiyao:
+            unit.source, unit.source_name = "提要", person("提要", book)
+            in_tiyao = not unit.text.endswith(TIYAO_CLOSING)
             continue
         source = MARKER_SOURCE.get(unit.marker or "")
         if source is None:
