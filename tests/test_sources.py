@@ -310,7 +310,7 @@ def test_html_index_counts_by_source(outputs):
     assert len({(r[0], r[1]) for r in rows}) == len(rows)
 
 
-def test_the_siku_editors_abstract_is_theirs():
+def test_the_siku_editors_abstract_is_theirs(tmp_path):
     """Every book of the 四庫 opens with its editors' abstract (提要: `臣等謹案…恭校上`, signed 總纂官紀昀 …), read as
     a prose unit of the front matter with no source: a user counting commentary by who wrote it found it among
     nobody's. It is the 四庫館臣's now, in every layout, from its opening (謹按 or 謹案) through the unit that
@@ -324,3 +324,8 @@ def test_the_siku_editors_abstract_is_theirs():
     assert len(named) == 2 and named[1] == named[0] + 1 and liji.units[named[1]].text.endswith("恭校上")
     after = next(u for u in liji.units[named[1] + 1:] if u.kind == "commentary")
     assert after.source is None and after.text.startswith("夫禮者經天緯地")
+    # a 提要 that does not end 恭校上 (a copy cut or misprinted) ends at its signature: the preface is not the editors'
+    cut = tmp_path / "KR1d0030_000.txt"
+    cut.write_text((ROOT / "data" / "corpus" / "KR1d0030" / "KR1d0030_000.txt").read_text(encoding="utf-8").replace("恭校上", ""),
+                   encoding="utf-8")
+    assert [u.source for u in read_document(cut).units if u.kind == "commentary"] == ["提要", None]

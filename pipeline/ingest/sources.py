@@ -127,6 +127,7 @@ def attribute_markers(units: list[Unit], book: str | None, authors: dict[str, st
     in_tiyao = False
     for unit in units:
         if unit.kind not in ("commentary", "report") or unit.source is not None:
+            in_tiyao = False  # (a 提要 that does not end 恭校上 ends at its signature, a header)
             continue
         # the 提要: the 四庫 editors' (a commentary unit no marker names, from its opening to its closing)
         in_tiyao = unit.marker is None and (in_tiyao or unit.text.startswith(TIYAO_OPENING))
