@@ -125,12 +125,7 @@ class Speakers:
 
 def author_of(units: list[Unit]) -> str | None:
     """The author named in the juan's opening header (`宋　衛湜　撰`, `安溪　李光坡　撰`)."""
-    for unit in units:
-        if unit.kind == "header":
-            m = _AUTHOR_RE.search(unit.text.strip("\u3000 "))
-            if m:
-                return m.group(1)
-    return None
+    return next((author[0] for unit in units if unit.kind == "header" and (author := _author_line(unit))), None)
 
 
 # an author line whose author annotates the classic printed above his notes: `北周　盧辯　注`, `漢　鄭𤣥　注`,
@@ -182,10 +177,11 @@ def annotator_notes(units: list[Unit], book: str | None) -> tuple[str, str] | No
         heads = []
         if authors or kaozheng:  # (a chapter title or a closing header alone: the same man's notes go on)
             line = named = None
-            people = {(part in ANNOTATOR_VERBS, _annotator(who, book) or who) for _head, (who, part) in authors}
-            if len(people) == 1 and not kaozheng and next(iter(people))[0]:  # one man, who annotates
-                head, (who, _part) = authors[0]
-                line, named = head.text.strip("\u3000 "), _annotator(who, book)
+            people = [(head, who, part, _annotator(who, book)) for head, (who, part) in authors]
+            one_man = len({(part in ANNOTATOR_VERBS, man or who) for _, who, part, man in people}) == 1
+            if one_man and not kaozheng and people[0][2] in ANNOTATOR_VERBS:  # one man, who annotates
+                head, who, _part, named = people[0]
+                line = head.text.strip("\u3000 ")
                 first = first or (line, f"{named or 'none'} (printed {who})")
         if line and unit.kind == "commentary" and unit.source is None:
             unit.source, unit.source_name = "注", named
