@@ -17,7 +17,12 @@ from __future__ import annotations
 
 import argparse
 import re
+import sys
 from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from pipeline.ingest.sbck import COUNT_RE, HEADER_RE, SBCK_TITLE_RE  # noqa: E402  (what the SBCK reader takes for paratext)
 
 TOKEN = re.compile(r"&KR\d+;|\[[^\]]*\]|\([^)]*\)|.")
 SBCK_COLUMNS, WYG_COLUMNS = 17, 21
@@ -29,17 +34,19 @@ def sbck_stream(lines: list[str]) -> tuple[str, list[tuple[str, object]], set[in
     a paragraph ends) of an SBCK juan's body."""
     title, stream, ends = "", [], set()
     for line in lines:
-        if re.fullmatch(r".{1,8}卷第[一二三四五六七八九十百]+.*", line) or re.fullmatch(r"[(經注字一二三四五六七八九十百千萬/)]+", line):
+        if HEADER_RE.fullmatch(line) or COUNT_RE.fullmatch(re.sub("[()/]", "", line)):
             continue  # the SBCK's juan title and its character counts
-        if re.fullmatch(r"[^(]{1,10}第[一二三四五六七八九十百]+[\u3000 ].*", line):
+        if SBCK_TITLE_RE.fullmatch(line):
             title = line.split("\u3000")[0]
             continue
+        if not line.strip("\u3000 "):
+            continue  # a line of blanks only (juan 12 has one): nothing printed, no paragraph end
         columns = 0
         for tok in TOKEN.findall(line):
             if tok.startswith("("):
-                first, _, second = tok[1:-1].partition("/")
-                chars = TOKEN.findall(first) + TOKEN.findall(second)
-                columns += max(len(TOKEN.findall(first)), len(TOKEN.findall(second)))
+                groups = [TOKEN.findall(group) for group in tok[1:-1].split("/")]  # (juan 12: a note of three)
+                chars = [ch for group in groups for ch in group]
+                columns += max(map(len, groups))
                 if stream and stream[-1][0] == "small":  # a note runs on from the line before
                     stream[-1] = ("small", stream[-1][1] + chars)
                 else:

@@ -20,8 +20,8 @@ import sys
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 from pipeline.errors import InputError  # noqa: E402
 from pipeline.ingest import read_document  # noqa: E402
+from pipeline.ingest.wyg_print import NUMERALS as _NUM  # noqa: E402
 
-_NUM = "一二三四五六七八九十百"
 PATTERNS = {
     "juan title": re.compile(rf"^.{{0,10}}[卷巻]第?[{_NUM}]+(?:考證|上|下|之[{_NUM}]+)?$"),
     "欽定四庫全書": re.compile(r"欽定四庫全書"),
