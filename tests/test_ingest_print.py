@@ -34,6 +34,11 @@ Fixtures (tests/fixtures/print/) are cut, unchanged, from ../shared/corpus:
   prints a classic with its annotator's notes inline (夾注) — 21 columns a line, a small note two characters a
   column — with the WYG's opening lines and an author line `漢　鄭𤣥　注`, its first 30 lines
   (`python scripts/jiazhu_layout.py data/corpus/KR1d0026/KR1d0026_002.txt OUT --lines 30`).
+- named/KR1d0057_002.txt: not a cut but a reprint (no book here names its commentators in full): 禮記集說 juan 2,
+  lines 1-77, each `X氏曰` that opens a line printed as the person the speaker table names for it (`藍田吕氏曰` →
+  `吕大臨曰`), the comment laid over its lines again so that full lines stay full; 孔氏's comment, whose last full
+  line is followed by a formula, left as printed
+  (`python scripts/named_in_full.py ../shared/corpus/KR1d0057/KR1d0057_002.txt OUT --lines 77`).
 These books have no dev split: none of their juan is used for measuring anything else.
 """
 
@@ -668,3 +673,43 @@ def test_the_annotators_name_stops_at_a_kaozheng(tmp_path):
     after = [u for u in doc.units[kaozheng + 1:] if u.kind == "commentary"]
     assert after and {u.source for u in after} == {None}
     assert {u.source for u in doc.units[:kaozheng] if u.kind == "commentary"} == {"注"}
+
+
+def test_commentators_named_in_full_open_and_name_their_comments():
+    # a gathered commentary that names its sources in full (周禮訂義's 王昭禹曰) had each such comment without a
+    # source, and one printed after a full line run into the comment before (胡銓's into 馬氏's here)
+    doc = units("named/KR1d0057_002")
+    comments = [u for u in doc.units if u.kind == "commentary"]
+    assert [u.marker for u in comments] == [
+        "鄭玄曰", "孔氏曰", "吕大臨曰", "劉彝曰", "周行己曰", "胡銓曰", "朱熹曰", "毛氏信卿曰", "葉夢得曰", "應鏞曰",
+        "馬睎孟曰", "邵淵曰", "鄭玄曰", "孔氏曰", "吕大臨曰", "東萊吕氏曰", "李格非曰", "戴溪曰", "鄭玄曰", "孔穎達曰",
+        "張載曰", "吕大臨曰", "東萊吕氏曰", "馬氏曰", "胡銓曰", "王氏子墨曰"]
+    assert [u.source_name for u in comments] == [
+        "鄭玄", "孔穎達", "吕大臨", "劉彝", "周行己", "胡銓", "朱熹", "毛信卿", "葉夢得", "應鏞", "馬睎孟", "邵淵",
+        "鄭玄", "孔穎達", "吕大臨", None, "李格非", "戴溪", "鄭玄", "孔穎達", "張載", "吕大臨", None, "馬睎孟", "胡銓",
+        "王子墨"]
+    assert comments[23].text.endswith("然則禮何由而明道何由而行哉") and comments[24].text.startswith("鄭氏云撙趨也")
+    assert "胡銓" in doc.evidence["named_in_full"].split("、")
+
+
+def test_a_name_with_yue_opens_no_attribution_where_comments_are_not_attributed():
+    # 表記集傳's `商應椿曰…` opens a student's question and the master's answer, in a book whose comments open
+    # with no attribution: the unit names nobody, and no such name opens a comment after a full line
+    doc = units("KR1d0063_003")
+    asked = [u for u in doc.units if u.text.startswith(("商應椿曰", "胡逢甲曰"))]
+    assert len(asked) == 2 and all((u.marker, u.source) == (None, None) for u in asked)
+    assert "named_in_full" not in doc.evidence
+
+
+def test_only_a_name_opens_a_comment_as_a_name_in_full():
+    # what opens 表記集傳's comments with 曰 (juan 1 #289, 3 #9, 1 #22, 2 #224, 1 #285, 1 #186): names (王通,
+    # 商應椿), and a question, a phrase and a master that are none (曷不曰, 兩烝者何曰, 易之小過曰, 公羊子曰: the
+    # 公羊傳 quoted)
+    from pipeline.ingest.speakers import Speakers, opening_names
+    from pipeline.model import Unit
+
+    texts = ["王通曰君子不責人以所不及", "商應椿曰諸侯而執人則人之見執", "曷不曰天王以蔡人衛人陳人伐鄭",
+             "兩烝者何曰是卜日也", "易之小過曰君子行過乎恭", "公羊子曰紀季者紀侯之弟也"]
+    made = [Unit(seq=i, kind="commentary", marker=None, text=t, start=0, end=len(t), offsets=list(range(len(t))))
+            for i, t in enumerate(texts)]
+    assert opening_names(made, Speakers("KR1d0063", None)) == ("商應椿", "王通")

@@ -215,6 +215,12 @@ def _layouts(docs: list[dict]) -> list[str]:
                            "line ending in 注, `漢　鄭𤣥　注`, or the SBCK's chapter title `士冠禮第一　儀禮　鄭氏注`) names him "
                            "for every note no attribution opens "
                            "(docs/datasets.md, \"Who speaks\"):")
+    # the commentators a gathered commentary names in full (王昭禹曰) and that the print grammar took for
+    # attributions, found where such a name opens a comment (ingest's evidence `named_in_full`)
+    out += _evidence_table(docs, "named_in_full", "commentators named in full",
+                           "A gathered commentary that names some of its sources in full (`王昭禹曰` beside `王氏曰`): the "
+                           "names a juan opens comments with, each read as an attribution wherever it opens a line "
+                           "(docs/ingest.md, \"Commentators named in full\"):")
     return out
 
 

@@ -26,7 +26,7 @@ from pipeline.ingest.source import (INDENT_CHARS, LINE_END, MID_LINE_END_RE, STD
                                     fullwidth_notes, one_juan, page_index, read_properties, read_text, split_lines,
                                     too_wide, unended_line)
 from pipeline.ingest.sources import attribute_markers
-from pipeline.ingest.speakers import Speakers, annotator_notes, author_of, split_attributions
+from pipeline.ingest.speakers import Speakers, annotator_notes, author_of, opening_names, split_attributions
 from pipeline.ingest.wyg import parse_wyg
 from pipeline.ingest.wyg_print import NUMERALS, SKQS, parse_print
 from pipeline.ingest.wyg_zhushu import author_line, author_line_names, misprinted_markers, parse_zhushu
@@ -177,13 +177,12 @@ def read_document(path: str | Path, layout: str = "auto", encoding: str = "utf-8
         lines = [line for line in lines if not _not_printed(line, text)]
     doc_id = _stdin_id(props, lines) if path == STDIN_NAME else document_id(path)
     book = book_of(props, doc_id)  # the ID line, else the file's name (markup-free text has no ID line)
+    named_in_full: tuple[str, ...] = ()  # commentators the print grammar found named in full (王昭禹曰)
     if layout == "wyg":
         units, notes = parse_wyg(lines)
     elif layout == "wyg-print":
-        first = Speakers(book, None)
-        units, notes = parse_print(lines, props.get("TITLE", "") or _title_of_header(text), heads=first.line_head)
-        speakers = Speakers(book, author_of(units))
-        units, notes = split_attributions(units, notes, text, speakers)
+        units, notes, named_in_full = _read_print(lines, props.get("TITLE", "") or _title_of_header(text), book)
+        units, notes = split_attributions(units, notes, text, Speakers(book, author_of(units), named_in_full))
     elif layout == "wyg-zhushu":
         units, notes = parse_zhushu(path, lines)
     elif layout == "punctuated":
@@ -225,6 +224,8 @@ def read_document(path: str | Path, layout: str = "auto", encoding: str = "utf-8
         ev["author_line"] = f"{author_line(doc.units)}: " + ", ".join(f"{k} {v}" for k, v in from_line.items())
     elif annotated:  # the annotator's notes, named from the author line
         ev["author_line"] = f"{annotated[0]}: unattributed commentary 注 {annotated[1]}"
+    if named_in_full:  # the names the document opens comments with, read as attributions
+        ev["named_in_full"] = "、".join(named_in_full)
     problems = disagreements(ev) if auto else []
     if problems:  # say which layout, if any, reads it as the print shows it
         if zhu_missing(ev):  # every layout reads such a commentary as base text: the shares cannot tell
@@ -235,6 +236,22 @@ def read_document(path: str | Path, layout: str = "auto", encoding: str = "utf-8
             hint = _agreeing_layouts(path, encoding, base_text, layout, ev)
         raise InputError(doc.path, None, refusal(problems) + hint)
     return doc
+
+
+def _read_print(lines, title: str, book: str) -> tuple[list, list, tuple[str, ...]]:
+    """The print grammar's units and notes, and the commentators the document names in full (`王昭禹曰`,
+    speakers.opening_names). Where comments open with such names it reads the document again with them as
+    formulas (after a full line too, a comment of theirs is then not run into the one before), and keeps
+    that reading where the comments are then attributed; elsewhere (表記集傳's `商應椿曰` opens a
+    question and its answer, 儀禮釋宮's `邢昺曰` a citation in 李如圭's own comment) the first."""
+    first = Speakers(book, None)
+    units, notes, _attributed = parse_print(lines, title, heads=first.line_head)
+    named = opening_names(units, first)
+    if named:
+        again = parse_print(lines, title, heads=Speakers(book, None, named).line_head)
+        if again[2]:
+            return again[0], again[1], named
+    return units, notes, ()
 
 
 def _plain_jing_text(base_text, book: str, units) -> tuple[Path | None, str]:

@@ -51,15 +51,16 @@ def _formula_re(extra: tuple[str, ...]) -> re.Pattern:
 
 
 class Speakers:
-    """The attribution formulas of one book: the fixed ones, its table's names, its author's."""
+    """The attribution formulas of one book: the fixed ones, its table's names, its author's, and the
+    names the document itself opens comments with (`named`: `opening_names`)."""
 
-    def __init__(self, book: str, author: str | None):
-        self.book, self.author = book, author
+    def __init__(self, book: str, author: str | None, named: tuple[str, ...] = ()):
+        self.book, self.author, self.named = book, author, set(named)
         table = speaker_table()
         names = {form for (b, form) in table if b in (book, "*") and not form.endswith(("氏", "子", "先生"))}
         # the author speaks of himself by his given name (李光坡: 坡謂, 光坡按)
         self.own = {author[1:], author[-1]} if author and len(author) >= 3 else set()
-        self.re = _formula_re(tuple(sorted(names | self.own)))
+        self.re = _formula_re(tuple(sorted(names | self.own | self.named)))
 
     def match(self, text: str, at: int, is_small) -> tuple[int, str] | None:
         """(length of the formula, speaker as printed) when one starts at text[at]."""
@@ -91,6 +92,8 @@ class Speakers:
     def name(self, who: str) -> str | None:
         if who in ("愚", "今") or who in self.own:
             return self.author
+        if who in self.named:  # a name in full: a row's form (鄭康成), else one of the table's people (陳祥道)
+            return person(who, self.book) or people_by_fold().get(fold(who))
         return person(who, self.book)
 
     def line_head(self, line: SourceLine, after_full: bool = False, attributed: bool = False) -> str | None:
@@ -121,6 +124,27 @@ class Speakers:
         if hit and after_full and not attributed and hit[1] not in FIXED and self.name(hit[1]) is None:
             return None
         return text[: hit[0]] if hit else None
+
+
+# A commentator named in full, surname and given name (`王昭禹曰`, `鄭鍔曰`: a book such as 周禮訂義 names some
+# of its sources so and others `X氏`): a comment the print grammar opens with one is his, as after a ○
+# (`_AFTER_CIRCLE`), where the document's comments open with attributions; not `X子曰` (孔子, 孟子 … quoted),
+# nor words that are no name: a question (`曷不曰`, `兩烝者何曰`) or a phrase (`易之小過曰`)
+_NAMED_RE = re.compile(rf"(?P<who>(?!又){_C}{{2,4}}?)曰")
+NOT_A_NAME = set("之其而也者以所故則不乃或此是皆亦云謂為爲於于與曷何乎哉矣焉若如有無又今按案問答言")
+
+
+def opening_names(units: list[Unit], speakers: Speakers) -> tuple[str, ...]:
+    """The names with 曰 that open a comment of the print grammar's (the start of an indented block)
+    where no formula the book knows does: the candidates for `Speakers(named=…)`."""
+    names: set[str] = set()
+    for unit in units:
+        if unit.kind != "commentary" or unit.marker is not None or speakers.match(unit.text, 0, lambda i: True):
+            continue
+        m = _NAMED_RE.match(unit.text)
+        if m and not m.group("who").endswith("子") and not NOT_A_NAME & set(m.group("who")):
+            names.add(m.group("who"))
+    return tuple(sorted(names))
 
 
 def author_of(units: list[Unit]) -> str | None:

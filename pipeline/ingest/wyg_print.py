@@ -403,12 +403,15 @@ def sections(lines: list[SourceLine]) -> list[tuple[str, list[SourceLine]]]:
     return [(name, run) for name, run in out if any(x.kind == "text" for x in run)]
 
 
-def parse_print(lines: list[SourceLine], title: str = "", heads=None) -> tuple[list[Unit], list[CollationNote]]:
-    """Units and collation notes of a WYG document read by the print grammar."""
+def parse_print(lines: list[SourceLine], title: str = "", heads=None) -> tuple[list[Unit], list[CollationNote], bool]:
+    """Units and collation notes of a WYG document read by the print grammar, and whether a section's
+    comments open with attributions (`PrintReader.attributed`)."""
     reader = PrintReader(heads)
+    attributed = False
     for section, run in sections(lines):
         if is_front_matter(section):
             reader.front_matter(run)
         else:
             reader.main(run, title)
-    return reader.units, reader.notes
+            attributed = attributed or reader.attributed
+    return reader.units, reader.notes, attributed
