@@ -713,3 +713,13 @@ def test_only_a_name_opens_a_comment_as_a_name_in_full():
     made = [Unit(seq=i, kind="commentary", marker=None, text=t, start=0, end=len(t), offsets=list(range(len(t))))
             for i, t in enumerate(texts)]
     assert opening_names(made, Speakers("KR1d0063", None)) == ("商應椿", "王通")
+
+
+def test_a_question_put_to_a_known_speaker_after_a_circle_opens_his_answer():
+    # 儀禮述註 juan 11 quotes 朱熹 answering a question on reburial inside the 疏's comment (`…亦與此同也○問改葬
+    # 朱先生曰湏告廟…`): his answer was read as 賈公彦's; a book after ○ (`○問喪曰`) stays the source it was
+    doc = units("KR1d0040_011")
+    answer = next(u for u in doc.units if "改葬朱先生" in (u.marker or "") + u.text)
+    assert (answer.marker, answer.source, answer.source_name) == ("○問改葬朱先生曰", "朱先生", "朱熹")
+    assert answer.text.startswith("湏告廟而後告墓") and doc.units[answer.seq - 1].text.endswith("子為母亦與此同也")
+    assert doc.units[answer.seq - 1].source_name == "賈公彦"

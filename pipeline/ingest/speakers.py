@@ -40,6 +40,10 @@ SPLIT_AFTER = "○"  # 儀禮述註 runs its quotations on in one block: `…廟
 # the next one: a book (`○問喪曰`, the 禮記's chapter) or a person the speaker table lacks (`○陸佃曰` read
 # under a book ID it has no rows for), and `今按` the author's own remark; not `又曰` (the same source goes
 # on), nor one character the table does not know (a ○ may stand for a lost character: `○之曰`).
+# 儀禮述註 juan 11 `…○問改葬朱先生曰湏告廟…`: someone asked 朱熹 about reburial; his answer follows (the 語類's
+# way of quoting him), not the 疏's words before the ○. The question is short, and the speaker one the book
+# knows: `X先生` would take the question's last character in (`葬朱先生`); `○問喪曰` (the 禮記's 問喪) stays a book
+ASKED, QUESTION_CHARS = "問", 8
 _AFTER_CIRCLE = re.compile(rf"(?P<who>(?!又){_C}{{2,4}}?)曰|(?P<own>今)[按案]")
 _AUTHOR_RE = re.compile(rf"([^\u3000 ]{{2,4}})[\u3000 ]*{AUTHOR_PART}$")  # 宋　衛湜　撰, … 李光坡　輯注
 
@@ -80,10 +84,16 @@ class Speakers:
 
     def after_circle(self, text: str, at: int, is_small) -> tuple[int, str] | None:
         """(length of the formula, speaker as printed) of an attribution right after a ○, known to
-        the table or not (`_AFTER_CIRCLE`); `今` (今按) speaks for the author."""
+        the table or not (`_AFTER_CIRCLE`); `今` (今按) speaks for the author; a question put to a
+        speaker the book knows opens his answer, the question in the formula (`○問改葬朱先生曰`)."""
         hit = self.match(text, at, is_small)
         if hit:
             return hit
+        if text.startswith(ASKED, at):
+            for end in range(at + 2, min(at + 2 + QUESTION_CHARS, len(text))):
+                hit = self.match(text, end, is_small)
+                if hit and (hit[1] in FIXED or self.name(hit[1])):
+                    return end - at + hit[0], hit[1]
         m = _AFTER_CIRCLE.match(text, at)
         if not m:
             return None
