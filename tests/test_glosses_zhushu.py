@@ -341,3 +341,17 @@ def test_a_lead_the_passage_has_too_stays_in_the_lemma():
         "大璋亦如之諸侯以聘女", "亦納徵加於束帛也大璋者以大璋之文飾之也亦如之者如邊璋七寸射四寸",
         {8: "。", 11: "，", 19: "。", 23: "，", 28: "，", 31: "。"}, zhushu=True)}
     assert ("亦如之", 2) in got and ("大璋", 0) in got
+
+
+def test_y_wei_zhi_x_names_its_lemma_after_a_zhe_or_a_long_y():
+    # Y謂之X glosses the X that follows, however Y runs: after a 者 of Y's own (KR1d0053_017#301: 「大者可析謂之薪，
+    # 小者合束，謂之柴」 — 者 took the statement) and past the first clause (KR1d0003_017#46: 「内女，王同姓之女，
+    # 謂之内宗」); the marks are the default segmenter's (v6 with its priors, no memory)
+    base = "乃命四監收秩薪柴以共郊廟及百祀之薪燎"
+    note = "四監主山林川澤之官也大者可析謂之薪小者合束謂之柴薪施炊㸑柴以給燎春秋傳曰其父析薪今月令無及百祀之薪燎"
+    got = spans(base, note, {2: "，", 5: "，", 10: "。", 17: "。", 21: "，", 24: "。", 32: "。", 36: "：", 40: "，", 50: "。"})
+    assert ("reference", "薪", 6, 7) in got and ("reference", "柴", 7, 8) in got
+    base = "内宗凡内女之有爵者"
+    note = "内女王同姓之女謂之内宗有爵其嫁於大夫及士者凡無常數之言"
+    got = spans(base, note, {2: "，", 7: "，", 11: "。", 21: "，", 27: "。"})
+    assert ("reference", "内宗", 0, 2) in got and ("definition", "内女", 3, 5) in got

@@ -351,10 +351,27 @@ def read_keyword_formula(st: Statement) -> bool:
         if any(s < b < k for b in st.inner):
             # 「封，亦當爲窆」: a mark after X, then only an adverb before the keyword
             b = st.first_end
+            if kw == "謂之" and text[k - 1] not in "可不":
+                # 「内女，王同姓之女，謂之内宗」 (KR1d0003_017#46, train): Y謂之X names its lemma after it, however
+                # long Y runs (not 「亦可謂之母乎」, 「不謂之…」); the statement's head is read as before
+                ce = next((c for c in st.inner if c > k), e)
+                xx = text[k + 2 : ce].rstrip("也")
+                if xx and len(xx) <= 4 and st.in_base(xx):
+                    st.add("reference", xx, k + 2, 0.85)
+                return False
             if kw in ("謂之", "者") or not (s < b < k and all(ch in _ADVERBS for ch in text[b:k])) or any(
                     b < c < k for c in st.inner):
                 return False  # the keyword is past the first clause: not a lemma-headed formula
             x = text[s:b]
+        if kw == "者" and not st.in_base(x):
+            # 「大者可析謂之薪」, 「弓無縁者謂之弭」 (KR1d0053_017#301, KR1d0030_024#356, train): the 者 belongs to Y
+            # of Y謂之X, whose lemma follows, in its clause or opening the next (「小者合束，謂之柴」)
+            stop = st.first_end
+            if stop < e and text.startswith("謂之", stop):
+                stop = next((b for b in st.inner if b > stop), e)
+            called = _CALLED_IN_CLAUSE.match(text, k + 1, stop)
+            if called and st.in_base(called.group(2)):
+                return st.add("reference", called.group(2), called.start(2), 0.85)
         if not x:
             if kw.startswith(("當", "讀")) and st.out and s0 < k:
                 # 「或曰：當為明視」: the reading or emendation of the word glossed just before
@@ -687,6 +704,7 @@ def read_note(note: str, marks: dict[int, str], in_base, base_count=lambda x: 1,
 _LOCATES = frozenset({"reading", "emendation", "explanation", "sound"})
 _NAME_AT_END = re.compile(r"(.{1,6}?)曰(.{1,3})$")
 _CALLED_AT_END = re.compile(r"(.{1,12}?)謂之(.{1,4}?)[也者]?$")
+_CALLED_IN_CLAUSE = re.compile(r"(.{0,8}?)謂之(.{1,4}?)[也]?$")
 _WEI_YOU = re.compile(r"謂(?!之)|猶")
 _NOT_HEADS = frozenset("所此是皆亦又可之")  # the note's own words before 謂: 所謂, 此謂, 是謂 …
 _STRONG_AT = re.compile(r"讀[為爲如曰若]|當[為爲作]")  # not 之言: 「取衆民之言」 is "the people's words"
