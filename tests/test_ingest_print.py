@@ -35,10 +35,11 @@ Fixtures (tests/fixtures/print/) are cut, unchanged, from ../shared/corpus:
   column — with the WYG's opening lines and an author line `漢　鄭𤣥　注`, its first 30 lines
   (`python scripts/jiazhu_layout.py data/corpus/KR1d0026/KR1d0026_002.txt OUT --lines 30`).
 - named/KR1d0057_002.txt: not a cut but a reprint (no book here names its commentators in full): 禮記集說 juan 2,
-  lines 1-77, each `X氏曰` that opens a line printed as the person the speaker table names for it (`藍田吕氏曰` →
+  lines 1-77 and 265-346, each `X氏曰` that opens a line printed as the person the speaker table names for it (`藍田吕氏曰` →
   `吕大臨曰`), the comment laid over its lines again so that full lines stay full; 孔氏's comment, whose last full
   line is followed by a formula, left as printed
-  (`python scripts/named_in_full.py ../shared/corpus/KR1d0057/KR1d0057_002.txt OUT --lines 77`).
+  (`python scripts/named_in_full.py ../shared/corpus/KR1d0057/KR1d0057_002.txt OUT --lines 1-77,265-346`);
+  named/KR1d0057_003.txt the same of juan 3, lines 1-9 and 648-726 (崔靈恩's one comment, after a full line).
 These books have no dev split: none of their juan is used for measuring anything else.
 """
 
@@ -675,7 +676,7 @@ def test_the_annotators_name_stops_at_a_kaozheng(tmp_path):
     assert {u.source for u in doc.units[:kaozheng] if u.kind == "commentary"} == {"注"}
 
 
-def test_commentators_named_in_full_open_and_name_their_comments():
+def test_commentators_named_in_full_open_and_name_their_comments(tmp_path):
     # a gathered commentary that names its sources in full (周禮訂義's 王昭禹曰) had each such comment without a
     # source, and one printed after a full line run into the comment before (胡銓's into 馬氏's here)
     doc = units("named/KR1d0057_002")
@@ -689,7 +690,23 @@ def test_commentators_named_in_full_open_and_name_their_comments():
         "鄭玄", "孔穎達", "吕大臨", None, "李格非", "戴溪", "鄭玄", "孔穎達", "張載", "吕大臨", None, "馬睎孟", "胡銓",
         "王子墨"]
     assert comments[23].text.endswith("然則禮何由而明道何由而行哉") and comments[24].text.startswith("鄭氏云撙趨也")
-    assert "胡銓" in doc.evidence["named_in_full"].split("、")
+    # read as a book the table has no rows for, the names come from the juan itself (those that open a comment)
+    copy = tmp_path / "KR1d0099_002.txt"
+    copy.write_text((FIX / "named" / "KR1d0057_002.txt").read_text(encoding="utf-8").replace("ID KR1d0057", "ID KR1d0099"),
+                    encoding="utf-8")
+    unknown = read_document(copy)
+    assert [(u.kind, u.marker, u.text) for u in unknown.units] == [(u.kind, u.marker, u.text) for u in doc.units]
+    assert "胡銓" in unknown.evidence["named_in_full"].split("、")
+    assert [u.source_name for u in unknown.units if u.kind == "commentary"][5] == "胡銓"  # the table's person
+
+
+def test_a_person_the_table_knows_opens_a_comment_by_full_name_after_a_full_line():
+    # 崔靈恩 comments once in 禮記集說 juan 3, after 孔氏's full last line: printed in full, no other comment of the
+    # juan opens with his name, but the table knows him (the book's 名氏 list: 崔氏 = 崔靈恩)
+    doc = units("named/KR1d0057_003")
+    cui = next(u for u in doc.units if u.marker == "崔靈恩曰")
+    assert (cui.source_name, cui.text) == ("崔靈恩", "不當室則純采")
+    assert doc.units[cui.seq - 1].text.endswith("所以鄭引深衣證凡孤子悉同也")
 
 
 def test_a_name_with_yue_opens_no_attribution_where_comments_are_not_attributed():

@@ -62,6 +62,10 @@ class Speakers:
         self.book, self.author, self.named = book, author, set(named)
         table = speaker_table()
         names = {form for (b, form) in table if b in (book, "*") and not form.endswith(("氏", "子", "先生"))}
+        # the table's people for the book by their full names (`崔靈恩曰`, where the book prints some in full)
+        self.people = {name for (b, _form), name in table.items() if b in (book, book[:4], book[:3], "*")
+                       and len(name) >= 2 and not name.endswith(("氏", "子", "先生", "臣"))}
+        names |= self.people
         # the author speaks of himself by his given name (李光坡: 坡謂, 光坡按)
         self.own = {author[1:], author[-1]} if author and len(author) >= 3 else set()
         self.re = _formula_re(tuple(sorted(names | self.own | self.named)))
@@ -102,7 +106,7 @@ class Speakers:
     def name(self, who: str) -> str | None:
         if who in ("愚", "今") or who in self.own:
             return self.author
-        if who in self.named:  # a name in full: a row's form (鄭康成), else one of the table's people (陳祥道)
+        if who in self.named or who in self.people:  # a name in full: a row's form (鄭康成), else a person (陳祥道)
             return person(who, self.book) or people_by_fold().get(fold(who))
         return person(who, self.book)
 
