@@ -34,7 +34,7 @@ SCHEMAS: dict[str, list[tuple[str, str, str]]] = {
         ("book", "string", "Kanripo id of the book (KR1d0030): #+PROPERTY ID, else the file's stem up to its first _"),
         ("path", "string", "source file as given to the run (relative when possible)"),
         ("layout", "string", "source layout profile (wyg, wyg-print, wyg-zhushu, sbck, …)"),
-        ("evidence", "json", "what ingest read beside what the print shows (pipeline/ingest/check.py): commentary share read and by the print, share of collation notes that do not read as collation, empty units, punctuation in text; for a 注疏 its 經 and 注 unit counts and the plain 經 text it was read with (`jing_text`), and for a 注疏 the speaker table has no rows for, or a classic printed with its annotator's notes, who its author line names (`author_line`)"),
+        ("evidence", "json", "what ingest read beside what the print shows (pipeline/ingest/check.py): commentary share read and by the print, share of collation notes that do not read as collation, empty units, punctuation in text; for a 注疏 its 經 and 注 unit counts and the plain 經 text it was read with (`jing_text`), and for a 注疏 the speaker table has no rows for, or a classic printed with its annotator's notes, who its author line names (`author_line`); for a gathered commentary that names sources in full, the names read as attributions (`named_in_full`)"),
         ("title", "string", "#+TITLE"),
         ("juan", "string", "#+PROPERTY JUAN (the first that opens no 考證 section: a later one opens a section, 卷N考證; a file of several juan is named by its first)"),
         ("edition", "string", "#+PROPERTY BASEEDITION"),
