@@ -51,7 +51,7 @@ def _annotate(doc):
         base = doc.base_before(unit) if unit.kind == "commentary" else None
         if base is not None and len(unit.text) >= 6:
             lemma = base.text[:2]
-            unit.glosses.append(Gloss(0, 6, unit.text[:6], "definition", lemma, base.seq, 0, 2, 0.9))
+            unit.glosses.append(Gloss(0, 6, unit.text[:6], "definition", lemma, base.seq, 0, 2, 0.9, said_by="鄭司農"))
             unit.glosses.append(Gloss(2, 4, unit.text[2:4], "variant", "升堂", base.seq, None, None, 0.5, "not in base"))
     return doc
 
@@ -108,6 +108,7 @@ def test_jsonl_records_carry_provenance_and_round_trip_offsets(outputs, docs):
     g = recs["glosses"][0]
     assert {"lemma", "type", "base_unit", "lemma_start", "lemma_pb", "lemma_line"} <= set(g)
     assert any(x["lemma_start"] is None and x["reason"] for x in recs["glosses"])
+    assert {x["said_by"] for x in recs["glosses"]} == {"鄭司農", None}  # who the note says a statement is by
     # the commentary's page provenance: juan 10's first note is on page 1a, line 5
     first_note = next(u for u in recs["units"] if u["doc"] == "KR1d0030_010" and u["kind"] == "commentary")
     assert (first_note["pb"], first_note["line"]) == ("KR1d0030_WYG_010-1a", 5)

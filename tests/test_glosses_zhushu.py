@@ -355,3 +355,19 @@ def test_y_wei_zhi_x_names_its_lemma_after_a_zhe_or_a_long_y():
     note = "内女王同姓之女謂之内宗有爵其嫁於大夫及士者凡無常數之言"
     got = spans(base, note, {2: "，", 7: "，", 11: "。", 21: "，", 27: "。"})
     assert ("reference", "内宗", 0, 2) in got and ("definition", "内女", 3, 5) in got
+
+
+def test_a_gloss_says_whom_the_note_quotes_for_it():
+    # KR1d0003_007#99 (the first test's block): 鄭司農's gloss, then 鄭玄's own after 𤣥謂, then the 注 going on;
+    # and 「鄭司農云：政，謂軍政也」 (KR1d0003_003#29), the attribution a clause of its own before the gloss
+    base = "以隂禮教六宫"
+    note = ("鄭司農云隂禮婦人之禮六宫後五前一王之妃百二十人后一人夫人三人嬪九人世婦二十七人女御八十一人"
+            "𤣥謂六宮謂后也婦人稱寢曰宫宫隱蔽之言后象王立六宫而居之亦正寢一燕寢五教者不敢斥言之謂之六宫"
+            "若今稱皇后爲中宫矣昏禮母戒女曰夙夜毋違宫事")
+    marks = {4: "：", 10: "，", 19: "，", 23: "，", 26: "，", 30: "，", 33: "、", 39: "，", 45: "。", 49: "，",
+             52: "。", 58: "，", 62: "。", 72: "，", 81: "，", 86: "，", 90: "。", 99: "。", 105: "：", 111: "。"}
+    said = {(g.lemma, g.said_by) for g in align_block(base, note, marks)}
+    assert {("隂禮", "鄭司農"), ("六宫", "𤣥"), ("宫", None)} <= said
+    base = "一曰聽政役以比居"
+    got = align_block(base, "鄭司農云政謂軍政也役謂發兵起徒役也", {4: "：", 5: "，", 9: "。", 10: "，", 18: "。"})
+    assert [(g.lemma, g.said_by) for g in got] == [("政", "鄭司農"), ("役", None)]

@@ -35,7 +35,7 @@ from pathlib import Path
 from pipeline import variants
 from pipeline.align import heads, subcommentary
 from pipeline.align.chains import chain_candidates
-from pipeline.align.grammar import Candidate, base_pieces, read_note
+from pipeline.align.grammar import Candidate, base_pieces, quoted_speaker, read_note
 from pipeline.readings import READING_NOTES, document_readings
 from pipeline.align.subcommentary import quotations
 from pipeline.model import CHANCE_END, CHANCE_REASON, Document, Gloss, withdrawn_as_chance
@@ -280,6 +280,7 @@ def align_block(base: str, note: str, note_marks: dict[int, str] | None = None, 
                 lemma_end=a.end,
                 confidence=round(c.confidence * a.factor, 3) if anchored else round(c.confidence * 0.5, 3),
                 reason=None if anchored else (f"{a.reason}: {c.why}" if c.why else a.reason),
+                said_by=quoted_speaker(note, c.start),
             )
         )
         if anchored:

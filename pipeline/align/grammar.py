@@ -37,7 +37,7 @@ LEAD_STRIP = ("或曰", "又", "亦", "凡")
 # Zheng quoting an earlier commentator, or speaking in his own name after one (the 周禮注:
 # 「鄭司農云：隂禮，婦人之禮」, 「𤣥謂六宮，謂后也」): the gloss's head follows. Found on train
 # juan of KR1d0003 (sample of docs/glosses.md: 8 of 20 blocks); 𤣥 is the Siku form of 玄.
-ATTRIBUTION = re.compile(r"(?:鄭司農|杜子春|鄭大夫|賈侍中|許叔重|或)(?:云|曰)|[𤣥玄]謂")
+ATTRIBUTION = re.compile(r"(?P<who>鄭司農|杜子春|鄭大夫|賈侍中|許叔重|或)(?:云|曰)|(?P<own>[𤣥玄])謂")
 # another edition: 古文/今文 (儀禮), 故書 (the 周禮's old text: 「故書滯爲癉」)
 EDITION = ("古文", "今文", "故書")
 DEMONSTRATIVE = ("此", "凡", "其")
@@ -117,6 +117,16 @@ NUMERALS = frozenset("一二三四五六七八九十")
 NEGATIONS = frozenset("無不非未弗勿毋莫")  # 三者 "the three": a head, unlike 使者 / 擯者
 # X者 that are words of the note, not lemma heads: 古者 (of old), 今者, 或者 (perhaps) ...
 NOT_LEMMA_ZHE = frozenset(("古", "今", "或", "昔", "然", "所以", "所", "此", "是", "凡"))
+
+
+def quoted_speaker(note: str, start: int) -> str | None:
+    """Who the note says a statement starting at `start` is by: the attribution that opens it
+    (「鄭司農云隂禮婦人之禮」) or ends right before it, in a clause of its own (「鄭司農云：政，謂軍政也」) — 鄭司農,
+    杜子春, 鄭大夫, 賈侍中, 許叔重 as printed, 或 (someone), 𤣥 (Zheng in his own name after those he quotes:
+    「𤣥謂六宮，謂后也」); None where the statement names nobody (the 注's own words, or a quotation going on)."""
+    m = ATTRIBUTION.match(note, start) or next(
+        (m for m in ATTRIBUTION.finditer(note, max(0, start - 5), start) if m.end() == start), None)
+    return (m.group("who") or m.group("own")) if m else None
 
 
 def _strip_lead(text: str, pos: int, end: int, clause_ends=(), in_base=None) -> int:

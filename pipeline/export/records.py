@@ -122,6 +122,7 @@ SCHEMAS: dict[str, list[tuple[str, str, str]]] = {
         ("line", "int64", "printed line of the gloss's first character"),
         ("lemma_pb", "string", "page of the lemma's first character"),
         ("lemma_line", "int64", "printed line of the lemma's first character"),
+        ("said_by", "string", "who the note says the statement is by, as printed: a commentator the 注 quotes (鄭司農, 杜子春, 鄭大夫, 賈侍中, 許叔重), 或 (someone), 𤣥 (鄭玄's own 𤣥謂 after them); null where it names nobody"),
     ],
     "collation": [
         ("doc", "string", "document id"),
@@ -288,6 +289,7 @@ def document_records(doc: Document, split: str, stages: list[str]) -> dict[str, 
                     "line": prov["line"],
                     "lemma_pb": lemma_prov["pb"],
                     "lemma_line": lemma_prov["line"],
+                    "said_by": gl.said_by,
                 }
             )
         # a word's text, form and lemma hold a Kanripo character only if its unit's text does
