@@ -13,15 +13,17 @@ def spans(base, note, marks):
     return [(g.type, g.lemma, g.lemma_start, g.lemma_end) for g in align_block(base, note, marks)]
 
 
-def test_attributed_glosses_take_the_head_after_the_attribution():
-    # KR1d0003_007#99: 鄭司農云：隂禮，婦人之禮 … 𤣥謂六宮，謂后也
-    base = "以隂禮教六宫"
-    note = ("鄭司農云隂禮婦人之禮六宫後五前一王之妃百二十人后一人夫人三人嬪九人世婦二十七人女御八十一人"
+# KR1d0003_007#99: 鄭司農云：隂禮，婦人之禮 … 𤣥謂六宮，謂后也
+SIX_GONG = ("以隂禮教六宫",
+            "鄭司農云隂禮婦人之禮六宫後五前一王之妃百二十人后一人夫人三人嬪九人世婦二十七人女御八十一人"
             "𤣥謂六宮謂后也婦人稱寢曰宫宫隱蔽之言后象王立六宫而居之亦正寢一燕寢五教者不敢斥言之謂之六宫"
-            "若今稱皇后爲中宫矣昏禮母戒女曰夙夜毋違宫事")
-    marks = {4: "：", 10: "，", 19: "，", 23: "，", 26: "，", 30: "，", 33: "、", 39: "，", 45: "。", 49: "，",
-             52: "。", 58: "，", 62: "。", 72: "，", 81: "，", 86: "，", 90: "。", 99: "。", 105: "：", 111: "。"}
-    got = spans(base, note, marks)
+            "若今稱皇后爲中宫矣昏禮母戒女曰夙夜毋違宫事",
+            {4: "：", 10: "，", 19: "，", 23: "，", 26: "，", 30: "，", 33: "、", 39: "，", 45: "。", 49: "，",
+             52: "。", 58: "，", 62: "。", 72: "，", 81: "，", 86: "，", 90: "。", 99: "。", 105: "：", 111: "。"})
+
+
+def test_attributed_glosses_take_the_head_after_the_attribution():
+    got = spans(*SIX_GONG)
     assert ("definition", "隂禮", 1, 3) in got
     assert ("reference", "六宫", 4, 6) in got
     assert not any(lemma in ("𤣥", "鄭司農") for _t, lemma, _s, _e in got)
@@ -358,15 +360,9 @@ def test_y_wei_zhi_x_names_its_lemma_after_a_zhe_or_a_long_y():
 
 
 def test_a_gloss_says_whom_the_note_quotes_for_it():
-    # KR1d0003_007#99 (the first test's block): 鄭司農's gloss, then 鄭玄's own after 𤣥謂, then the 注 going on;
+    # KR1d0003_007#99 (SIX_GONG): 鄭司農's gloss, then 鄭玄's own after 𤣥謂, then the 注 going on;
     # and 「鄭司農云：政，謂軍政也」 (KR1d0003_003#29), the attribution a clause of its own before the gloss
-    base = "以隂禮教六宫"
-    note = ("鄭司農云隂禮婦人之禮六宫後五前一王之妃百二十人后一人夫人三人嬪九人世婦二十七人女御八十一人"
-            "𤣥謂六宮謂后也婦人稱寢曰宫宫隱蔽之言后象王立六宫而居之亦正寢一燕寢五教者不敢斥言之謂之六宫"
-            "若今稱皇后爲中宫矣昏禮母戒女曰夙夜毋違宫事")
-    marks = {4: "：", 10: "，", 19: "，", 23: "，", 26: "，", 30: "，", 33: "、", 39: "，", 45: "。", 49: "，",
-             52: "。", 58: "，", 62: "。", 72: "，", 81: "，", 86: "，", 90: "。", 99: "。", 105: "：", 111: "。"}
-    said = {(g.lemma, g.said_by) for g in align_block(base, note, marks)}
+    said = {(g.lemma, g.said_by) for g in align_block(*SIX_GONG)}
     assert {("隂禮", "鄭司農"), ("六宫", "𤣥"), ("宫", None)} <= said
     base = "一曰聽政役以比居"
     got = align_block(base, "鄭司農云政謂軍政也役謂發兵起徒役也", {4: "：", 5: "，", 9: "。", 10: "，", 18: "。"})
