@@ -26,7 +26,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from pipeline.ingest.sources import person  # noqa: E402
+from pipeline.people import person  # noqa: E402
 
 HEAD = re.compile(r"^(\u3000+)([^\W\d_○\u3000(/]{1,5}?氏)曰")
 FORMULA = re.compile(r"^\u3000*[^\u3000]{1,6}?[曰按案]")

@@ -24,7 +24,7 @@ from lxml import etree
 
 from pipeline.export import FORMATS, assemble, bundle, records
 from pipeline.ingest import read_document
-from pipeline.ingest.sources import person
+from pipeline.people import person
 from pipeline.model import ENTITY_LABELS, Entity, UnitKind, spans_from_marks
 
 ROOT = Path(__file__).resolve().parent.parent

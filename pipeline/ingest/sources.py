@@ -5,28 +5,19 @@ with graphic variants of one name made one (鄭目錄 → 鄭目録, so that cou
 split a commentator in two); `Unit.source_name` is the person, only where the print makes it
 clear. A printed name means different people in different books (疏 is 賈公彦's in the 周禮 and
 儀禮 注疏, 孔穎達's in the 禮記; 釋曰 and 愚 are the book's own author), so the person is looked
-up in models/speakers/speakers.tsv (built by scripts/speakers_table.py) under the book's own
-Kanripo ID (`#+PROPERTY: ID`), then its category (KR1d: names that mean one person in every
-book of the 禮 classics), then its division (KR1, the 經部: 鄭氏 is 鄭玄 there), then "*"; a book
-in none, or a file without an ID, gets no source_name: never a guess.
+up in the speaker table (pipeline/people.py, core: align names whom a gloss is by from it too) under
+the book's own Kanripo ID (`#+PROPERTY: ID`), then its category, its division, then "*"; a book in
+none, or a file without an ID, gets no source_name: never a guess.
 
-Every row says where the print states it (file and line of the data/ or ../shared/ corpus).
-Readers call `person(printed, book)`; `attribute_markers` fills the fields from the markers of
+Readers call `people.person(printed, book)`; `attribute_markers` fills the fields from the markers of
 the 集釋 and 注疏 layouts.
 """
 
 from __future__ import annotations
 
-import csv
-import functools
-
-from pipeline import paths
 from pipeline.model import Unit
+from pipeline.people import people_by_fold, person
 from pipeline.variants import fold
-
-# graphic variants of one printed name (錄 / 録: both spellings open the 集釋's 目録 quotations,
-# 12 × 鄭目録云 and 5 × 鄭目錄云 in KR1d0030)
-VARIANTS = {"鄭目錄": "鄭目録"}
 
 # the marker of a unit (as the readers store it) → the source it names
 MARKER_SOURCE = {
@@ -43,54 +34,6 @@ MARKER_SOURCE = {
 }
 
 
-def normalise(printed: str) -> str:
-    """The source of a printed name: graphic variants made one."""
-    return VARIANTS.get(printed, printed)
-
-
-@functools.lru_cache(maxsize=1)
-def speaker_table() -> dict[tuple[str, str], str]:
-    """(book ID, category such as KR1d, or "*"; form as printed) -> name, from
-    models/speakers/speakers.tsv."""
-    table: dict[tuple[str, str], str] = {}
-    with open(paths.SPEAKERS_TABLE, encoding="utf-8", newline="") as fh:
-        for row in csv.DictReader((ln for ln in fh if not ln.startswith("#")), delimiter="\t"):
-            table[(row["book"], row["form"])] = row["name"]
-    return table
-
-
-@functools.lru_cache(maxsize=1)
-def _folded_table() -> dict[tuple[str, str], str]:
-    """The table by variant-folded form (山陰陸氏 and 山隂陸氏 one key); a folded form that two rows
-    of one book give different names is left out."""
-    folded: dict[tuple[str, str], str | None] = {}
-    for (book, form), name in speaker_table().items():
-        key = (book, fold(form))
-        folded[key] = name if folded.get(key, name) == name else None
-    return {key: name for key, name in folded.items() if name is not None}
-
-
-def person(printed: str, book: str | None) -> str | None:
-    """The person a printed name means in a book (Kanripo ID such as KR1d0030), or None when
-    neither the book's rows, its category's (KR1d), its division's (KR1) nor the rows for any book
-    say. A name printed in another graphic form of a row's characters is that row's (禮記集說 prints
-    陸佃 as 山陰陸氏 twice, as 山隂陸氏, its 名氏 list's form, 8 times)."""
-    source = normalise(printed)
-    if not book:
-        return None
-    book = book.strip()
-    table = speaker_table()
-    keys = (book, book[:4], book[:3], "*")
-    for key in keys:
-        if (key, source) in table:
-            return table[(key, source)]
-    folded, source = _folded_table(), fold(source)
-    for key in keys:
-        if (key, source) in folded:
-            return folded[(key, source)]
-    return None
-
-
 def author_person(printed: str, book: str | None) -> str | None:
     """The person a book's own author line names (`漢鄭氏注　唐陸徳眀音義　賈公彦疏`), only where the
     table knows them: a surname with 氏 through the table's rows for the book (鄭氏 is 鄭玄 in the
@@ -100,12 +43,6 @@ def author_person(printed: str, book: str | None) -> str | None:
     if printed.endswith("氏"):
         return person(printed, book)
     return people_by_fold().get(fold(printed))
-
-
-@functools.lru_cache(maxsize=1)
-def people_by_fold() -> dict[str, str]:
-    """The table's people by their variant-folded name (one spelling a person: speakers_table.py)."""
-    return {fold(name): name for name in speaker_table().values()}
 
 
 # the abstract the 四庫 editors set before every book of the collection (書前提要): it opens 臣等謹按 (or 謹案)

@@ -22,9 +22,10 @@ import functools
 import re
 
 from pipeline.ingest.source import SourceLine
-from pipeline.ingest.sources import author_person, normalise, people_by_fold, person, speaker_table
+from pipeline.ingest.sources import author_person
 from pipeline.ingest.wyg_print import AUTHOR_PART
 from pipeline.model import CollationNote, Unit
+from pipeline.people import normalise, people_by_fold, person, speaker_table
 from pipeline.variants import fold
 
 _C = r"[^\W\d_○]"  # one character of a name
