@@ -76,6 +76,7 @@ class Gloss:
     # who the note says the statement is by, as printed: an earlier commentator the 注 quotes (鄭司農, 杜子春 …),
     # 或 (someone), 𤣥 (鄭玄's own 𤣥謂 after them); None where it names nobody (align.grammar.quoted_speaker)
     said_by: str | None = None
+    said_by_name: str | None = None  # the person, where the speaker table knows the name in the book (鄭司農: 鄭衆)
 
 
 # the reason of a gloss whose anchor the align stage withdrew because chance explains it (its

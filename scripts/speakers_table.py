@@ -38,6 +38,10 @@ HAND = [
     ("KR1d", "鄭注", "鄭玄", "the 集釋 prints 鄭玄's 注 as 鄭注 (KR1d0030_001.txt:11); the 注疏 headers: 漢鄭氏注 (KR1d0003_001.txt:10)"),
     ("KR1d", "鄭目録", "鄭玄", "the 集釋 quotes 鄭玄's 三禮目録 as 鄭目録云 (KR1d0030_001.txt:11)"),
     ("KR1d", "鄭康成", "鄭玄", "儀禮釋宮's 提要: 鄭康成註 (KR1d0031_000.txt:12)"),
+    # the earlier commentators the 注 quotes, and 鄭玄 in his own name after them (whom a gloss is by: align)
+    ("KR1d", "鄭司農", "鄭衆", "周禮注疏 juan 1's 疏: 鄭司農者鄭衆字仲師 (KR1d0003_001.txt:57)"),
+    ("KR1d", "杜子春", "杜子春", "周禮注疏 juan 1's 疏: 司農之外又有杜子春鄭大夫 … 杜子春非已宗故指其名 (KR1d0003_001.txt:58): named by his own name"),
+    ("KR1d", "𤣥", "鄭玄", "周禮注疏 juan 1's 疏: 𤣥謂者 … 鄭𤣥若在司農諸家上注者是𤣥注可知悉不言𤣥謂在諸家下 (KR1d0003_001.txt:60): 𤣥謂 is 鄭玄 speaking after those he quotes"),
     # --- the books' own commentators, as each book's header line names them
     ("KR1d0003", "注", "鄭玄", "周禮注疏: 漢鄭氏注　唐陸德明音義　賈公彥疏 (KR1d0003_001.txt:10)"),
     ("KR1d0003", "音義", "陸德明", "周禮注疏: 漢鄭氏注　唐陸德明音義　賈公彥疏 (KR1d0003_001.txt:10)"),

@@ -367,3 +367,15 @@ def test_a_gloss_says_whom_the_note_quotes_for_it():
     base = "一曰聽政役以比居"
     got = align_block(base, "鄭司農云政謂軍政也役謂發兵起徒役也", {4: "：", 5: "，", 9: "。", 10: "，", 18: "。"})
     assert [(g.lemma, g.said_by) for g in got] == [("政", "鄭司農"), ("役", None)]
+
+
+def test_the_align_stage_names_whom_the_note_quotes():
+    # 周禮注疏 juan 7 (train; the embedded corpus, read unpunctuated): 鄭司農 is 鄭衆, 𤣥 鄭玄 in the speaker table
+    # (pipeline/people.py, its rows citing the 疏 of juan 1: 鄭司農者鄭衆字仲師 …); 或 (someone) is nobody
+    from pipeline import paths
+    from pipeline.align import align_document
+    from pipeline.ingest import read_document
+
+    doc = align_document(read_document(paths.REPO / "data" / "corpus" / "KR1d0003" / "KR1d0003_007.txt"))
+    named = {(g.said_by, g.said_by_name) for u in doc.units for g in u.glosses if g.said_by}
+    assert named == {("鄭司農", "鄭衆"), ("杜子春", "杜子春"), ("𤣥", "鄭玄"), ("或", None)}

@@ -39,6 +39,7 @@ from pipeline.align.grammar import Candidate, base_pieces, quoted_speaker, read_
 from pipeline.readings import READING_NOTES, document_readings
 from pipeline.align.subcommentary import quotations
 from pipeline.model import CHANCE_END, CHANCE_REASON, Document, Gloss, withdrawn_as_chance
+from pipeline.people import person, speaker_table
 from pipeline.stage import Stage
 from pipeline.variants import fold
 
@@ -303,6 +304,7 @@ class AlignStage(Stage):
         if not heads.MODEL_PATH.exists():
             raise FileNotFoundError(f"no gloss-head weights at {heads.MODEL_PATH} (rebuild: `zhushu train gloss-heads`)")
         heads.load_weights()
+        speaker_table()  # … or models/speakers/speakers.tsv (whom a gloss is by)
         if subcommentary.SHIPPED == "tagger":
             from pipeline.align import quote_tagger
 
@@ -345,6 +347,7 @@ def align_document(doc: Document) -> Document:
     for (unit, base, _marks, _z), glosses in zip(blocks, found):
         for g in glosses:
             g.base_seq = base.seq if base else None
+            g.said_by_name = person(g.said_by, doc.book) if g.said_by else None  # 鄭司農: 鄭衆 (people.py)
             if g.lemma_start is None and g.lemma and base is not None and not withdrawn_as_chance(g.reason):
                 g.reason = (g.reason or "unanchored") + (
                     _in_commentary(g.lemma, doc, base, unit) or _elsewhere(g.lemma, bases, index[base.seq]))

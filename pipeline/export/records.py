@@ -123,6 +123,7 @@ SCHEMAS: dict[str, list[tuple[str, str, str]]] = {
         ("lemma_pb", "string", "page of the lemma's first character"),
         ("lemma_line", "int64", "printed line of the lemma's first character"),
         ("said_by", "string", "who the note says the statement is by, as printed: a commentator the 注 quotes (鄭司農, 杜子春, 鄭大夫, 賈侍中, 許叔重), 或 (someone), 𤣥 (鄭玄's own 𤣥謂 after them); null where it names nobody"),
+        ("said_by_name", "string", "the person said_by names, where the speaker table knows the name in the book (鄭司農: 鄭衆, 杜子春, 𤣥: 鄭玄); null else"),
     ],
     "collation": [
         ("doc", "string", "document id"),
@@ -290,6 +291,7 @@ def document_records(doc: Document, split: str, stages: list[str]) -> dict[str, 
                     "lemma_pb": lemma_prov["pb"],
                     "lemma_line": lemma_prov["line"],
                     "said_by": gl.said_by,
+                    "said_by_name": gl.said_by_name,
                 }
             )
         # a word's text, form and lemma hold a Kanripo character only if its unit's text does
