@@ -48,6 +48,12 @@ def _folded_table() -> dict[tuple[str, str], str]:
     return {key: name for key, name in folded.items() if name is not None}
 
 
+def book_keys(book: str) -> tuple[str, str, str, str]:
+    """The table's keys a book's names are looked up under, first to last: its ID, its category (KR1d), its
+    division (KR1), any book ("*")."""
+    return (book, book[:4], book[:3], "*")
+
+
 def person(printed: str, book: str | None) -> str | None:
     """The person a printed name means in a book (Kanripo ID such as KR1d0030), or None when
     neither the book's rows, its category's (KR1d), its division's (KR1) nor the rows for any book
@@ -56,9 +62,8 @@ def person(printed: str, book: str | None) -> str | None:
     source = normalise(printed)
     if not book:
         return None
-    book = book.strip()
     table = speaker_table()
-    keys = (book, book[:4], book[:3], "*")
+    keys = book_keys(book.strip())
     for key in keys:
         if (key, source) in table:
             return table[(key, source)]

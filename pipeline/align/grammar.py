@@ -364,10 +364,7 @@ def read_keyword_formula(st: Statement) -> bool:
             if kw == "謂之" and text[k - 1] not in "可不":
                 # 「内女，王同姓之女，謂之内宗」 (KR1d0003_017#46, train): Y謂之X names its lemma after it, however
                 # long Y runs (not 「亦可謂之母乎」, 「不謂之…」); the statement's head is read as before
-                ce = next((c for c in st.inner if c > k), e)
-                xx = text[k + 2 : ce].rstrip("也")
-                if xx and len(xx) <= 4 and st.in_base(xx):
-                    st.add("reference", xx, k + 2, 0.85)
+                _read_called(st, k, strip="也")
                 return False
             if kw in ("謂之", "者") or not (s < b < k and all(ch in _ADVERBS for ch in text[b:k])) or any(
                     b < c < k for c in st.inner):
@@ -390,11 +387,7 @@ def read_keyword_formula(st: Statement) -> bool:
         if len(x) > 8:
             return False
         if kw == "謂之":
-            # Y謂之X: the lemma follows
-            ce = next((b for b in st.inner if b > k), e)
-            xx = text[k + 2 : ce].rstrip("也者")
-            if xx and len(xx) <= 4 and st.in_base(xx):
-                st.add("reference", xx, k + 2, 0.85)
+            _read_called(st, k)  # Y謂之X: the lemma follows
             return True
         if kw == "者":
             if st.in_base(x + "者"):
@@ -420,6 +413,15 @@ def read_keyword_formula(st: Statement) -> bool:
         optional = kw in ("猶", "謂") and len(x_stripped) >= 4 and k not in st.clause_ends
         return st.add(typ, x_stripped, s, 0.9, optional=optional)
     return False
+
+
+def _read_called(st: Statement, k: int, strip: str = "也者") -> None:
+    """Y謂之X, 謂之 at k: X, the rest of its clause less a closing `strip`, is a reference gloss where it is a word
+    of the passage of four characters at most."""
+    ce = next((b for b in st.inner if b > k), st.e)
+    xx = st.text[k + 2 : ce].rstrip(strip)
+    if xx and len(xx) <= 4 and st.in_base(xx):
+        st.add("reference", xx, k + 2, 0.85)
 
 
 def _still(text: str, y: int, st: Statement) -> bool:

@@ -25,7 +25,7 @@ from pipeline.ingest.source import SourceLine
 from pipeline.ingest.sources import author_person
 from pipeline.ingest.wyg_print import AUTHOR_PART
 from pipeline.model import CollationNote, Unit
-from pipeline.people import normalise, people_by_fold, person, speaker_table
+from pipeline.people import book_keys, normalise, people_by_fold, person, speaker_table
 from pipeline.variants import fold
 
 _C = r"[^\W\d_○]"  # one character of a name
@@ -64,7 +64,8 @@ class Speakers:
         table = speaker_table()
         names = {form for (b, form) in table if b in (book, "*") and not form.endswith(("氏", "子", "先生"))}
         # the table's people for the book by their full names (`崔靈恩曰`, where the book prints some in full)
-        self.people = {name for (b, _form), name in table.items() if b in (book, book[:4], book[:3], "*")
+        keys = book_keys(book)
+        self.people = {name for (b, _form), name in table.items() if b in keys
                        and len(name) >= 2 and not name.endswith(("氏", "子", "先生", "臣"))}
         names |= self.people
         # the author speaks of himself by his given name (李光坡: 坡謂, 光坡按)
