@@ -343,6 +343,10 @@ def test_a_lead_the_passage_has_too_stays_in_the_lemma():
         "大璋亦如之諸侯以聘女", "亦納徵加於束帛也大璋者以大璋之文飾之也亦如之者如邊璋七寸射四寸",
         {8: "。", 11: "，", 19: "。", 23: "，", 28: "，", 31: "。"}, zhushu=True)}
     assert ("亦如之", 2) in got and ("大璋", 0) in got
+    # the lead and one character after it (stop 59): KR1d0030_011#65 (train) 「又入者，祝也」 explains the
+    # passage's 又入, not 入; the default segmenter's marks
+    got = spans("又入取幣降卷幣實于笲埋于西階東", "又入者祝也埋幣必盛以器若藏之然", {3: "，", 5: "。", 7: "，", 11: "，", 15: "。"})
+    assert got == [("explanation", "又入", 0, 2)]
 
 
 def test_y_wei_zhi_x_names_its_lemma_after_a_zhe_or_a_long_y():
@@ -408,3 +412,12 @@ def test_a_rule_for_every_x_is_no_definition_of_x():
     marks = {2: "，", 6: "。", 8: "，", 10: "，", 12: "，", 17: "。", 20: "，", 22: "，", 26: "。", 27: "，", 30: "。",
              37: "，", 41: "。", 45: "：", 51: "，", 54: "，", 56: "，", 60: "。", 62: "，", 65: "。", 70: "。"}
     assert ("definition", "工", 0, 1) in spans(base, note, marks)
+    # the same where the passage has 凡 and the one character after it (KR1d0003_024#211, 「…凡卜，象吉，色善、
+    # 墨大，坼明則逢吉」, read from 凡卜 since the lead and one character of the passage stay in the head)
+    base = "凡卜簭君占體大夫占色史占墨卜人占坼"
+    note = ("體兆象也色兆氣也墨兆廣也坼兆璺也體有吉凶色有善惡墨有大小坼有㣲明尊者視兆象而已卑者以次詳其餘也周公卜武王"
+            "占之曰體王其無害凡卜象吉色善墨大坼明則逢吉")
+    marks = {1: "，", 4: "。", 5: "，", 8: "。", 9: "，", 12: "。", 13: "，", 16: "。", 20: "，", 24: "，", 28: "，", 31: "，",
+             39: "。", 47: "。", 56: "，", 60: "。", 62: "，", 64: "，", 66: "、", 68: "，", 73: "。"}
+    got = [(g.lemma, g.lemma_start) for g in align_block(base, note, marks, zhushu=True)]
+    assert ("體", 5) in got and not any(lemma in ("卜", "凡卜") for lemma, _ in got)

@@ -131,15 +131,16 @@ def quoted_speaker(note: str, start: int) -> str | None:
 
 def _strip_lead(text: str, pos: int, end: int, clause_ends=(), in_base=None) -> int:
     """Skip 或曰 / 又 / 亦 / 凡 that open a statement (not when a mark follows: 「又，復。」, nor when
-    the passage itself has the lead and the two characters after it: 「凡用邦財者，謂軍旅」 quotes
-    「與凡用邦財者之幣」), and an attribution (鄭司農云 …, 𤣥謂)."""
+    the passage itself has the lead and the character after it: 「凡用邦財者，謂軍旅」 quotes
+    「與凡用邦財者之幣」, 「又入者，祝也」 the passage's 又入; two characters before stop 59, which cut
+    又入 / 又哭 to 入 / 哭 on train juan), and an attribution (鄭司農云 …, 𤣥謂)."""
     m = ATTRIBUTION.match(text, pos, end)
     if m and m.end() < end:
         pos = m.end()
     for lead in LEAD_STRIP:
         k = pos + len(lead)
         if text.startswith(lead, pos) and k < end and (k not in clause_ends or lead == "或曰"):
-            if lead != "或曰" and in_base is not None and k + 2 <= end and in_base(text[pos : k + 2]):
+            if lead != "或曰" and in_base is not None and k + 1 <= end and in_base(text[pos : k + 1]):
                 return pos
             return k
     return pos
@@ -513,11 +514,13 @@ _RULE_PREDICATE = frozenset("皆必不無每以用為爲在有之則")
 
 
 def after_every(st: Statement) -> bool:
-    """The statement opens with 凡 before its head and does not go on as a short 「Y也」."""
-    if st.s <= st.s0 or st.text[st.s - 1] != "凡":
-        return False
+    """The statement opens with 凡 before its head (or with 凡 and one character the passage has as
+    they stand: 「凡卜象吉色…」) and does not go on as a short 「Y也」."""
     seg = st.text[st.s : st.e]
-    rest = seg[longest_base_prefix(seg, st.in_base) or 1 :].lstrip("，、：")
+    k = longest_base_prefix(seg, st.in_base)
+    if not ((st.s > st.s0 and st.text[st.s - 1] == "凡") or (seg.startswith("凡") and k == 2)):
+        return False
+    rest = seg[k or 1 :].lstrip("，、：")
     return not (rest.endswith("也") and 2 <= len(rest) <= 5 and not _RULE_PREDICATE & set(rest))
 
 
