@@ -41,6 +41,9 @@ HAND = [
     # the earlier commentators the 注 quotes, and 鄭玄 in his own name after them (whom a gloss is by: align)
     ("KR1d", "鄭司農", "鄭衆", "周禮注疏 juan 1's 疏: 鄭司農者鄭衆字仲師 (KR1d0003_001.txt:57)"),
     ("KR1d", "杜子春", "杜子春", "周禮注疏 juan 1's 疏: 司農之外又有杜子春鄭大夫 … 杜子春非已宗故指其名 (KR1d0003_001.txt:58): named by his own name"),
+    ("KR1d", "鄭大夫", "鄭興", "周禮注疏's 序周禮廢興, quoting 鄭玄's 序: 大中大夫鄭少贛名興及子大司農仲師名衆 (KR1d0003_000.txt:425): the 注's 鄭大夫, 鄭衆's father (the 疏 of juan 1 names him beside 杜子春, KR1d0003_001.txt:58)"),
+    ("KR1d", "賈侍中", "賈逵", "周禮注疏's 序周禮廢興, quoting 鄭玄's 序: 侍中賈君景伯 (KR1d0003_000.txt:426), and 鄭衆賈逵 (:403): 景伯 is 賈逵's 字 (後漢書 賈逵傳)"),
+    ("KR1d", "許叔重", "許慎", "周禮注疏 juan 40's 注: 許叔重説文解字云 (KR1d0003_040.txt:303); 叔重 is 許慎's 字 (後漢書 儒林傳), whom the 音義 cites as 許慎 (KR1d0003_017.txt:269)"),
     ("KR1d", "𤣥", "鄭玄", "周禮注疏 juan 1's 疏: 𤣥謂者 … 鄭𤣥若在司農諸家上注者是𤣥注可知悉不言𤣥謂在諸家下 (KR1d0003_001.txt:60): 𤣥謂 is 鄭玄 speaking after those he quotes"),
     # --- the books' own commentators, as each book's header line names them
     ("KR1d0003", "注", "鄭玄", "周禮注疏: 漢鄭氏注　唐陸德明音義　賈公彥疏 (KR1d0003_001.txt:10)"),

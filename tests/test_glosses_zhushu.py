@@ -383,6 +383,9 @@ def test_the_align_stage_names_whom_the_note_quotes():
     doc = align_document(read_document(paths.REPO / "data" / "corpus" / "KR1d0003" / "KR1d0003_007.txt"))
     named = {(g.said_by, g.said_by_name) for u in doc.units for g in u.glosses if g.said_by}
     assert named == {("鄭司農", "鄭衆"), ("杜子春", "杜子春"), ("𤣥", "鄭玄"), ("或", None)}
+    # juan 4 (train): 鄭大夫 is 鄭興, as 鄭玄's 序 quoted in the book's preface names him (大中大夫鄭少贛名興, stop 59)
+    doc = align_document(read_document(paths.REPO / "data" / "corpus" / "KR1d0003" / "KR1d0003_004.txt"))
+    assert ("鄭大夫", "鄭興") in {(g.said_by, g.said_by_name) for u in doc.units for g in u.glosses if g.said_by}
 
 
 def test_a_rule_for_every_x_is_no_definition_of_x():
@@ -421,3 +424,52 @@ def test_a_rule_for_every_x_is_no_definition_of_x():
              39: "。", 47: "。", 56: "，", 60: "。", 62: "，", 64: "，", 66: "、", 68: "，", 73: "。"}
     got = [(g.lemma, g.lemma_start) for g in align_block(base, note, marks, zhushu=True)]
     assert ("體", 5) in got and not any(lemma in ("卜", "凡卜") for lemma, _ in got)
+
+
+def test_an_earlier_reader_reads_a_word_of_the_passage_without_yun():
+    # the 周禮注 quotes its earlier readers reading a word themselves, no 云 (stop 59, train juan): 「杜子春讀苦為盬」
+    # (KR1d0003_006#35), 「鄭大夫讀茆為茅…杜子春讀茆為卯」 (KR1d0003_006#4); 「蕭字或為莤」 names the character 蕭, and
+    # 「杜子春讀為蕭」 reads back the passage's own word (KR1d0003_004#141); the default segmenter's marks
+    got = align_block("祭祀共其苦鹽散鹽", "杜子春讀苦為盬謂出鹽直用不湅治鄭司農云散鹽湅治者𤣥謂散鹽䰞水為鹽",
+                      {7: "，", 10: "，", 15: "。", 19: "：", 21: "，", 24: "。", 28: "，", 32: "。"}, zhushu=True)
+    assert [(g.type, g.lemma, g.lemma_start, g.said_by) for g in got][0] == ("reading", "苦", 4, "杜子春")
+    base = "醢人掌四豆之實朝事之豆其實韭菹醓醢昌本麋臡菁菹鹿臡茆菹麇臡"
+    note = ("醓肉汁也昌本昌蒲根切之四寸為菹三臡亦醢也作醢及臡者必先膊乾其肉乃後莝之雜以粱麴及鹽漬以美酒塗置瓶中百日則"
+            "成矣鄭司農云麋臡麋骭髓醢或曰麋臡醬也有骨為臡無骨爲醢菁菹韭菹鄭大夫讀茆為茅茅菹茅初生或曰茆水草杜子春讀茆為卯"
+            "𤣥謂菁蔓菁也茆鳬葵也凡菹醢皆以氣味相成其狀未聞")
+    marks = {1: "，", 4: "。", 6: "，", 15: "。", 20: "。", 25: "，", 31: "，", 35: "。", 41: "，", 45: "，", 49: "，", 54: "。",
+             58: "：", 64: "。", 68: "，", 70: "。", 74: "，", 78: "。", 80: "、", 82: "，", 89: "。", 91: "，", 94: "。", 97: "，",
+             99: "，", 106: "。", 109: "，", 112: "。", 113: "，", 116: "。", 119: "，", 125: "，", 129: "。"}
+    said = [(g.lemma, g.said_by) for g in align_block(base, note, marks, zhushu=True) if g.type == "reading"]
+    assert said == [("茆", "鄭大夫"), ("茆", "杜子春")]
+    base = "祭祀共蕭茅"
+    note = ("鄭大夫云蕭字或為莤莤讀為縮束茅立之祭前沃酒其上酒滲下去若神飲之故謂之縮縮浚也故齊桓公責楚不貢包茅王祭不共"
+            "無以縮酒杜子春讀為蕭蕭香蒿也")
+    marks = {4: "：", 10: "，", 13: "，", 17: "，", 21: "，", 23: "，", 27: "，", 31: "，", 35: "。", 36: "，", 38: "。", 48: "，",
+             52: "，", 56: "。", 62: "，", 63: "，", 66: "。"}
+    got = [(g.type, g.lemma, g.lemma_start) for g in align_block(base, note, marks, zhushu=True)]
+    assert ("variant", "蕭", 3) in got and ("reading", "蕭", 3) in got
+    assert not any(lem in ("杜子春", "蕭字") for _t, lem, _s in got)
+    # 「…故書作傅辨，鄭大夫讀為符别。杜子春讀為傅别」 (KR1d0003_003#29): read back as the passage's own 傅别, not as the
+    # word glossed just before (要㑹, where the segmenter's 。 after 傅别 left the reading)
+    base = "以官府之八成經邦治一曰聽政役以比居二曰聽師田以簡稽三曰聽閭里以版圖四曰聽稱責以傅别五曰聽禄位以禮命六曰聽取予以書契七曰聽賣買以質劑八曰聽出入以要㑹"
+    note = (
+            "鄭司農云政謂軍政也役謂發兵起徒役也比居謂伍籍也比地為伍因内政寄軍令以伍籍發軍起役者平而無遺脱也簡稽士卒兵器簿書簡猶閲也稽"
+            "猶計也合也合計其士之卒伍閲其兵器為之要簿也故遂人職曰稽其人民簡其兵器國語曰黄池之㑹吳陳其兵皆官師擁鐸拱稽版户籍圗地圗也聴"
+            "人訟地者以版圗決之司書職曰邦中之版土地之圗稱責謂貸子傅别謂券書也聽訟責者以券書決之傅傅著約束於文書别别為兩兩家各得一也禮"
+            "命謂九賜也書契符書也質劑謂市中平賈今時月平是也要㑹謂計最之簿書月計曰要嵗計曰會故宰夫職曰嵗終則令羣吏正嵗㑹月終則令正月要"
+            "傅别故書作傅辨鄭大夫讀為符别杜子春讀為傅别𤣥謂政謂賦也凡其字或作政或作正或作征以多言之宜從征如孟子交征利云傅别謂為大手書"
+            "於一札中字别之書契謂出予受入之凡要凡簿書之最目獄訟之要辭皆曰契春秋傳曰王叔氏不能舉其契質劑謂両書一札同而别之長曰質短曰劑"
+            "傅别質劑皆今之券書也事異異其名耳禮命禮之九命之差等")
+    marks = {
+             4: "：", 5: "，", 9: "。", 10: "，", 17: "。", 19: "，", 23: "。", 27: "，", 32: "，", 41: "，", 47: "。", 49: "，",
+             51: "、", 53: "、", 55: "。", 59: "。", 60: "，", 63: "，", 65: "。", 72: "，", 76: "，", 81: "。", 86: "：", 90: "，",
+             94: "。", 97: "：", 101: "，", 102: "，", 105: "，", 108: "，", 112: "。", 115: "，", 119: "。", 124: "，", 129: "。", 133: "：",
+             137: "，", 141: "。", 143: "，", 146: "、", 148: "，", 152: "。", 156: "，", 161: "。", 162: "、", 166: "，", 169: "，", 173: "，",
+             179: "。", 181: "，", 185: "。", 187: "，", 190: "。", 192: "，", 197: "，", 203: "。", 211: "，", 215: "，", 219: "。", 224: "：",
+             226: "，", 235: "，", 242: "。", 247: "，", 254: "。", 261: "。", 267: "。", 273: "，", 276: "，", 279: "，", 283: "，", 286: "，",
+             292: "。", 295: "，", 303: "，", 307: "。", 309: "，", 315: "。", 317: "。", 323: "，", 328: "，", 331: "。", 335: "：", 343: "。",
+             345: "，", 350: "，", 354: "。", 360: "。", 362: "、", 364: "，", 370: "。", 372: "，", 376: "。", 378: "，", 385: "。",
+    }
+    got = [(g.lemma, g.lemma_start, g.said_by) for g in align_block(base, note, marks, zhushu=True) if g.type == "reading"]
+    assert ("傅别", 39, "杜子春") in got

@@ -37,7 +37,10 @@ LEAD_STRIP = ("或曰", "又", "亦", "凡")
 # Zheng quoting an earlier commentator, or speaking in his own name after one (the 周禮注:
 # 「鄭司農云：隂禮，婦人之禮」, 「𤣥謂六宮，謂后也」): the gloss's head follows. Found on train
 # juan of KR1d0003 (sample of docs/glosses.md: 8 of 20 blocks); 𤣥 is the Siku form of 玄.
-ATTRIBUTION = re.compile(r"(?P<who>鄭司農|杜子春|鄭大夫|賈侍中|許叔重|或)(?:云|曰)|(?P<own>[𤣥玄])謂")
+ATTRIBUTION = re.compile(r"(?P<who>鄭司農|杜子春|鄭大夫|賈侍中|許叔重|或)(?:云|曰)|(?P<own>[𤣥玄])謂"
+                         # 「杜子春讀苦為盬」, 「杜子春挈讀為騂」, 「鄭司農工讀爲功」 (周禮注疏, train): the man reads a word
+                         # himself, no 云; the name is stripped, the reading left to the formula readers
+                         r"|(?P<reads>鄭司農|杜子春|鄭大夫|賈侍中|許叔重)(?=.{0,2}讀|.{1,2}當[為爲作])")
 # another edition: 古文/今文 (儀禮), 故書 (the 周禮's old text: 「故書滯爲癉」)
 EDITION = ("古文", "今文", "故書")
 DEMONSTRATIVE = ("此", "凡", "其")
@@ -107,6 +110,14 @@ def longest_base_prefix(s: str, in_base: Callable[[str], bool], max_len: int = 8
     return best
 
 
+def without_zi(x: str, in_base) -> str:
+    """「X字當為Y」, 「X字或為Y」 name the character X (「付字當為拊」, 「蕭字或為莤」, 「衍字當為延」: train juan
+    of the 周禮注疏, stop 59): the lemma is X where the passage has it and not X字."""
+    if len(x) >= 2 and x.endswith("字") and not in_base(x) and in_base(x[:-1]):
+        return x[:-1]
+    return x
+
+
 _KEYWORDS = re.compile(
     r"(?P<kw>猶|之[為爲]言(?!也)|之言|讀[為爲如曰若]|當[為爲作]|謂之|謂|者)"
 )
@@ -126,7 +137,7 @@ def quoted_speaker(note: str, start: int) -> str | None:
     「𤣥謂六宮，謂后也」); None where the statement names nobody (the 注's own words, or a quotation going on)."""
     m = ATTRIBUTION.match(note, start) or next(
         (m for m in ATTRIBUTION.finditer(note, max(0, start - 5), start) if m.end() == start), None)
-    return (m.group("who") or m.group("own")) if m else None
+    return (m.group("who") or m.group("own") or m.group("reads")) if m else None
 
 
 def _strip_lead(text: str, pos: int, end: int, clause_ends=(), in_base=None) -> int:
@@ -195,7 +206,7 @@ def read_variant(text: str, s: int, e: int, in_base, out: list[Candidate], bare:
         seg = text[q:e]
         best = None
         for mm in re.finditer(rf"[{_ADVERBS}當]*[作{WEI}]", seg):
-            x = seg[: mm.start()]
+            x = without_zi(seg[: mm.start()], in_base)
             if not x and mm.end() > 1 and in_base(seg[: mm.end() - 1]):
                 x = seg[: mm.end() - 1]  # 「今文竝作併」: the lemma is itself an adverb-like word
             if not x or len(x) > 6:
@@ -283,7 +294,7 @@ def read_edition_variant(st: Statement) -> bool:
         return read_variant(text, s + m.end("book"), e, st.in_base, st.out, bare=True)
     if st.out and re.match(rf"(?:今禮|周禮|儀禮|今月令)[{_ADVERBS}]*[作{WEI}]", seg):
         return st.add("variant", "", None, 0.7, same_as_prev=True)  # 「揚，舉也。今禮皆作騰」
-    m = re.match(rf"(.{{1,4}}?)或[作{WEI}]", seg)
+    m = re.match(rf"(.{{1,4}}?)字?或[作{WEI}]", seg)
     # a mark may stand between X and 或為 (「延，或爲誓」), not inside either
     if m and st.in_base(m.group(1)) and not any(s < b < s + m.end() and b != s + m.end(1) for b in st.inner):
         return read_variant(text, s, e, st.in_base, st.out, bare=True)
@@ -341,6 +352,18 @@ def read_yan(st: Statement) -> bool:
     return neg  # 不言… without a lemma: nothing else to read here
 
 
+_READ_X_AS = re.compile(rf"讀(.{{1,3}}?)(當)?[{WEI}如作]")
+
+
+def read_du_x_as_y(st: Statement) -> bool:
+    """讀X為Y / 讀X當為Y opening a statement (「杜子春讀苦為盬」, 「鄭大夫讀梗為亢」, 「杜子春讀肆當爲肄」: the 周禮注's
+    earlier readers, train juan): a reading or emendation of X, where X is a word of the passage."""
+    m = _READ_X_AS.match(st.text, st.s, st.first_end)
+    if not m or not st.in_base(m.group(1)):
+        return False
+    return st.add("emendation" if m.group(2) else "reading", m.group(1), st.s + 1, 0.85)
+
+
 def skip_misplaced_mark(st: Statement) -> bool:
     """「梱，復謂矢至…」: a mark misplaced inside the head of a formula (梱復謂…) is ignored.
     Adjusts the statement for the readers after it; reads nothing itself."""
@@ -381,6 +404,12 @@ def read_keyword_formula(st: Statement) -> bool:
             if called and st.in_base(called.group(2)):
                 return st.add("reference", called.group(2), called.start(2), 0.85)
         if not x:
+            y_end = next((b for b in st.inner if b > k), e)
+            y = text[k + len(kw) : y_end].rstrip("也")
+            if kw.startswith("讀") and s0 < k and y and len(y) <= 4 and st.in_base(y):
+                # 「故書作傅辨，鄭大夫讀為符别。杜子春讀為傅别」 (KR1d0003_003#29, train): read back as the passage's
+                # own word, which is the lemma, wherever the word glossed before it stands
+                return st.add("reading", y, k + len(kw), 0.8)
             if kw.startswith(("當", "讀")) and st.out and s0 < k:
                 # 「或曰：當為明視」: the reading or emendation of the word glossed just before
                 return st.add("reading" if kw.startswith("讀") else "emendation", "", None, 0.6, same_as_prev=True)
@@ -401,6 +430,7 @@ def read_keyword_formula(st: Statement) -> bool:
         x_stripped = x
         while x_stripped and x_stripped[-1] in _ADVERBS and len(x_stripped) > 1:
             x_stripped = x_stripped[:-1]
+        x_stripped = without_zi(x_stripped, st.in_base)
         # X之為言Y, the fuller form of X之言Y (「桑之為言喪也」, KR1d0030_020#85, train)
         typ = {"猶": "equivalence", "之言": "sound", "之為言": "sound", "之爲言": "sound", "謂": "reference"}.get(kw)
         if typ is None:
@@ -605,6 +635,7 @@ READERS: tuple[Callable[[Statement], bool], ...] = (
     read_edition_variant,
     skip_citation,
     read_yan,
+    read_du_x_as_y,
     skip_misplaced_mark,
     read_keyword_formula,
     read_second_clause_formula,
