@@ -473,3 +473,15 @@ def test_an_earlier_reader_reads_a_word_of_the_passage_without_yun():
     }
     got = [(g.lemma, g.lemma_start, g.said_by) for g in align_block(base, note, marks, zhushu=True) if g.type == "reading"]
     assert ("傅别", 39, "杜子春") in got
+
+
+def test_an_attribution_in_a_clause_of_its_own_is_no_gloss():
+    # 「𤣥謂：利讀如…」 with the segmenter's mark after 謂 (KR1d0003_002#39, train; 37 such clauses in the train juan of
+    # the 周禮注疏 were unanchored "glosses" of 𤣥): nothing of its own, and the reading after it is 鄭玄's
+    base = "以九兩繫邦國之民一曰牧以地得民二曰長以貴得民三曰師以賢得民四曰儒以道得民五曰宗以族得民六曰主以利得民七曰吏以治得民"
+    note = ("兩猶耦也所以協耦萬民繫聨綴也牧州長也九州各有封域以居民也長諸侯也一邦之貴民所仰也師諸侯師氏有徳行以教民者儒諸侯"
+            "保氏有六藝以敎民者宗繼别為大宗收族者鄭司農云主謂公卿大夫世世食采不絶民稅薄利之𤣥謂利讀如上思利民之利謂以政教利之")
+    marks = {4: "，", 10: "。", 14: "。", 15: "，", 18: "。", 24: "，", 28: "。", 29: "，", 32: "。", 36: "，", 40: "。", 43: "，",
+             52: "。", 53: "，", 64: "。", 65: "，", 73: "。", 77: "：", 83: "，", 89: "，", 94: "。", 105: "，", 111: "。", 118: "。"}
+    got = [(g.lemma, g.said_by) for g in align_block(base, note, marks, zhushu=True)]
+    assert ("主", "鄭司農") in got and ("利", "𤣥") in got and not any(lemma == "𤣥" for lemma, _ in got)

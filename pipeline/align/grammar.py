@@ -649,6 +649,9 @@ def read_statement(text: str, s: int, e: int, clause_ends: list[int], in_base, o
                    sentence_start: bool, base_count=lambda x: 1, first_sentence: bool = False,
                    zhushu: bool = False) -> None:
     """Read one statement text[s:e] (a sentence, or a clause that opens a formula) into `out`."""
+    m = ATTRIBUTION.match(text, s, e)
+    if m and m.end() == e:
+        return  # 「𤣥謂：…」 with a mark after 謂: the attribution of the statement after it, no gloss of 𤣥
     head = _strip_lead(text, s, e, clause_ends, in_base)
     if head >= e:
         return
