@@ -485,3 +485,12 @@ def test_an_attribution_in_a_clause_of_its_own_is_no_gloss():
              52: "。", 53: "，", 64: "。", 65: "，", 73: "。", 77: "：", 83: "，", 89: "，", 94: "。", 105: "，", 111: "。", 118: "。"}
     got = [(g.lemma, g.said_by) for g in align_block(base, note, marks, zhushu=True)]
     assert ("主", "鄭司農") in got and ("利", "𤣥") in got and not any(lemma == "𤣥" for lemma, _ in got)
+
+
+def test_x_yi_y_ye_is_a_definition_of_x():
+    # 「X亦Y也」 with a short Y at a sentence start, the head unmarked (stop 59, train: 下 of KR1d0030_003#113, 綏 of
+    # KR1d0053_031#140; 6 such on the train juan of the three books, the head classifier left them unread)
+    assert spans("大夫則辭退下比及門三辭", "下亦降也", {4: "。"}) == [("definition", "下", 5, 6)]
+    base = "有虞氏之綏夏后氏之綢練殷之崇牙周之璧翣"
+    note = "綏亦旌旗之緌也夏綢其杠以練爲之旒殷又刻繒爲重牙以飾其側亦飾彌多也"
+    assert spans(base, note, {7: "。", 11: "，", 16: "。", 23: "，", 27: "，", 32: "。"})[:1] == [("definition", "綏", 4, 5)]

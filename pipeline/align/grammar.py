@@ -620,6 +620,10 @@ def read_unmarked_head(st: Statement) -> bool:
     # 108 with 則 in the next three characters (counts: docs/glosses.md).
     if rest[0] in "之而乃" or "則" in rest[:3] or (len(x) == 1 and x in NEGATIONS and len(rest) >= 3):
         return True
+    if not st.inner and re.fullmatch(r"亦[^之而則不無以於于為爲][^而則不無以於于為爲]{0,4}也", rest):
+        # 「下亦降也」, 「啐亦嘗也」, 「綏亦旌旗之緌也」 (KR1d0030_003#113, _004#98, KR1d0053_031#140, train): X亦Y也, a
+        # short Y, is a definition like the 18 such the head classifier takes at sentence starts on train juan
+        return st.add("definition", x, s, 0.6, exact_only=True)
     p = head_probability(x, rest, st.base_count(x), st.first_sentence, st.zhushu)
     if p is None:  # no classifier installed: only the short 「XY也」
         if not st.inner and seg.endswith("也") and len(seg) <= 8 and len(seg) - k >= 2:
