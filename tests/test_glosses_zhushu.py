@@ -494,3 +494,14 @@ def test_x_yi_y_ye_is_a_definition_of_x():
     base = "有虞氏之綏夏后氏之綢練殷之崇牙周之璧翣"
     note = "綏亦旌旗之緌也夏綢其杠以練爲之旒殷又刻繒爲重牙以飾其側亦飾彌多也"
     assert spans(base, note, {7: "。", 11: "，", 16: "。", 23: "，", 27: "，", 32: "。"})[:1] == [("definition", "綏", 4, 5)]
+
+
+def test_words_listed_before_one_gloss_share_it():
+    # 「騶虞、采蘋、采蘩，皆樂章名…」 (KR1d0003_023#16, train; the default segmenter's marks): the statement read 騶虞 as its
+    # head; 采蘋 and 采蘩, listed with it before the one gloss, share it (stop 59: +5 on train juan of the three books)
+    base = "凡射王以騶虞為節諸侯以貍首為節大夫以采蘋爲節士以采蘩爲節"
+    note = "騶虞采蘋采蘩皆樂章名在國風召南惟貍首在樂記射義曰騶虞者樂官備也貍首者樂㑹時也采蘋者樂循灋也"
+    got = spans(base, note, {2: "、", 4: "、", 6: "，", 10: "，", 15: "，", 21: "。", 24: "：", 27: "，", 31: "。", 34: "，",
+                             38: "。", 41: "，", 45: "。"})
+    assert [g for g in got if g[0] == "definition"] == [("definition", "騶虞", 4, 6), ("definition", "采蘋", 18, 20),
+                                                         ("definition", "采蘩", 24, 26)]
