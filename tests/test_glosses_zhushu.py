@@ -505,3 +505,13 @@ def test_words_listed_before_one_gloss_share_it():
                              38: "。", 41: "，", 45: "。"})
     assert [g for g in got if g[0] == "definition"] == [("definition", "騶虞", 4, 6), ("definition", "采蘋", 18, 20),
                                                          ("definition", "采蘩", 24, 26)]
+
+
+def test_a_head_repeated_by_its_definition_before_a_zhe():
+    # 「授授先者一人」 (授，授先者一人: KR1d0030_015#211) and 「牡蘜蘜不華者」 (牡蘜，蘜不華者: KR1d0003_036#211), train, the
+    # default segmenter's marks: the definition repeats the head and holds a 者 of its own (stop 59: +8 on train juan)
+    assert ("definition", "授", 10, 11) in spans("衆人騰羞者盡階不升堂授以葢降出", "騰當作媵媵送也授授先者一人",
+                                                {4: "。", 5: "，", 7: "。", 13: "。"})
+    got = spans("蟈氏掌去鼃黽焚牡蘜以灰洒之則死", "牡蘜蘜不華者齊魯之閒謂鼃爲蟈黽耿黽也",
+                {6: "，", 7: "、", 10: "，", 14: "。", 15: "，", 18: "。"})
+    assert ("definition", "牡蘜", 7, 9) in got

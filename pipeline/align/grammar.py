@@ -424,6 +424,12 @@ def read_keyword_formula(st: Statement) -> bool:
                 continue  # 釋獲者, 執事者: 者 belongs to the lemma
             if text[k + 1 : e] == "也":
                 continue  # 「問學學誠者也」: …者也 closes a nominal sentence; no 「X者，」 head
+            kx = longest_base_prefix(x, st.in_base) if st.sentence_start and not st.in_base(x) else 0
+            if kx and kx < len(x) and x[kx] in (x[0], x[kx - 1]) and not any(s < b < k for b in st.inner):
+                # 「授授先者一人」, 「命之命使者」 (KR1d0030_015#211, _002#353, train): the head repeated to define it
+                # (授，授先者一人; 牡蘜，蘜不華者), the 者 a noun of the definition, as 「當楅楅正南」 without one; not
+                # a head that merely holds the word again (「而加環絰，環絰者…」 explains 環絰)
+                return st.add("definition", x[:kx], s, 0.6, exact_only=True)
             _read_zhe(st, x, k)
             return True
         # drop an adverb between X and the keyword (X亦猶Y, X亦當為Y, X皆當作Y)
