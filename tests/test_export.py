@@ -51,7 +51,7 @@ def _annotate(doc):
         base = doc.base_before(unit) if unit.kind == "commentary" else None
         if base is not None and len(unit.text) >= 6:
             lemma = base.text[:2]
-            unit.glosses.append(Gloss(0, 6, unit.text[:6], "definition", lemma, base.seq, 0, 2, 0.9, said_by="鄭司農"))
+            unit.glosses.append(Gloss(0, 6, unit.text[:6], "definition", lemma, base.seq, 0, 2, 0.9, said_by="鄭司農", said_by_name="鄭衆"))
             unit.glosses.append(Gloss(2, 4, unit.text[2:4], "variant", "升堂", base.seq, None, None, 0.5, "not in base"))
     return doc
 
@@ -156,6 +156,8 @@ def test_conllu_parsed_by_the_conllu_package(outputs, docs):
     note = by_id["KR1d0030_010#4.s0"]
     assert note[0]["misc"]["ZhGloss"] == "KR1d0030_010#4.g0"
     assert note[0]["misc"]["ZhGlossType"] == "definition" and note[0]["misc"]["ZhGlossLemma"] == "KR1d0030_010#3:0-2"
+    assert note[0]["misc"]["ZhGlossBy"] == "鄭司農" and note[0]["misc"]["ZhGlossByName"] == "鄭衆"  # whom it is by
+    assert not any("ZhGlossBy" in t["misc"] for s in sents for t in s if t["misc"] and t["misc"].get("ZhGlossType") == "variant")
     assert "KR1d0030_010#4.g0" in first[0]["misc"]["ZhLemmaOf"]
     kr = conllu_pkg.parse(outputs["conllu/KR1d0030_001.conllu"].decode())
     assert any(t["form"] == "&KR1362;" for s in kr for t in s)
@@ -295,6 +297,8 @@ def test_html_pages(outputs):
     page = etree.fromstring(outputs["html/KR1d0030_010.html"], etree.HTMLParser())
     glosses = page.xpath("//span[@class='gloss' and @id]")
     assert glosses and glosses[0].get("data-lemma") and glosses[0].get("data-type") == "definition"
+    assert glosses[0].get("data-by") == " · 鄭司農 (鄭衆)" and "鄭司農 (鄭衆)" in glosses[0].get("title")
+    assert all(g.get("data-by") is None for g in glosses if g.get("data-type") == "variant")  # names nobody
     assert page.xpath("//span[@class='lemma']/@data-g")
     assert page.xpath("//span[@class='e ROLE']") and page.xpath("//span[@class='coll']")
     assert page.xpath("//div[contains(@class,'commentary')]/span[@class='marker']/text()")[0] == "鄭注"

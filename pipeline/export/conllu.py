@@ -15,7 +15,9 @@ not valid UD: no tree).
   words are cut at entity edges, so the tags are exact), and the gloss links:
   on commentary words inside a gloss `ZhGloss=<gloss id>` (`ZhGlossType`,
   `ZhGlossLemma=<base unit>:<start>-<end>` and `ZhGlossConf=<confidence>` on the word where it
-  starts: a 疏 quotation's is the reader's probability); on base words inside a
+  starts: a 疏 quotation's is the reader's probability; `ZhGlossBy=<as printed>` and
+  `ZhGlossByName=<person>` there too where the note names whom the statement is by, 鄭司農云 …,
+  Gloss.said_by / said_by_name); on base words inside a
   lemma `ZhLemmaOf=<gloss id>[,<gloss id>…]`; the 音義 readings likewise (since stop 43): on the
   words of an 音義 note that are a reading's head `ZhReading=<reading id>` (`ZhReadingText=<the
   reading as printed: 力呈反, 音洛, 如字>` and `ZhReadingTarget=<unit>:<start>-<end>` on the word
@@ -217,7 +219,9 @@ def _pointer(doc: Document, target: Unit | None, start: int | None, end: int | N
 def _gloss_misc(doc: Document, gl, by_seq: dict) -> list[str]:
     at = _pointer(doc, by_seq.get(gl.base_seq) if gl.base_seq is not None else None, gl.lemma_start, gl.lemma_end)
     return ([f"ZhGlossType={_misc_value(gl.type)}"] + ([f"ZhGlossLemma={at}"] if at else [])
-            + [f"ZhGlossConf={gl.confidence:.3f}"])
+            + [f"ZhGlossConf={gl.confidence:.3f}"]
+            + ([f"ZhGlossBy={_misc_value(gl.said_by)}"] if gl.said_by else [])
+            + ([f"ZhGlossByName={_misc_value(gl.said_by_name)}"] if gl.said_by_name else []))
 
 
 def _reading_misc(doc: Document, unit: Unit, r, by_seq: dict) -> list[str]:

@@ -4,8 +4,9 @@
 On a juan page the base text and the commentary are shown punctuated, entities coloured by
 label, collation notes in small grey type, page breaks as small page ids. Hovering a gloss (or
 opening the page at #<gloss id>, or at ?gloss=<gloss id> without scrolling) shows its lemma and
-type and its confidence (a 疏 quotation's: the reader's probability, near calibrated on dev) and
-highlights the lemma in the base text; a 疏 quotation under UNSURE (more likely not the
+type and its confidence (a 疏 quotation's: the reader's probability, near calibrated on dev), whom
+the note says the statement is by where it names him (鄭司農 (鄭衆)), and highlights the lemma in the
+base text; a 疏 quotation under UNSURE (more likely not the
 editions' quotation than so) is drawn fainter. (The other glosses' confidence is the formula's and
 the anchoring's certainty, docs/glosses.md: an order, not a probability — even its lowest band is
 mostly right — so they are all drawn alike.)
@@ -73,7 +74,7 @@ details.u summary { cursor: pointer; color: #6c3483; }
 .gloss:hover, .gloss:target, .gloss.show { background: #f6ecd2; }
 .gloss.unsure { border-bottom: 2px dotted #cdbb96; }
 .gloss:hover::after, .gloss:target::after, .gloss.show::after {
-  content: "⟶ " attr(data-lemma) " · " attr(data-type) " · " attr(data-conf);
+  content: "⟶ " attr(data-lemma) " · " attr(data-type) " · " attr(data-conf) attr(data-by);
   position: absolute; left: 0; top: 1.7em; z-index: 10; white-space: nowrap;
   background: #333; color: #fff; padding: 0 .5em; border-radius: 3px; font-size: .85em; font-weight: normal; }
 .lemma { border-bottom: 2px solid #e5dcc8; }
@@ -136,6 +137,14 @@ def _unanchored(gl) -> str:
     if withdrawn_as_chance(gl.reason):  # the lemma stands in the passage: chance put it there
         return " (anchor withdrawn as chance: see the dataset card)"
     return " (not in the base text)"
+
+
+def _said_by(gl) -> str:
+    """What the tooltip adds where the note names whom the statement is by: ` · 鄭司農 (鄭衆)`."""
+    if not gl.said_by:
+        return ""
+    name = f" ({gl.said_by_name})" if gl.said_by_name and gl.said_by_name != gl.said_by else ""
+    return f" · {gl.said_by}{name}"
 
 
 def _gid(doc: Document, seq: int, i: int) -> str:
@@ -218,13 +227,15 @@ def render_doc(doc: Document, prev_id: str | None = None, next_id: str | None = 
             gid = _gid(doc, unit.seq, i)
             lemma = encode_entities(gl.lemma) + _unanchored(gl)
             conf = f"{gl.confidence:.2f}"
+            by = _said_by(gl)
             spans.append(
                 Markup(
                     gl.note_start,
                     gl.note_end,
                     f'<span class="gloss{" unsure" if quotations and gl.confidence < UNSURE else ""}" id="{gid}"'
                     f' data-lemma="{escape(lemma)}" data-type="{escape(gl.type)}" data-conf="{conf}"'
-                    f' title="lemma: {escape(lemma)} · {escape(gl.type)} · confidence {conf}">',
+                    + (f' data-by="{escape(by)}"' if by else "")
+                    + f' title="lemma: {escape(lemma)} · {escape(gl.type)} · confidence {conf}{escape(by)}">',
                     "</span>",
                     rank=0,
                 )
