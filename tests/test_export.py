@@ -226,6 +226,10 @@ def test_tei_well_formed_and_valid_against_the_subset_schema(outputs, docs):
             assert all(t[1:] in ids for t in link.get("target").split())
     t10 = etree.fromstring(outputs["tei/KR1d0030_010.xml"])
     assert [e.text for e in t10.iterfind(".//t:roleName", ns)][:1] == ["司射"]
+    # whom a gloss is by: @resp on its link, at the respStmt naming him (the variant names nobody)
+    by = {link.get("type"): link.get("resp") for link in t10.iterfind(".//t:link", ns)}
+    stmt = t10.xpath("//t:respStmt[@xml:id=$i]", namespaces=ns, i=by["definition"][1:])
+    assert stmt and stmt[0].findtext("t:persName", namespaces=ns) == "鄭衆" and by["variant"] is None
     assert [e.text for e in t10.iterfind(".//t:placeName", ns)][:1] == ["西階"]
     t1 = etree.fromstring(outputs["tei/KR1d0030_001.xml"])
     assert t1.find(".//t:g[@ref='#KR1362']", ns) is not None

@@ -9,7 +9,8 @@
   commentary <note type="commentary" subtype="…" target="#base-unit"> with its marker as <label>;
 - who speaks (Unit.source / source_name): @resp on the unit's element (a commentary <note>, a
   report <ab>) pointing at a <respStmt xml:id> of the titleStmt that names the person once
-  (<persName>), or the source as printed (<name>) where the person is not known;
+  (<persName>), or the source as printed (<name>) where the person is not known; whom a gloss is by
+  where the note names him (Gloss.said_by / said_by_name): @resp on its <link>, the same way;
 - restored punctuation as <pc type="restored">, entities as <roleName> (ROLE),
   <placeName> (PLACE), <rs type="OBJECT|MUSIC">;
 - collation notes as <note type="collation"> where they stand in the text;
@@ -125,6 +126,16 @@ def speakers(doc: Document) -> dict[tuple[str, str | None], str]:
         if who not in by_person:
             by_person[who] = f"{xml_name(doc.id)}.resp{len(by_person)}"
         ids[(unit.source, unit.source_name)] = by_person[who]
+    # whom a gloss is by, where the note names him (鄭司農云 …: Gloss.said_by): the same respStmt as a unit's
+    # source when it is the same person (𤣥 and the 注 both 鄭玄)
+    for unit in doc.units:
+        for gl in unit.glosses:
+            if gl.said_by is None or (gl.said_by, gl.said_by_name) in ids:
+                continue
+            who = gl.said_by_name if gl.said_by_name is not None else "\0" + gl.said_by
+            if who not in by_person:
+                by_person[who] = f"{xml_name(doc.id)}.resp{len(by_person)}"
+            ids[(gl.said_by, gl.said_by_name)] = by_person[who]
     return ids
 
 
@@ -223,7 +234,8 @@ def render_doc(doc: Document) -> str:
                 targets += [f"#{gid}.ls", f"#{gid}.le"]
             links.append(
                 f"<link type={quoteattr(gl.type)} target={quoteattr(' '.join(targets))}"
-                f" n={quoteattr(_plain(gl.lemma))} cert=\"{gl.confidence:.3f}\"/>"
+                f" n={quoteattr(_plain(gl.lemma))} cert=\"{gl.confidence:.3f}\""
+                + (f' resp="#{resp[(gl.said_by, gl.said_by_name)]}"' if gl.said_by is not None else "") + "/>"
             )
     # 音義 readings: a note at the head in the 音義 unit, pointing at the head where it stands
     for unit in doc.units:
