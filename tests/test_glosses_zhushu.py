@@ -515,3 +515,20 @@ def test_a_head_repeated_by_its_definition_before_a_zhe():
     got = spans("蟈氏掌去鼃黽焚牡蘜以灰洒之則死", "牡蘜蘜不華者齊魯之閒謂鼃爲蟈黽耿黽也",
                 {6: "，", 7: "、", 10: "，", 14: "。", 15: "，", 18: "。"})
     assert ("definition", "牡蘜", 7, 9) in got
+
+
+def test_another_reading_in_a_later_clause_is_a_variant():
+    # 「…夏之邑在亳西，見，或為敗，邑或為予」 (KR1d0053_055#163) and 「…孝子就養無方，詔侑，或為詔囿」 (KR1d0053_024#5),
+    # train, the default segmenter's marks: X或為Y in a later clause, with or without a mark after X, is another
+    # reading of X (stop 59: about 30 such variants on the train juan of the 注疏, all right)
+    base = "尹吉曰惟尹躬天見于西邑夏自周有終相亦惟終"
+    note = ("尹吉亦尹誥也天當為先字之誤忠信為周相助也謂臣也伊尹言尹之先祖見夏之先君臣皆忠信以自終今天絶桀者以其自作孼"
+            "伊尹始仕於夏此時就湯矣夏之邑在亳西見或為敗邑或為予")
+    marks = {2: "，", 6: "。", 13: "。", 17: "。", 18: "，", 20: "，", 23: "。", 30: "，", 36: "，", 42: "。", 47: "，", 52: "，",
+             58: "，", 63: "。", 69: "，", 70: "，", 73: "，", 77: "。"}
+    got = spans(base, note, marks)
+    assert ("variant", "見", 7, 8) in got and ("variant", "邑", 10, 11) in got
+    got = spans("周坐尸詔侑武方其禮亦然其道一也",
+                "言此亦周所因於殷也武當為無聲之誤也方猶常也告尸行節勸尸飲食無常若孝子之為也孝子就養無方詔侑或為詔囿",
+                {9: "。", 17: "。", 18: "，", 21: "。", 25: "，", 31: "，", 37: "。", 43: "，", 45: "，", 49: "。"})
+    assert ("variant", "詔侑", 3, 5) in got

@@ -744,6 +744,10 @@ def read_note(note: str, marks: dict[int, str], in_base, base_count=lambda x: 1,
                 or ((m := _STRONG.match(body)) and not all(ch in _ADVERBS for ch in (m.group("x") or m.group("y"))))
                 # (a clause ending in 也 closes a gloss, it is no head: 「憲，表也，謂縣之也」)
                 or (len(body) <= 4 and _STRONG_NEXT.match(nxt) and not body.endswith("也"))
+                # another reading of a word of the passage in a later clause: 「…亳西，見，或為敗，邑或為予」,
+                # 「…無方，詔侑，或為詔囿」 (KR1d0053_055#149, _024#1, train)
+                or (len(body) <= 4 and in_base(body) and _OR_READS.match(nxt))
+                or ((m := _OR_READS_AT.match(body)) and in_base(m.group(1)))
                 # 「…囷圜倉，穿地曰窌」: a short name closing a later clause (Y曰X, X a word of the passage)
                 or ((m := _NAME_AT_END.match(body)) and in_base(m.group(2)) and not in_base(m.group(1)))
                 # 「…，室中西南隅謂之奥」 (KR1d0030_022#31, train): likewise Y謂之X
@@ -816,4 +820,6 @@ _WEI_YOU = re.compile(r"謂(?!之)|猶")
 _NOT_HEADS = frozenset("所此是皆亦又可之")  # the note's own words before 謂: 所謂, 此謂, 是謂 …
 _STRONG_AT = re.compile(r"讀[為爲如曰若]|當[為爲作]")  # not 之言: 「取衆民之言」 is "the people's words"
 _STRONG = re.compile(r"^(?:(?P<x>.{1,4}?)(?:讀[為爲如曰若]|當[為爲作]|之言)|(?P<y>.{1,2})猶)")
+_OR_READS = re.compile(r"或[為爲作]")
+_OR_READS_AT = re.compile(r"(.{1,4}?)或[為爲作]")
 _STRONG_NEXT = re.compile(r"^(?:讀[為爲如曰若]|當[為爲作]|猶|謂(?!之))")
