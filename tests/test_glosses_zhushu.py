@@ -532,3 +532,20 @@ def test_another_reading_in_a_later_clause_is_a_variant():
                 "言此亦周所因於殷也武當為無聲之誤也方猶常也告尸行節勸尸飲食無常若孝子之為也孝子就養無方詔侑或為詔囿",
                 {9: "。", 17: "。", 18: "，", 21: "。", 25: "，", 31: "，", 37: "。", 43: "，", 45: "，", 49: "。"})
     assert ("variant", "詔侑", 3, 5) in got
+
+
+def test_a_remark_on_the_wording_in_a_later_clause():
+    # 「鄉士八人，言各者四人…」 (KR1d0003_035#7) and 「…變媒，言禖，神之也」 (KR1d0053_015#26), train, the default
+    # segmenter's marks: 言X(者) in a later clause remarks on the passage's X (stop 59); not where it glosses a head
+    # waiting before it (「禮器，言禮使人成器…」, KR1d0053_023#5: the lemma stays 禮器)
+    assert spans("各掌其鄉之民數而糾戒之", "鄉士八人言各者四人而分主三鄉", {4: "，", 9: "，", 14: "。"}) == [
+        ("explanation", "各", 0, 1)]
+    base = "是月也𤣥鳥至至之日以太牢祠于髙禖天子親徃"
+    note = ("𤣥鳥燕也燕以施生時來巢人堂宇而孚乳娶嫁之象也媒氏之官以為候高辛氏之世𤣥鳥遺卵娀簡吞之而生契後王以為媒官嘉祥"
+            "而立其祠焉變媒言禖神之也")
+    marks = {2: "，", 4: "。", 17: "，", 18: "，", 22: "。", 29: "。", 34: "，", 38: "，", 45: "。", 58: "。", 60: "，", 62: "，",
+             65: "。"}
+    assert ("explanation", "禖", 15, 16) in spans(base, note, marks)
+    got = spans("禮器是故大備大備盛徳也", "禮器言禮使人成器如耒耜之為用也人情以為田脩禮以耕之此是也大備自耕至於食之而肥",
+                {2: "，", 4: "，", 8: "，", 15: "。", 20: "，", 25: "。", 28: "。", 32: "，", 38: "。"})
+    assert ("definition", "禮器", 0, 2) in got and not any(g[1] == "禮" for g in got)

@@ -747,6 +747,13 @@ def read_note(note: str, marks: dict[int, str], in_base, base_count=lambda x: 1,
                 # another reading of a word of the passage in a later clause: 「…亳西，見，或為敗，邑或為予」,
                 # 「…無方，詔侑，或為詔囿」 (KR1d0053_055#149, _024#1, train)
                 or (len(body) <= 4 and in_base(body) and _OR_READS.match(nxt))
+                # the note remarks on the passage's wording in a later clause: 「鄉士八人，言各者四人…」,
+                # 「…亦南陳，言西面，尊之」 (KR1d0003_035#4, KR1d0030_007#15, train)
+                # (not where the passage itself has 言X, 言思 a name; not the gloss of a head waiting before it,
+                # 「禮器，言禮使人成器」; after a clause that closes a statement, so that the words before it
+                # stay one statement: 「…亦南陳，言西面，尊之」 is not read as 亦南陳 + 言西面)
+                or ((m := _YAN_ZHE.match(body) or (_YAN_BARE.match(body) if nxt else None))
+                    and in_base(m.group(1)) and not in_base("言" + m.group(1)) and not head_before)
                 or ((m := _OR_READS_AT.match(body)) and in_base(m.group(1)))
                 # 「…囷圜倉，穿地曰窌」: a short name closing a later clause (Y曰X, X a word of the passage)
                 or ((m := _NAME_AT_END.match(body)) and in_base(m.group(2)) and not in_base(m.group(1)))
@@ -821,5 +828,7 @@ _NOT_HEADS = frozenset("所此是皆亦又可之")  # the note's own words befor
 _STRONG_AT = re.compile(r"讀[為爲如曰若]|當[為爲作]")  # not 之言: 「取衆民之言」 is "the people's words"
 _STRONG = re.compile(r"^(?:(?P<x>.{1,4}?)(?:讀[為爲如曰若]|當[為爲作]|之言)|(?P<y>.{1,2})猶)")
 _OR_READS = re.compile(r"或[為爲作]")
+_YAN_ZHE = re.compile(r"言(.{1,4}?)者")
+_YAN_BARE = re.compile(r"言(.{1,4})$")
 _OR_READS_AT = re.compile(r"(.{1,4}?)或[為爲作]")
 _STRONG_NEXT = re.compile(r"^(?:讀[為爲如曰若]|當[為爲作]|猶|謂(?!之))")
