@@ -114,28 +114,21 @@ def _milestones(doc: Document) -> tuple[dict[int, list[tuple[int, int, str]]], d
 
 
 def speakers(doc: Document) -> dict[tuple[str, str | None], str]:
-    """(source, source_name) of every unit that has a source -> the xml:id of its <respStmt> in
-    the header: one respStmt a person (鄭注 and 鄭目録 both point at 鄭玄's), one a printed source
-    whose person is not known; numbered in order of first appearance."""
+    """(source, source_name) of every unit that has a source, and (said_by, said_by_name) of every gloss
+    whose note names whom it is by (鄭司農云 …) -> the xml:id of its <respStmt> in the header: one
+    respStmt a person (鄭注 and 鄭目録 both point at 鄭玄's, and so does a gloss's 𤣥), one a printed
+    source whose person is not known; numbered in order of first appearance, the units' first."""
+    pairs = [(u.source, u.source_name) for u in doc.units if u.source is not None]
+    pairs += [(gl.said_by, gl.said_by_name) for u in doc.units for gl in u.glosses if gl.said_by is not None]
     ids: dict[tuple[str, str | None], str] = {}
     by_person: dict[str, str] = {}
-    for unit in doc.units:
-        if unit.source is None or (unit.source, unit.source_name) in ids:
+    for printed, name in pairs:
+        if (printed, name) in ids:
             continue
-        who = unit.source_name if unit.source_name is not None else "\0" + unit.source
+        who = name if name is not None else "\0" + printed
         if who not in by_person:
             by_person[who] = f"{xml_name(doc.id)}.resp{len(by_person)}"
-        ids[(unit.source, unit.source_name)] = by_person[who]
-    # whom a gloss is by, where the note names him (鄭司農云 …: Gloss.said_by): the same respStmt as a unit's
-    # source when it is the same person (𤣥 and the 注 both 鄭玄)
-    for unit in doc.units:
-        for gl in unit.glosses:
-            if gl.said_by is None or (gl.said_by, gl.said_by_name) in ids:
-                continue
-            who = gl.said_by_name if gl.said_by_name is not None else "\0" + gl.said_by
-            if who not in by_person:
-                by_person[who] = f"{xml_name(doc.id)}.resp{len(by_person)}"
-            ids[(gl.said_by, gl.said_by_name)] = by_person[who]
+        ids[(printed, name)] = by_person[who]
     return ids
 
 
