@@ -745,13 +745,12 @@ def read_note(note: str, marks: dict[int, str], in_base, base_count=lambda x: 1,
                 # (a clause ending in 也 closes a gloss, it is no head: 「憲，表也，謂縣之也」)
                 or (len(body) <= 4 and _STRONG_NEXT.match(nxt) and not body.endswith("也"))
                 # another reading of a word of the passage in a later clause: 「…亳西，見，或為敗，邑或為予」,
-                # 「…無方，詔侑，或為詔囿」 (KR1d0053_055#149, _024#1, train)
+                # 「…無方，詔侑，或為詔囿」 (KR1d0053_055#163, _024#5, train)
                 or (len(body) <= 4 and in_base(body) and _OR_READS.match(nxt))
                 # the note remarks on the passage's wording in a later clause: 「鄉士八人，言各者四人…」,
-                # 「…亦南陳，言西面，尊之」 (KR1d0003_035#4, KR1d0030_007#15, train)
-                # (not where the passage itself has 言X, 言思 a name; not the gloss of a head waiting before it,
-                # 「禮器，言禮使人成器」; after a clause that closes a statement, so that the words before it
-                # stay one statement: 「…亦南陳，言西面，尊之」 is not read as 亦南陳 + 言西面)
+                # 「…變媒，言禖，神之也」 (KR1d0003_035#7, KR1d0053_015#26, train); not where the passage itself has
+                # 言X (言思, a name) nor where it glosses a head waiting before it (「禮器，言禮使人成器」). The clauses
+                # before it become a statement of their own, read as any other (亦南陳 → 南, wrong: docs/glosses.md)
                 or ((m := _YAN_ZHE.match(body) or (_YAN_BARE.match(body) if nxt else None))
                     and in_base(m.group(1)) and not in_base("言" + m.group(1)) and not head_before)
                 or ((m := _OR_READS_AT.match(body)) and in_base(m.group(1)))
