@@ -549,3 +549,5 @@ def test_a_remark_on_the_wording_in_a_later_clause():
     got = spans("禮器是故大備大備盛徳也", "禮器言禮使人成器如耒耜之為用也人情以為田脩禮以耕之此是也大備自耕至於食之而肥",
                 {2: "，", 4: "，", 8: "，", 15: "。", 20: "，", 25: "。", 28: "。", 32: "，", 38: "。"})
     assert ("definition", "禮器", 0, 2) in got and not any(g[1] == "禮" for g in got)
+    # the words the remark cuts off before it are no head of their own (KR1d0003_035#40: 「遂士十二人，言各者…」 read 遂)
+    assert spans("各掌其遂之民數而糾其戒令", "遂士十二人言各者二人而分主一遂", {5: "，", 15: "。"}) == [("explanation", "各", 0, 1)]

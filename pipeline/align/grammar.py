@@ -711,6 +711,7 @@ def read_note(note: str, marks: dict[int, str], in_base, base_count=lambda x: 1,
         # a variant or 言X者 / X者 statement can also open a later clause of the sentence
         starts = [0]
         hidden = set()  # later clauses that look like a sentence start the segmenter missed
+        remarks = set()  # later clauses opening a remark on the wording (言X…): no head is read before them
         for i, (cs, ce, _m) in enumerate(sent):
             if i == 0:
                 continue
@@ -724,6 +725,10 @@ def read_note(note: str, marks: dict[int, str], in_base, base_count=lambda x: 1,
             head_before = i == 1 and len(prev) <= 4 and in_base(prev) and not in_base(body[:-1] if body.endswith("者") else body)
             if in_base(prev + body) or (head_before and body.endswith("者")):
                 continue
+            # a remark on the passage's wording (言X者…, 言X，…): not where the passage itself has 言X (言思, a
+            # name) nor where it glosses a head waiting before it (「禮器，言禮使人成器」)
+            yan = _YAN_ZHE.match(body) or (_YAN_BARE.match(body) if nxt else None)
+            remark = bool(yan and in_base(yan.group(1)) and not in_base("言" + yan.group(1)) and not head_before)
             if (len(body) <= 3 and in_base(body) and nxt.endswith("也") and len(nxt) <= 6 and body[-1] not in nxt) or (
                 # the gloss repeats its lemma: 「…，即陳，陳在房中」, 「…，復復反也」
                 (len(body) <= 4 and kb == len(body) and nxt[:1] == body[-1])
@@ -748,11 +753,8 @@ def read_note(note: str, marks: dict[int, str], in_base, base_count=lambda x: 1,
                 # 「…無方，詔侑，或為詔囿」 (KR1d0053_055#163, _024#5, train)
                 or (len(body) <= 4 and in_base(body) and _OR_READS.match(nxt))
                 # the note remarks on the passage's wording in a later clause: 「鄉士八人，言各者四人…」,
-                # 「…變媒，言禖，神之也」 (KR1d0003_035#7, KR1d0053_015#26, train); not where the passage itself has
-                # 言X (言思, a name) nor where it glosses a head waiting before it (「禮器，言禮使人成器」). The clauses
-                # before it become a statement of their own, read as any other (亦南陳 → 南, wrong: docs/glosses.md)
-                or ((m := _YAN_ZHE.match(body) or (_YAN_BARE.match(body) if nxt else None))
-                    and in_base(m.group(1)) and not in_base("言" + m.group(1)) and not head_before)
+                # 「…變媒，言禖，神之也」 (KR1d0003_035#7, KR1d0053_015#26, train)
+                or remark
                 or ((m := _OR_READS_AT.match(body)) and in_base(m.group(1)))
                 # 「…囷圜倉，穿地曰窌」: a short name closing a later clause (Y曰X, X a word of the passage)
                 or ((m := _NAME_AT_END.match(body)) and in_base(m.group(2)) and not in_base(m.group(1)))
@@ -760,12 +762,18 @@ def read_note(note: str, marks: dict[int, str], in_base, base_count=lambda x: 1,
                 or ((m := _CALLED_AT_END.match(body)) and in_base(m.group(2)) and not in_base(m.group(1)))
             ):
                 starts.append(i)
+                if remark:
+                    remarks.add(i)
         bare = None  # a statement that is only a word of the passage, waiting for the next one's gloss
         for j, i in enumerate(starts):
             cs = sent[i][0]
             ce = sent[starts[j + 1]][0] if j + 1 < len(starts) else e
             before = len(out)
-            read_statement(note, cs, ce, clause_ends, in_base, out, sentence_start=(i == 0 or i in hidden),
+            # the words before a remark cut off by it are the remark's context, not a head to guess at: no bare
+            # 「X，Y」 head there (亦南陳，言西面… read 南, 遂士十二人，言各者… read 遂, on train juan)
+            cut_by_remark = j + 1 < len(starts) and starts[j + 1] in remarks
+            read_statement(note, cs, ce, clause_ends, in_base, out,
+                           sentence_start=(i == 0 or i in hidden) and not cut_by_remark,
                            base_count=base_count, first_sentence=(n_sent == 0), zhushu=zhushu)
             if i:
                 # inside a sentence only a lemma of the passage makes a gloss (variants excepted)
