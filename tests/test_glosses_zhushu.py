@@ -551,3 +551,12 @@ def test_a_remark_on_the_wording_in_a_later_clause():
     assert ("definition", "禮器", 0, 2) in got and not any(g[1] == "禮" for g in got)
     # the words the remark cuts off before it are no head of their own (KR1d0003_035#40: 「遂士十二人，言各者…」 read 遂)
     assert spans("各掌其遂之民數而糾其戒令", "遂士十二人言各者二人而分主一遂", {5: "，", 15: "。"}) == [("explanation", "各", 0, 1)]
+
+
+def test_the_kind_of_thing_a_word_is_glosses_it_in_a_later_clause():
+    # 「…謂夜來鳴呼爲怪者，獸，狐狼之屬」 (KR1d0003_036#227, train, the default segmenter's marks): a word of the passage
+    # and the kind of thing it is, Y之屬, in a later clause (stop 59: +3 on train juan, 地職, 飾棺, 獸)
+    base = "庭氏掌射國中之夭鳥若不見其鳥獸則以救日之弓與救月之矢射之"
+    note = "不見鳥獸謂夜來鳴呼爲怪者獸狐狼之屬鄭司農云救日之弓救月之矢謂日月食所作弓矢"
+    got = spans(base, note, {4: "，", 12: "，", 13: "，", 17: "。", 21: "：", 25: "，", 29: "，", 37: "。"})
+    assert ("definition", "獸", 14, 15) in got

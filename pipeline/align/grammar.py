@@ -733,6 +733,9 @@ def read_note(note: str, marks: dict[int, str], in_base, base_count=lambda x: 1,
                 # the gloss repeats its lemma: 「…，即陳，陳在房中」, 「…，復復反也」
                 (len(body) <= 4 and kb == len(body) and nxt[:1] == body[-1])
                 or (kb and kb < len(body) and body[kb] == body[kb - 1])
+                # the kind of thing it is: 「…來鳴呼爲怪者，獸，狐狼之屬」 (KR1d0003_036#227, train), not an item of a
+                # list (「官師，中士、下士、庶士，府史之屬」) nor a condition (「牛馬車輦，則轉委積之屬」)
+                or (len(body) <= 4 and in_base(body) and _KIND_OF.fullmatch(nxt) and sent[i - 1][2] != "、")
             ):
                 # 「…今謂之字，策，簡也。」: a short word of the passage glossed by a short 「Y也」
                 starts.append(i)
@@ -835,6 +838,7 @@ _NOT_HEADS = frozenset("所此是皆亦又可之")  # the note's own words befor
 _STRONG_AT = re.compile(r"讀[為爲如曰若]|當[為爲作]")  # not 之言: 「取衆民之言」 is "the people's words"
 _STRONG = re.compile(r"^(?:(?P<x>.{1,4}?)(?:讀[為爲如曰若]|當[為爲作]|之言)|(?P<y>.{1,2})猶)")
 _OR_READS = re.compile(r"或[為爲作]")
+_KIND_OF = re.compile(r"[^，。則而以所][^，。]{0,5}之屬也?")
 _YAN_ZHE = re.compile(r"言(.{1,4}?)者")
 _YAN_BARE = re.compile(r"言(.{1,4})$")
 _OR_READS_AT = re.compile(r"(.{1,4}?)或[為爲作]")
