@@ -73,8 +73,9 @@ class Gloss:
     lemma_end: int | None
     confidence: float = 1.0
     reason: str | None = None  # why a gloss stayed unanchored
-    # who the note says the statement is by, as printed: an earlier commentator the 注 quotes (鄭司農, 杜子春 …),
-    # 或 (someone), 𤣥 (鄭玄's own 𤣥謂 after them); None where it names nobody (align.grammar.quoted_speaker)
+    # who the note says the statement is by, as printed: an earlier commentator the 注 quotes or whose reading it
+    # gives (鄭司農云 …, 杜子春讀X為Y), 或 (someone), 𤣥 (鄭玄's own 𤣥謂 after them); None where it names nobody
+    # (align.grammar.quoted_speaker)
     said_by: str | None = None
     said_by_name: str | None = None  # the person, where the speaker table knows the name in the book (鄭司農: 鄭衆)
 

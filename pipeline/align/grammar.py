@@ -37,10 +37,11 @@ LEAD_STRIP = ("或曰", "又", "亦", "凡")
 # Zheng quoting an earlier commentator, or speaking in his own name after one (the 周禮注:
 # 「鄭司農云：隂禮，婦人之禮」, 「𤣥謂六宮，謂后也」): the gloss's head follows. Found on train
 # juan of KR1d0003 (sample of docs/glosses.md: 8 of 20 blocks); 𤣥 is the Siku form of 玄.
-ATTRIBUTION = re.compile(r"(?P<who>鄭司農|杜子春|鄭大夫|賈侍中|許叔重|或)(?:云|曰)|(?P<own>[𤣥玄])謂"
+QUOTED = "鄭司農|杜子春|鄭大夫|賈侍中|許叔重"  # the earlier commentators the 周禮注 names
+ATTRIBUTION = re.compile(rf"(?P<who>{QUOTED}|或)(?:云|曰)|(?P<own>[𤣥玄])謂"
                          # 「杜子春讀苦為盬」, 「杜子春挈讀為騂」, 「鄭司農工讀爲功」 (周禮注疏, train): the man reads a word
                          # himself, no 云; the name is stripped, the reading left to the formula readers
-                         r"|(?P<reads>鄭司農|杜子春|鄭大夫|賈侍中|許叔重)(?=.{0,2}讀|.{1,2}當[為爲作])")
+                         rf"|(?P<reads>{QUOTED})(?=.{{0,2}}讀|.{{1,2}}當[為爲作])")
 # another edition: 古文/今文 (儀禮), 故書 (the 周禮's old text: 「故書滯爲癉」)
 EDITION = ("古文", "今文", "故書")
 DEMONSTRATIVE = ("此", "凡", "其")
@@ -565,7 +566,7 @@ def read_definition(st: Statement) -> bool:
     if not st.sentence_start:
         return False
     if after_every(st):
-        return True
+        return True  # (for read_unmarked_head too, which comes after this reader: no bare head after 凡)
     s, seg = st.s, st.seg
     first = st.text[s : st.first_end]
     if not st.inner or len(first) > 8:
@@ -609,8 +610,6 @@ def read_unmarked_head(st: Statement) -> bool:
     the longest base prefix is a head the segmenter left unmarked (at a sentence start only)."""
     if not st.sentence_start:
         return False
-    if after_every(st):
-        return True
     s, seg = st.s, st.seg
     k = longest_base_prefix(seg, st.in_base)
     if not k or k >= len(seg) or (s + k) in st.clause_ends:
@@ -801,7 +800,7 @@ def read_note(note: str, marks: dict[int, str], in_base, base_count=lambda x: 1,
 
 
 def _listed_heads(note: str, sent, i: int, ce: int, new: list[Candidate], in_base) -> list[Candidate]:
-    """「王、皇，皆君也」, 「枉矢、殺矢、矰矢、恒矢，弓所用也」: words of the passage listed with 、 before one gloss share
+    """「騶虞、采蘋、采蘩，皆樂章名」, 「賓、介，處士賢者」: words of the passage listed with 、 before one gloss share
     it. Where the statement read one of them as its head, the others get its gloss too, when the gloss is a
     statement about them all (opening with 皆 / 謂, or a short nominal 「…也」 / 「…者」). Found on train juan of the
     three books (stop 59): 32 such lists, a later word of 13 unread."""
