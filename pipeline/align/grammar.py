@@ -158,6 +158,18 @@ def _strip_lead(text: str, pos: int, end: int, clause_ends=(), in_base=None) -> 
     return pos
 
 
+def _run_in_head(text: str, s: int, y: str, in_base) -> int | None:
+    """Where the head of a 故書/古文/今文 statement without X starts when the segmenter ran it into the
+    clause before: 「…則令正月要傅别。故書作傅辨」 (KR1d0003_003#26, train) — the words right before
+    the statement are a word of the passage as long as the other edition's Y and one character off it
+    (傅别 / 傅辨). None when they are not."""
+    k = s - len(y)
+    if len(y) < 2 or k < 0:
+        return None
+    x = text[k:s]
+    return k if sum(a != b for a, b in zip(x, y)) == 1 and in_base(x) else None
+
+
 def read_variant(text: str, s: int, e: int, in_base, out: list[Candidate], bare: bool = False) -> bool:
     """古文/今文 statements starting at s (the 古文/今文 itself), up to e. True if one was read.
 
@@ -200,6 +212,10 @@ def read_variant(text: str, s: int, e: int, in_base, out: list[Candidate], bare:
     found = False
     q = p
     if not bare and rest[0] in "作為爲" and len(rest) > 1:
+        x = _run_in_head(text, s, rest[1:].rstrip("也"), in_base)
+        if x:
+            out.append(Candidate(s, e, "variant", text[x:s], x, 0.7))
+            return True
         # 「綏亦當作挼，古文爲肵」: no X, the other edition's reading of the word just glossed
         out.append(Candidate(s, e, "variant", "", None, 0.7, same_as_prev=True))
         return True
