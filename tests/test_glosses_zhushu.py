@@ -426,7 +426,7 @@ def test_a_rule_for_every_x_is_no_definition_of_x():
     assert ("體", 5) in got and not any(lemma in ("卜", "凡卜") for lemma, _ in got)
 
 
-# KR1d0003_003#26 (data/punct; train juan) with the default segmenter's marks: 「…則令正月要傅别。故書作傅辨，鄭大夫讀為符别。杜子春讀為傅别」
+# KR1d0003_003#29 (train juan) with the default segmenter's marks: 「…則令正月要傅别。故書作傅辨，鄭大夫讀為符别。杜子春讀為傅别」
 FU_BIE_BASE = "以官府之八成經邦治一曰聽政役以比居二曰聽師田以簡稽三曰聽閭里以版圖四曰聽稱責以傅别五曰聽禄位以禮命六曰聽取予以書契七曰聽賣買以質劑八曰聽出入以要㑹"
 FU_BIE_NOTE = (
         "鄭司農云政謂軍政也役謂發兵起徒役也比居謂伍籍也比地為伍因内政寄軍令以伍籍發軍起役者平而無遺脱也簡稽士卒兵器簿書簡猶閲也稽"
@@ -490,6 +490,32 @@ def test_an_other_edition_without_x_takes_the_passage_word_run_into_the_clause_b
     # a 故書 statement after a word that is not one character off its reading still reads the word glossed before
     got = align_block("七事者令百官府共其財用治其施舍聽其治訟", "施舍不給役者故書為小事", {2: "，", 6: "。", 11: "。"}, zhushu=True)
     assert [(g.type, g.lemma) for g in got] == [("definition", "施舍"), ("variant", "施舍")]
+
+
+def test_one_head_cut_by_a_comma_before_its_zhe_is_read_whole():
+    # 「衣帶，下尺者，要也」 (KR1d0030_019#151, train): the segmenter's comma cut the passage's 衣帶下尺, and the reader
+    # made two heads sharing the gloss (衣帶, 下尺) — both partial. Z，Y者 where ZY stands whole in the passage is one
+    # head; on every train block of the three books 13 glosses change so, all right (衣帶下尺, 絺綌紵, 其葬服斬衰 …)
+    got = align_block("衣帶下尺", "衣帶下尺者要也廣尺足以掩裳上際也", {2: "，", 5: "，", 7: "。", 9: "，", 13: "。", 14: "，", 16: "。"})
+    assert [(g.type, g.lemma, g.lemma_start, g.lemma_end) for g in got][0] == ("explanation", "衣帶下尺", 0, 4)
+    assert not any(g.lemma in ("衣帶", "下尺") for g in got)
+    # a head of four characters before the comma: read whole by the 者 formula (KR1d0053_011#30, train)
+    base = "凡四海之内九州州方千里州建百里之國三十七十里之國六十五十里之國百有二十凡二百一十國名山大澤不以封其餘以為附庸閒田八州州二百一十國"
+    note = "建立也立大國三十十三公也立次國六十十六卿也立小國百二十十二小卿也名山大澤不以封者與民同財不得障管亦賦稅之而已此大界方三千里"
+    marks = {1: "，", 3: "。", 8: "，", 12: "。", 17: "，", 21: "。", 27: "，", 29: "，", 32: "。", 36: "，", 40: "，", 44: "，",
+             48: "，", 54: "。", 59: "。"}
+    got = [(g.type, g.lemma) for g in align_block(base, note, marks, zhushu=True)]
+    assert ("explanation", "名山大澤不以封") in got and ("explanation", "名山大澤") not in got
+    # not across the ： before speech: 「公曰：叔舅者，…」 explains 叔舅 (KR1d0053_049#160, train)
+    base = "公曰叔舅乃祖荘叔左右成公成公乃命荘叔随難于漢陽即宫于宗周奔走無射"
+    got = align_block(base, "公曰叔舅者公為䇿書尊呼孔悝而命之也乃猶女也", {2: "：", 5: "，", 9: "，", 17: "。", 18: "，", 21: "。"},
+                      zhushu=True)
+    assert ("explanation", "叔舅", 2) in [(g.type, g.lemma, g.lemma_start) for g in got]
+    # nor where Y repeats the last word of Z to gloss it: 「九夫爲井，井者，…」 explains 井 (a sentence of data/punct's
+    # KR1d0003_042#9, train, with the edition's marks)
+    base = "九夫爲井井間廣四尺深四尺謂之溝方十里爲成成間廣八尺深八尺謂之洫方百里爲同同間廣二尋深二仞謂之澮"
+    got = align_block(base, "九夫爲井井者方一里九夫所治之田也", {4: "，", 6: "，", 16: "。"}, zhushu=True)
+    assert ("explanation", "井") in [(g.type, g.lemma) for g in got]
 
 
 def test_an_attribution_in_a_clause_of_its_own_is_no_gloss():

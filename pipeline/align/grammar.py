@@ -160,7 +160,7 @@ def _strip_lead(text: str, pos: int, end: int, clause_ends=(), in_base=None) -> 
 
 def _run_in_head(text: str, s: int, y: str, in_base) -> int | None:
     """Where the head of a 故書/古文/今文 statement without X starts when the segmenter ran it into the
-    clause before: 「…則令正月要傅别。故書作傅辨」 (KR1d0003_003#26, train) — the words right before
+    clause before: 「…則令正月要傅别。故書作傅辨」 (KR1d0003_003#29, train) — the words right before
     the statement are a word of the passage as long as the other edition's Y and one character off it
     (傅别 / 傅辨). None when they are not."""
     k = s - len(y)
@@ -286,6 +286,7 @@ class Statement:
     first_sentence: bool
     out: list[Candidate]
     zhushu: bool = False  # a 注 of a 注疏: the head classifier's 注疏 weights (heads.py)
+    commas: frozenset[int] = frozenset()  # the clause boundaries marked ， (not 、 listing words, not ： before speech)
 
     @property
     def seg(self) -> str:
@@ -392,6 +393,15 @@ def skip_misplaced_mark(st: Statement) -> bool:
     return False
 
 
+def _one_head_cut(z: str, y: str, in_base) -> bool:
+    """「衣帶，下尺者，要也」, 「絺綌，紵者，當暑之䙝衣也」, 「其葬，服斬衰者，…」 (KR1d0030_019#151, KR1d0053_045#26,
+    _033#47, train): Z，Y者 where ZY stands whole in the passage is one head of an X者 explanation that a mark cut
+    (the segmenter's, or an edition's following the 經's own commas), not two heads sharing the gloss — unless Z or
+    Y is a sentence of its own (「此四者，教之所由興也者」) or Y repeats Z's last word to gloss it (「九夫爲井，井者」)."""
+    return (bool(z and y) and not z.endswith(("也", "者")) and not y.endswith("也")
+            and not (len(z) > len(y) and z.endswith(y)) and in_base(z + y))
+
+
 def read_keyword_formula(st: Statement) -> bool:
     """X猶Y, X之言Y, X謂Y, X讀為Y, X當為Y, X者…, Y謂之X: the first formula keyword of the statement."""
     text, s0, s, e = st.text, st.s0, st.s, st.e
@@ -399,9 +409,12 @@ def read_keyword_formula(st: Statement) -> bool:
         kw = km.group("kw")
         k = s + km.start()
         x = text[s:k]
-        if any(s < b < k for b in st.inner):
+        b = st.first_end
+        if kw == "者" and [c for c in st.inner if s < c < k] == [b] and b in st.commas and _one_head_cut(
+                text[s:b], text[b:k], st.in_base):
+            pass  # 「衣帶，下尺者，要也」: the whole X is the head
+        elif any(s < c < k for c in st.inner):
             # 「封，亦當爲窆」: a mark after X, then only an adverb before the keyword
-            b = st.first_end
             if kw == "謂之" and text[k - 1] not in "可不":
                 # 「内女，王同姓之女，謂之内宗」 (KR1d0003_017#46, train): Y謂之X names its lemma after it, however
                 # long Y runs (not 「亦可謂之母乎」, 「不謂之…」); the statement's head is read as before
@@ -672,8 +685,9 @@ READERS: tuple[Callable[[Statement], bool], ...] = (
 
 def read_statement(text: str, s: int, e: int, clause_ends: list[int], in_base, out: list[Candidate],
                    sentence_start: bool, base_count=lambda x: 1, first_sentence: bool = False,
-                   zhushu: bool = False) -> None:
-    """Read one statement text[s:e] (a sentence, or a clause that opens a formula) into `out`."""
+                   zhushu: bool = False, commas: frozenset[int] = frozenset()) -> None:
+    """Read one statement text[s:e] (a sentence, or a clause that opens a formula) into `out`. `commas`: the
+    positions whose mark is ，."""
     m = ATTRIBUTION.match(text, s, e)
     if m and m.end() == e:
         return  # 「𤣥謂：…」 with a mark after 謂: the attribution of the statement after it, no gloss of 𤣥
@@ -682,7 +696,7 @@ def read_statement(text: str, s: int, e: int, clause_ends: list[int], in_base, o
         return
     inner = [k for k in clause_ends if head < k < e]  # clause boundaries inside the statement
     st = Statement(text, s, head, e, clause_ends, inner, inner[0] if inner else e, in_base, base_count,
-                   sentence_start, first_sentence, out, zhushu)
+                   sentence_start, first_sentence, out, zhushu, commas)
     for reader in READERS:
         if reader(st):
             return
@@ -721,6 +735,7 @@ def read_note(note: str, marks: dict[int, str], in_base, base_count=lambda x: 1,
             cuts[j] = "。"
     out: list[Candidate] = []
     clause_ends = sorted(cuts)
+    commas = frozenset(k for k, m in cuts.items() if m == "，")
     for n_sent, sent in enumerate(sentences_of(note, cuts)):
         s, e = sent[0][0], sent[-1][1]
         # a variant or 言X者 / X者 statement can also open a later clause of the sentence
@@ -740,6 +755,8 @@ def read_note(note: str, marks: dict[int, str], in_base, base_count=lambda x: 1,
             head_before = i == 1 and len(prev) <= 4 and in_base(prev) and not in_base(body[:-1] if body.endswith("者") else body)
             if in_base(prev + body) or (head_before and body.endswith("者")):
                 continue
+            if sent[i - 1][2] == "，" and body.endswith("者") and _one_head_cut(prev, body[:-1], in_base):
+                continue  # 「衣帶，下尺者，要也」: one head, read by read_keyword_formula
             # a remark on the passage's wording (言X者…, 言X，…): not where the passage itself has 言X (言思, a
             # name) nor where it glosses a head waiting before it (「禮器，言禮使人成器」)
             yan = _YAN_ZHE.match(body) or (_YAN_BARE.match(body) if nxt else None)
@@ -792,7 +809,7 @@ def read_note(note: str, marks: dict[int, str], in_base, base_count=lambda x: 1,
             cut_by_remark = j + 1 < len(starts) and starts[j + 1] in remarks
             read_statement(note, cs, ce, clause_ends, in_base, out,
                            sentence_start=(i == 0 or i in hidden) and not cut_by_remark,
-                           base_count=base_count, first_sentence=(n_sent == 0), zhushu=zhushu)
+                           base_count=base_count, first_sentence=(n_sent == 0), zhushu=zhushu, commas=commas)
             if i:
                 # inside a sentence only a lemma of the passage makes a gloss (variants excepted)
                 for c in out[before:]:
