@@ -132,6 +132,10 @@ class Segmenter:
                 both = [(p, None) for p in self.backend.predict(list(texts), kinds, books=books)]
             else:
                 both = [(p, None) for p in self.backend.predict(list(texts), ["base" if k == "base" else "note" for k in kinds])]
+        if "疏" in kinds:  # a word doubled in a 疏 is a break (segment/repeats.py); under the memory's decisions
+            from pipeline.segment.repeats import with_doubled_word_breaks
+
+            both = [(with_doubled_word_breaks(t, p), own) if k == "疏" else (p, own) for t, k, (p, own) in zip(texts, kinds, both)]
         if self.memory is not None:  # over the model's and the priors' marks (the 音義 grammar's are its own)
             mem = self.memory.apply
             both = [(mem(t, k, p), own if own is None else mem(t, k, own)) for t, k, (p, own) in zip(texts, kinds, both)]
