@@ -506,6 +506,11 @@ def test_one_head_cut_by_a_comma_before_its_zhe_is_read_whole():
              48: "，", 54: "。", 59: "。"}
     got = [(g.type, g.lemma) for g in align_block(base, note, marks, zhushu=True)]
     assert ("explanation", "名山大澤不以封") in got and ("explanation", "名山大澤") not in got
+    # the clause before the 者 clause need not open a statement: it opens one (「…則歌采蘋，間，若一者，重節」, the
+    # reader's marks of KR1d0030_006#125, train: 間若一, where the two heads lost it)
+    note = "其他賓客卿大夫則歌采蘋間若一者重節"
+    got = align_block("上射揖司射退反位樂正東面命大師曰奏騶虞間若一", note, {4: "、", 7: "，", 11: "，", 12: "，", 15: "，", 17: "。"})
+    assert [(g.type, g.lemma, g.lemma_start) for g in got] == [("explanation", "間若一", 19)]
     # not across the ： before speech: 「公曰：叔舅者，…」 explains 叔舅 (KR1d0053_049#160, train)
     base = "公曰叔舅乃祖荘叔左右成公成公乃命荘叔随難于漢陽即宫于宗周奔走無射"
     got = align_block(base, "公曰叔舅者公為䇿書尊呼孔悝而命之也乃猶女也", {2: "：", 5: "，", 9: "，", 17: "。", 18: "，", 21: "。"},

@@ -756,7 +756,12 @@ def read_note(note: str, marks: dict[int, str], in_base, base_count=lambda x: 1,
             if in_base(prev + body) or (head_before and body.endswith("者")):
                 continue
             if sent[i - 1][2] == "，" and body.endswith("者") and _one_head_cut(prev, body[:-1], in_base):
-                continue  # 「衣帶，下尺者，要也」: one head, read by read_keyword_formula
+                # 「衣帶，下尺者，要也」: one head, read by read_keyword_formula from the clause before, which opens
+                # the statement (「…則歌采蘋，間，若一者，重節」 reads 間若一, KR1d0030_006#125, train)
+                if starts[-1] != i - 1:
+                    starts.append(i - 1)
+                    hidden.add(i - 1)
+                continue
             # a remark on the passage's wording (言X者…, 言X，…): not where the passage itself has 言X (言思, a
             # name) nor where it glosses a head waiting before it (「禮器，言禮使人成器」)
             yan = _YAN_ZHE.match(body) or (_YAN_BARE.match(body) if nxt else None)
