@@ -487,6 +487,9 @@ def test_an_other_edition_without_x_takes_the_passage_word_run_into_the_clause_b
     got = [(g.type, g.lemma, g.lemma_start, g.said_by) for g in align_block(FU_BIE_BASE, FU_BIE_NOTE, FU_BIE_MARKS, zhushu=True)]
     assert ("variant", "傅别", 39, None) in got and ("reading", "傅别", 39, "鄭大夫") in got
     assert not any(lem == "㑹" and t in ("variant", "reading") for t, lem, _s, _b in got)
+    # the head may open the note (position 0)
+    got = align_block("四曰聽稱責以傅别", "傅别故書作傅辨", {2: "，", 7: "。"}, zhushu=True)
+    assert [(g.type, g.lemma, g.lemma_start) for g in got] == [("variant", "傅别", 6)]
     # a 故書 statement after a word that is not one character off its reading still reads the word glossed before
     got = align_block("七事者令百官府共其財用治其施舍聽其治訟", "施舍不給役者故書為小事", {2: "，", 6: "。", 11: "。"}, zhushu=True)
     assert [(g.type, g.lemma) for g in got] == [("definition", "施舍"), ("variant", "施舍")]

@@ -213,7 +213,7 @@ def read_variant(text: str, s: int, e: int, in_base, out: list[Candidate], bare:
     q = p
     if not bare and rest[0] in "作為爲" and len(rest) > 1:
         x = _run_in_head(text, s, rest[1:].rstrip("也"), in_base)
-        if x:
+        if x is not None:
             out.append(Candidate(s, e, "variant", text[x:s], x, 0.7))
             return True
         # 「綏亦當作挼，古文爲肵」: no X, the other edition's reading of the word just glossed
