@@ -609,7 +609,8 @@ def read_definition(st: Statement) -> bool:
         # the base stretch may run on across a misplaced mark (「還，右還…」 for 還右,
         # 「覆手，自弓上取矢」 for 覆手自弓上取): the longest verbatim prefix is the lemma
         k = longest_base_prefix(seg, st.in_base, max_len=12)
-        if len(first) < k < len(seg) and _better_head(seg, len(first), k, st.base_count, st.first_sentence):
+        if len(first) < k < len(seg) and (_better_head(seg, len(first), k, st.base_count, st.first_sentence)
+                                          or _cut_twice(st, k)):
             return st.add("definition", seg[:k], s, 0.6, exact_only=True)
         return st.add("definition", first, s, 0.75, exact_only=True)
     k = longest_base_prefix(first, st.in_base)
@@ -618,6 +619,13 @@ def read_definition(st: Statement) -> bool:
     if base_pieces(first, st.in_base):  # the passage quoted with words left out
         return st.add("definition", first, s, 0.5, exact_only=True, gapped=True)
     return False
+
+
+def _cut_twice(st: Statement, k: int) -> bool:
+    """「職，内，主入也」, 「螻，蟈，蛙也」, 「大功之殤，中從下，則…」 (KR1d0003_001#166, KR1d0053_015#210, KR1d0030_019#76,
+    train): the passage's stretch runs on across the first mark and ends exactly at the second — two clauses
+    that are one quote of the passage, the gloss after them."""
+    return len(st.inner) >= 2 and st.s + k == st.inner[1] and st.first_end in st.commas
 
 
 def base_pieces(x: str, in_base, max_pieces: int = 3) -> list[str]:
