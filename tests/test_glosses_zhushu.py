@@ -552,6 +552,21 @@ def test_a_passage_stretch_cut_by_a_comma_and_ending_at_the_next_mark_is_one_hea
                                                  ("definition", "方")]
 
 
+def test_a_later_clause_that_is_only_wei_zhi_x_names_its_lemma():
+    # 「鍾磬者，編縣之二八十六枚而在一虡，謂之堵」 (KR1d0003_023#106, train, the default segmenter's marks): the 者 formula
+    # reads 鍾磬 and the statement's later 謂之堵 closes a Y謂之X of its own; on the train blocks of the three books 9
+    # such references are read now, all right (堵, 矇, 號, 四海, 媵 …)
+    got = align_block("凡縣鍾磬半為堵全為肆", "鍾磬者編縣之二八十六枚而在一虡謂之堵鍾一堵磬一堵",
+                      {3: "，", 15: "，", 18: "。", 21: "，", 24: "。"}, zhushu=True)
+    got = [(g.type, g.lemma, g.lemma_start, g.text) for g in got]
+    assert got[:2] == [("explanation", "鍾磬", 2, "鍾磬者編縣之二八十六枚而在一虡謂之堵"),
+                       ("reference", "堵", 6, "鍾磬者編縣之二八十六枚而在一虡謂之堵")]
+    # not inside the other text's wording: 「故書或云命圭五寸，謂之躬圭」 is the variant reader's (KR1d0003_041#1, train)
+    base = "玉人之事鎭圭尺有二寸天子守之命圭九寸謂之桓圭公守之命圭七寸謂之信圭侯守之命圭七寸謂之躬圭伯守之"
+    got = align_block(base, "故書或云命圭五寸謂之躬圭杜子春云當爲七寸", {8: "，", 12: "。", 16: "：", 20: "。"}, zhushu=True)
+    assert not any(g.lemma == "躬圭" for g in got)
+
+
 def test_an_attribution_in_a_clause_of_its_own_is_no_gloss():
     # 「𤣥謂：利讀如…」 with the segmenter's mark after 謂 (KR1d0003_002#39, train; 37 such clauses in the train juan of
     # the 周禮注疏 were unanchored "glosses" of 𤣥): nothing of its own, and the reading after it is 鄭玄's

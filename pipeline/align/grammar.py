@@ -840,8 +840,29 @@ def read_note(note: str, marks: dict[int, str], in_base, base_count=lambda x: 1,
                 out.insert(before, Candidate(bare[0], bare[1], new[0].type, note[bare[0] : bare[1]], bare[0], 0.6,
                                              exact_only=True, optional=True))
             out.extend(_listed_heads(note, sent, i, ce, new, in_base))
+            out.extend(_called_later(note, sent, i, cs, ce, new, in_base))
             ce1 = sent[i][1]  # the statement's first clause
             bare = (cs, ce1) if not new and ce1 == ce and 2 <= ce - cs <= 6 and in_base(note[cs:ce]) else None
+    return out
+
+
+def _called_later(note: str, sent, i: int, cs: int, ce: int, new: list[Candidate], in_base) -> list[Candidate]:
+    """「鍾磬者，編縣之，二八十六枚而在一虡，謂之堵」 (KR1d0003_023#106, train): a later clause of the statement that is
+    only 謂之X closes a Y謂之X whose Y is the clauses before it, which the statement's own formula (here 者) read
+    otherwise; X, a word of the passage the statement has not read, is a reference gloss whose text is the statement
+    up to it. On the train blocks of the three books 6 such were unread (堵, 矇, 名, 四海, 躬圭, 媵)."""
+    if note.startswith(EDITION, cs):
+        return []  # 「故書或云命圭五寸，謂之躬圭」: the other text's wording, which the variant reader reads
+    read = {c.lemma for c in new}
+    out = []
+    for k in range(i + 1, len(sent)):
+        a, b, _m = sent[k]
+        if a >= ce:
+            break
+        m = _CALLED_BARE.fullmatch(note, a, b)
+        if m and m.group(1) not in read and in_base(m.group(1)):
+            out.append(Candidate(cs, b, "reference", m.group(1), a + 2, 0.85, optional=True))
+            read.add(m.group(1))
     return out
 
 
@@ -878,6 +899,7 @@ _LOCATES = frozenset({"reading", "emendation", "explanation", "sound"})
 _NAME_AT_END = re.compile(r"(.{1,6}?)曰(.{1,3})$")
 _CALLED_AT_END = re.compile(r"(.{1,12}?)謂之(.{1,4}?)[也者]?$")
 _CALLED_IN_CLAUSE = re.compile(r"(.{0,8}?)謂之(.{1,4}?)[也]?$")
+_CALLED_BARE = re.compile(r"謂之(.{1,4}?)[也者]?")  # a clause that is only 謂之X
 _WEI_YOU = re.compile(r"謂(?!之)|猶")
 _NOT_HEADS = frozenset("所此是皆亦又可之")  # the note's own words before 謂: 所謂, 此謂, 是謂 …
 _STRONG_AT = re.compile(r"讀[為爲如曰若]|當[為爲作]")  # not 之言: 「取衆民之言」 is "the people's words"
