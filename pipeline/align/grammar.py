@@ -850,7 +850,7 @@ def _called_later(note: str, sent, i: int, cs: int, ce: int, new: list[Candidate
     """「鍾磬者，編縣之，二八十六枚而在一虡，謂之堵」 (KR1d0003_023#106, train): a later clause of the statement that is
     only 謂之X closes a Y謂之X whose Y is the clauses before it, which the statement's own formula (here 者) read
     otherwise; X, a word of the passage the statement has not read, is a reference gloss whose text is the statement
-    up to it. On the train blocks of the three books 6 such were unread (堵, 矇, 名, 四海, 躬圭, 媵)."""
+    up to it. On the train blocks of the three books it reads 9 (六宫, 矇, 堵, 雅, 號, 四海, 靈, 媵, 總), all right."""
     if note.startswith(EDITION, cs):
         return []  # 「故書或云命圭五寸，謂之躬圭」: the other text's wording, which the variant reader reads
     read = {c.lemma for c in new}
