@@ -583,8 +583,11 @@ def after_every(st: Statement) -> bool:
     """The statement opens with 凡 before its head (or with 凡 and one character the passage has as
     they stand: 「凡卜象吉色…」) and does not go on as a short 「Y也」."""
     seg = st.text[st.s : st.e]
+    lead = st.s > st.s0 and st.text[st.s - 1] == "凡"
+    if not (lead or seg.startswith("凡")):
+        return False  # (most statements: no passage lookup for them)
     k = longest_base_prefix(seg, st.in_base)
-    if not ((st.s > st.s0 and st.text[st.s - 1] == "凡") or (seg.startswith("凡") and k == 2)):
+    if not (lead or k == 2):
         return False
     rest = seg[k or 1 :].lstrip("，、：")
     return not (rest.endswith("也") and 2 <= len(rest) <= 5 and not _RULE_PREDICATE & set(rest))
