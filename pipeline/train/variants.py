@@ -107,6 +107,7 @@ SUPPLEMENT: tuple[tuple[str, str, str], ...] = (
     ("塡", "填", "KR1d0053 prints 主人既祖塡池 where KR1d0052 prints 填池 (train juan 7)"),
     ("巂", "雟", "KR1d0053 prints 立視五巂 where KR1d0052 prints 五雟 (train juan 3)"),
     ("耼", "聃", "KR1d0053 prints 老耼曰諸侯朝天子 where KR1d0052 prints 老聃曰 (曾子問, train juan 19); KR1d0053 prints 老耼 11 times, 老聃 10"),
+    ("\U0002B006", "袍", "𫀆~袍: the WYG prints both (禒衣以下𫀆繭之屬 / 衣以下袍繭之屬); KR1d0053 train juan 45: the 注 「𫀆，䙝衣」 under 「袍必有表」"),
     # stop 61: pairs that fill the same two-and-two contexts in the prints (experiments/variants/mine_pairs.py over
     # data/corpus and ../shared/corpus, dev juan left out), each read by hand as one word in two printed forms (a
     # Siku form, a taboo form, an old graph); the candidates left out and why: experiments/variants/reviewed_stop61.md
