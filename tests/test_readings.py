@@ -166,7 +166,11 @@ def test_heads_printed_in_a_variant_character_anchor_through_the_variant_table()
     # the text prints 蓄 / 娶 / 災 where the 音義 reads 畜 / 取 / 烖 (models/variants/readings.tsv)
     for doc_id, note, head, form in (("KR1d0003_035", "共如字賈音古畜勅六反", "畜", "蓄"),
                                      ("KR1d0053_022", "頒音班當丁浪反媒音梅取音娶", "取", "娶"),
-                                     ("KR1d0053_022", "烖音災妖孽", "烖", "災")):
+                                     ("KR1d0053_022", "烖音災妖孽", "烖", "災"),
+                                     # stop 61 (train juan 24, 41, 39): 郤 for 卻 and 卻 for 郤, 墜 for 隊
+                                     ("KR1d0003_024", "繹音亦果魯火反", "郤", "卻"),
+                                     ("KR1d0003_041", "卻羌畧反", "卻", "郤"),
+                                     ("KR1d0053_039", "工時掌反抗苦浪反墜", "墜", "隊")):
         text, readings, targets = _note(doc_id, note)
         [r] = [r for r in readings if r.head == head]
         assert _anchored(r, targets) == form, (doc_id, head)
