@@ -3,6 +3,7 @@ the variant fold (models/variants/fold.tsv): the candidates stop 61 reviewed by 
 pipeline/train/variants.py SUPPLEMENT (docs/glosses.md, "Stop 61").
 
     python experiments/variants/mine_pairs.py [--min-shared 2] [--top 400] > candidates.txt
+    python experiments/variants/mine_pairs.py path/to/another/book/ > candidates.txt   # another book's juan files
 
 Reads every juan of data/corpus/* and ../shared/corpus/* (the raw prints, no punctuation, no gold) except
 the dev juan of the three books with dev sets (juan 10, 20, … of KR1d0003, KR1d0053, KR1d0030). A context
@@ -28,13 +29,18 @@ DEV_JUAN = re.compile(r"KR1d00(03|53|30)_\d\d0\.txt$")
 HAN = re.compile(r"[\u3400-\u9fff\U00020000-\U0003ffff\U000f0000-\U000fffff]")
 
 
-def juan_files() -> list[Path]:
-    files = sorted(ROOT.glob("data/corpus/*/*.txt")) + sorted((ROOT.parent / "shared" / "corpus").glob("*/*.txt"))
+def juan_files(paths: list[str] | None = None) -> list[Path]:
+    """The given files and folders' *.txt, else every juan of data/corpus and ../shared/corpus; never a dev juan."""
+    if paths:
+        files = sorted(f for p in map(Path, paths) for f in (p.glob("*.txt") if p.is_dir() else [p]))
+    else:
+        files = sorted(ROOT.glob("data/corpus/*/*.txt")) + sorted((ROOT.parent / "shared" / "corpus").glob("*/*.txt"))
     return [f for f in files if not DEV_JUAN.search(f.name)]
 
 
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("paths", nargs="*", help="juan files or folders (default: data/corpus and ../shared/corpus)")
     ap.add_argument("--min-shared", type=int, default=2)
     ap.add_argument("--top", type=int, default=400)
     args = ap.parse_args(argv)
@@ -44,7 +50,7 @@ def main(argv=None) -> int:
     contexts: dict[tuple[str, str], set[str]] = defaultdict(set)
     freq: Counter[str] = Counter()
     example: dict[str, str] = {}
-    for f in juan_files():
+    for f in juan_files(args.paths):
         for line in f.read_text(encoding="utf-8").splitlines():
             if line.startswith("#"):
                 continue
