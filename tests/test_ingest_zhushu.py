@@ -473,3 +473,23 @@ def test_a_line_with_small_notes_under_siku_quanshu_is_not_taken_for_the_title(t
     doc = read_document(f, layout="wyg-zhushu")
     assert rebuild_source(doc) == doc.source
     assert not any(u.kind == "header" and u.text.startswith("縕韍") for u in doc.units)
+
+
+@pytest.mark.parametrize("book, juan, jing", [
+    ("KR1d0003", "004", "及弊田令禽注于虞中"),  # 大司馬 (train): 注 = to gather (注猶聚也, the 疏)
+    ("KR1d0003", "040", "輈注則利準利準則久和則安"),  # 考工記 輈人 (train): 注 = 注星, the shape of the shaft
+    ("KR1d0003", "041", "外骨内骨郤行仄行連行紆行以脰鳴者以注鳴者以旁鳴者以翼鳴者以股鳴者以胷鳴者謂之小蟲之屬以爲雕琢"),
+    ("KR1d0028", "017", "司馬在羊鼎之東二手執挑匕枋以挹湇注于疏匕若是者三"),  # 有司徹 (train): 注 = to pour
+])
+def test_a_zhu_that_is_a_word_of_the_jing_stays_in_the_jing(book, juan, jing):
+    """The 注疏 marks a 注 with the character 注, and a 經 may use the word (「以挹湇注于疏匕」, the 注
+    itself glosses it 注猶瀉也): the marker-only reading cut each such 經 at it, and the plain text's
+    pointer found only the rest, leaving a 注 of a character (「于」, 「鳴」, 「則」). Where the plain text
+    reads the 注 and what follows it as the 經 due next, they are the 經's (stop 62); the real 注 after it
+    keeps its own marker."""
+    doc = read_document(str(paths.DATA / "corpus" / book / f"{book}_{juan}.txt"))
+    i = next(i for i, u in enumerate(doc.units) if u.kind == "base" and jing[-8:] in u.text)
+    assert doc.units[i].text.endswith(jing)
+    after = doc.units[i + 1]
+    assert after.kind == "commentary" and after.marker == "注" and len(after.text) > 10
+    assert rebuild_source(doc) == doc.source

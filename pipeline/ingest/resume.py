@@ -150,9 +150,11 @@ def resume_base(doc: Document, base: BaseText) -> int:
     """Split each 注 unit where the 經 resumes inside it; returns how many 經 were found."""
     out: list[Unit] = []
     at, found = 0, 0
+    base_from = 0  # where the last 經 unit starts in the plain text (or the pointer before it, if not found)
     for unit in doc.units:
         if unit.kind == "base":
             start = base.locate(unit.text, at)
+            base_from = at if start is None else start
             if start is not None:
                 # counted without the print's ○, which the plain text lacks: each one set the pointer a
                 # character past the 經 due next, and a 經 resuming in the next 注 lost its first characters
@@ -162,6 +164,13 @@ def resume_base(doc: Document, base: BaseText) -> int:
                 at = base.follow(unit.text, at) or at
             out.append(unit)
         elif unit.kind == "commentary" and unit.marker == ZHU:
+            if out and out[-1].kind == "base" and out[-1].seq == unit.seq - 1:
+                verb = _zhu_in_the_jing(out[-1], unit, base, base_from, doc.source)
+                if verb is not None:  # the 注 "marker" was the 經's own word: 經 and marker joined
+                    out[-1], unit, at = verb
+                    found += 1
+                    if unit is None:
+                        continue
             pieces, at = _split_zhu(unit, base, at)
             found += sum(p.kind == "base" for p in pieces)
             out += pieces
@@ -169,6 +178,34 @@ def resume_base(doc: Document, base: BaseText) -> int:
             out.append(unit)
     _renumber(doc, out)
     return found
+
+
+def _zhu_in_the_jing(jing: Unit, zhu: Unit, base: BaseText, near: int,
+                    source: str) -> tuple[Unit, Unit | None, int] | None:
+    """Where the print's `注` right after a 經 is a word of that 經 (周禮 「令禽注于虞中」, 「以注鳴者」,
+    「輈注則利準」, 儀禮 「以挹湇注于疏匕」: the marker-only reading cut each 經 at it, and the pointer,
+    due at 注, found only the rest), the 經 with the marker and the text up to the unit's next 注 (or
+    its end), and what is left of the unit after that 注, when the plain text reads all of it — the
+    two editions agreeing as in `BaseText.resumed`, the 注 itself exactly — within SLACK of where
+    the 經 starts; the pointer after it. None otherwise."""
+    if source[zhu.start : zhu.start + 1] != ZHU:  # the marker as printed (not a 注 opened otherwise)
+        return None
+    j = zhu.text.find(ZHU)
+    j = len(zhu.text) if j < 0 else j
+    head = jing.text.replace(PARAGRAPH, "")
+    piece = fold(head + ZHU + zhu.text[:j])
+    if j == 0 or len(piece) < GRAM:
+        return None
+    for start in range(max(0, near - SLACK), near + SLACK + 1):
+        if base.text[start + len(head) : start + len(head) + 1] == fold(ZHU) and base._agrees(piece, start):
+            break
+    else:
+        return None
+    end = zhu.offsets[j] if j < len(zhu.text) else zhu.end
+    joined = Unit(seq=jing.seq, kind="base", marker=None, text=jing.text + ZHU + zhu.text[:j], start=jing.start,
+                  end=end, offsets=jing.offsets + [zhu.start] + zhu.offsets[:j])
+    rest = None if j >= len(zhu.text) - 1 else _piece(zhu, "commentary", ZHU, j + 1, len(zhu.text), end, zhu.end)
+    return joined, rest, start + len(piece)
 
 
 def _renumber(doc: Document, units: list[Unit]) -> None:
