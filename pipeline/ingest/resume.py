@@ -15,6 +15,8 @@ import functools
 import re
 from pathlib import Path
 
+from rapidfuzz.distance import Levenshtein
+
 from pipeline.ingest.sbck import parse_sbck
 from pipeline.ingest.source import split_lines
 from pipeline.model import Document, Unit
@@ -25,7 +27,7 @@ PARAGRAPH = "○"  # the print's paragraph mark: in the 儀禮注疏 it opens ea
 GRAM = 4  # a base unit is located by its 4-grams (3-grams recur too often)
 MIN_RESUMED = 3  # the shortest 經 accepted at the end of a 注 (2 characters: many chance hits) …
 MIN_RESUMED_AT_MARKER = 2  # … but for one closed by an inner 注 marker and standing at the pointer itself
-MISMATCH_EVERY = 10  # exact matching found 0.953 of the TLS 禮記 經, this 0.978 (docs/ingest.md)
+MISMATCH_EVERY = 10  # one edit in 10: exact matching found 0.953 of the TLS 禮記 經, one mismatch in 10 0.978 (docs/ingest.md)
 SLACK = 6  # the plain text may carry a few characters the print lacks (headings, variants)
 _SBCK_RE = re.compile(r"(?m)^#\+PROPERTY:\s*(?:BASEEDITION|WITNESS)\s+SBCK\b")
 _TLS_MARKUP_RE = re.compile(r"(?m)^#.*$|^\*+ .*$|<pb:[^>]*>|[\d.]+|[^\u3400-\u9fff\U00020000-\U0003ffff]")
@@ -84,15 +86,15 @@ class BaseText:
         the plain text).
 
         The two editions differ in a character now and then (a variant the folding does not
-        know: 隂/陰, 冡/冢): one mismatch in every MISMATCH_EVERY characters is allowed, but
-        the first two and the last two characters must agree.
+        know: 隂/陰, 冡/冢; a character one of them lacks): as `agrees` allows.
         """
         for start in range(at, at + SLACK):
             head = self.text[start : start + 2]
             cut = folded.find(head, lo + 1, j)
             while 0 <= cut <= j - MIN_RESUMED:
-                if self._agrees(folded[cut:j], start):
-                    return cut, start + j - cut
+                end = self.agrees(folded[cut:j], start)
+                if end is not None:
+                    return cut, end
                 cut = folded.find(head, cut + 1, j)
         # a 經 of two characters (賓出, 公辭, 奏陔, 范金) closed by the next 注 marker: only the plain
         # text's very next characters; at the unit's end, where no marker follows, the 注's own last two
@@ -102,12 +104,25 @@ class BaseText:
             return j - n, at + n
         return None
 
-    def _agrees(self, piece: str, start: int) -> bool:
-        other = self.text[start : start + len(piece)]
-        if len(other) < len(piece) or piece[-2:] != other[-2:]:
-            return False
+    def agrees(self, piece: str, start: int) -> int | None:
+        """The end in the plain text of `piece` read there from `start`, the two editions agreeing
+        to one edit in every MISMATCH_EVERY characters — a character changed, or one the other
+        edition lacks or adds (禮記 曲禮上: the WYG's 「前有車騎則載飛鴻」 is the TLS's 則載鴻, stop 62) —
+        with the first two and the last two characters the same; None where they do not."""
         allowed = len(piece) // MISMATCH_EVERY
-        return sum(a != b for a, b in zip(piece, other)) <= allowed
+        other = self.text[start : start + len(piece)]
+        if len(other) == len(piece) and other[:2] == piece[:2] and other[-2:] == piece[-2:] \
+                and sum(a != b for a, b in zip(piece, other)) <= allowed:
+            return start + len(piece)
+        # a character one edition lacks: only inside a stretch whose first and last GRAM characters
+        # agree (a 注 ending in the 經's own words — 「酬主人訖」 before 「主人西階上酬介」 — would pass
+        # for the 經 with one character dropped)
+        for n in range(len(piece) - allowed, len(piece) + allowed + 1):
+            other = self.text[start : start + n]
+            if n != len(piece) and len(other) == n and other[:GRAM] == piece[:GRAM] and other[-GRAM:] == piece[-GRAM:] \
+                    and Levenshtein.distance(piece, other, score_cutoff=allowed) <= allowed:
+                return start + n
+        return None
 
 
 def _plain_jing(path: Path) -> str:
@@ -197,7 +212,8 @@ def _zhu_in_the_jing(jing: Unit, zhu: Unit, base: BaseText, near: int,
     if j == 0 or len(piece) < GRAM:
         return None
     for start in range(max(0, near - SLACK), near + SLACK + 1):
-        if base.text[start + len(head) : start + len(head) + 1] == fold(ZHU) and base._agrees(piece, start):
+        end = base.agrees(piece, start) if base.text[start + len(head) : start + len(head) + 1] == fold(ZHU) else None
+        if end is not None:
             break
     else:
         return None
@@ -205,7 +221,7 @@ def _zhu_in_the_jing(jing: Unit, zhu: Unit, base: BaseText, near: int,
     joined = Unit(seq=jing.seq, kind="base", marker=None, text=jing.text + ZHU + zhu.text[:j], start=jing.start,
                   end=end, offsets=jing.offsets + [zhu.start] + zhu.offsets[:j])
     rest = None if j >= len(zhu.text) - 1 else _piece(zhu, "commentary", ZHU, j + 1, len(zhu.text), end, zhu.end)
-    return joined, rest, start + len(piece)
+    return joined, rest, end
 
 
 def _renumber(doc: Document, units: list[Unit]) -> None:
