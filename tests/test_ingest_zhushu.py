@@ -402,6 +402,25 @@ def test_a_jing_one_edition_prints_with_a_character_more_is_found_inside_its_zhu
     assert doc.units[i + 1].marker == "注" and doc.units[i + 1].text.startswith(zhu_after)
 
 
+@pytest.mark.parametrize("book, juan, zhu_before, jing, zhu_after", [
+    # 燕禮: the 經 before it, 「主人卒洗賓揖乃升」, is the SBCK's 主人卒洗賔揖升 (the collation note: 無乃字)
+    ("KR1d0028", "007", "賓每先升尊也", "主人升賓拜洗主人賓右奠觚答拜降盥賓降主人辭降賓對卒盥賓揖升王人升坐取觚", "取觚將就瓦甒酌膳"),
+    ("KR1d0028", "007", "取觚將就瓦甒酌膳", "執冪者舉冪主人酌膳執冪者蓋冪酌者加勺又反之", "反之覆勺"),
+    # 喪服小記: the 經 before it, 「…姑在爲夫枚」, is misprinted (杖)
+    ("KR1d0053", "033", "姑不厭婦", "母爲長子削杖", "嫌服男子當杖竹也"),
+    ("KR1d0053", "033", "不可以重於子爲己也", "女子子在室爲父母其主喪者不杖則子一人杖", "女子子在室亦童子也"),
+])
+def test_a_jing_closed_by_a_zhu_marker_is_found_past_one_the_pointer_could_not_place(book, juan, zhu_before, jing, zhu_after):
+    """Train juan: a 經 inside a 注 that the plain text does not read as printed (a character more, a
+    misprint) leaves the pointer behind it, and the next 經 in that 注 stood further ahead than SLACK:
+    it stayed in the 注, and every 經 after it in the unit. Closed by an inner 注 marker, a stretch is
+    looked for up to WIDE characters ahead (stop 62)."""
+    doc = read_document(paths.DATA / "corpus" / book / f"{book}_{juan}.txt")
+    i = next(i for i, u in enumerate(doc.units) if u.kind == "base" and u.text == jing)
+    assert doc.units[i - 1].marker == "注" and doc.units[i - 1].text.endswith(zhu_before)
+    assert doc.units[i + 1].marker == "注" and doc.units[i + 1].text.startswith(zhu_after)
+
+
 def test_a_zhushu_of_another_classic_is_named_by_its_own_author_line(tmp_path):
     """A 注疏 the speaker table has no rows for (another classic's, under its own ID) names its
     commentators from the line under each juan's title, as far as the table knows the people: the

@@ -29,6 +29,10 @@ MIN_RESUMED = 3  # the shortest 經 accepted at the end of a 注 (2 characters: 
 MIN_RESUMED_AT_MARKER = 2  # … but for one closed by an inner 注 marker and standing at the pointer itself
 MISMATCH_EVERY = 10  # one edit in 10: exact matching found 0.953 of the TLS 禮記 經, one mismatch in 10 0.978 (docs/ingest.md)
 SLACK = 6  # the plain text may carry a few characters the print lacks (headings, variants)
+# … and, for a stretch an inner 注 marker closes, up to WIDE characters ahead, if MIN_WIDE long or more: the
+# pointer falls behind a 經 the plain text does not read as printed (儀禮 燕禮 「主人卒洗賓揖乃升」, the SBCK
+# without 乃), and the next one stood out of its reach, with every 經 after it in that 注 (stop 62)
+WIDE, MIN_WIDE = 40, 6
 _SBCK_RE = re.compile(r"(?m)^#\+PROPERTY:\s*(?:BASEEDITION|WITNESS)\s+SBCK\b")
 _TLS_MARKUP_RE = re.compile(r"(?m)^#.*$|^\*+ .*$|<pb:[^>]*>|[\d.]+|[^\u3400-\u9fff\U00020000-\U0003ffff]")
 
@@ -88,10 +92,14 @@ class BaseText:
         The two editions differ in a character now and then (a variant the folding does not
         know: 隂/陰, 冡/冢; a character one of them lacks): as `agrees` allows.
         """
-        for start in range(at, at + SLACK):
+        # closed by an inner 注 marker, the stretch before it is 經 for sure: the plain text may lie further
+        # ahead there (a 經 the pointer could not place fell behind it)
+        reach = WIDE if j < len(folded) else SLACK
+        for start in range(at, at + reach):
             head = self.text[start : start + 2]
             cut = folded.find(head, lo + 1, j)
-            while 0 <= cut <= j - MIN_RESUMED:
+            shortest = MIN_RESUMED if start < at + SLACK else MIN_WIDE
+            while 0 <= cut <= j - shortest:
                 end = self.agrees(folded[cut:j], start)
                 if end is not None:
                     return cut, end
@@ -201,7 +209,7 @@ def _zhu_in_the_jing(jing: Unit, zhu: Unit, base: BaseText, near: int,
     「輈注則利準」, 儀禮 「以挹湇注于疏匕」: the marker-only reading cut each 經 at it, and the pointer,
     due at 注, found only the rest), the 經 with the marker and the text up to the unit's next 注 (or
     its end), and what is left of the unit after that 注, when the plain text reads all of it — the
-    two editions agreeing as in `BaseText.resumed`, the 注 itself exactly — within SLACK of where
+    two editions agreeing as `BaseText.agrees` allows, the 注 itself exactly — within SLACK of where
     the 經 starts; the pointer after it. None otherwise."""
     if source[zhu.start : zhu.start + 1] != ZHU:  # the marker as printed (not a 注 opened otherwise)
         return None
