@@ -173,3 +173,18 @@ def test_a_jing_inside_a_zhu_is_found_across_the_two_editions_printed_forms(juan
     i = next(i for i, u in enumerate(doc.units) if u.text.endswith(zhu_before) and doc.units[i + 1].text.startswith(jing[:2]))
     assert doc.units[i].marker == "注" and (doc.units[i + 1].kind, doc.units[i + 1].text) == ("base", jing)
     assert doc.units[i + 2].marker == "注" and doc.units[i + 2].text.startswith(zhu_after)
+
+
+def test_the_pointer_after_a_zhu_that_is_a_word_of_the_jing_stands_past_it_in_the_plain_text():
+    """有司徹 (train juan 17): 「…以挹湇注于疏匕若是者三」, the 注 the 經's own verb. Joined, the 經 moves the
+    pointer into the plain text (the SBCK 儀禮) to just past 「若是者三」 — not to a place in the print's
+    source, whose offsets only happen to be numbers of the same kind (stop 62's first version did)."""
+    from pipeline.ingest.resume import _zhu_in_the_jing, load_base_text
+    from pipeline.variants import fold
+    doc = read_document(str(BOOK / "KR1d0028_017.txt"), base_text=None)
+    i = next(i for i, u in enumerate(doc.units) if u.kind == "base" and u.text.endswith("以挹湇"))
+    assert doc.units[i + 1].marker == "注" and doc.units[i + 1].text.startswith("于疏匕若是者三注挑謂之歃")
+    base = load_base_text(str(paths.BASE_TEXT_OF["KR1d0028"]))
+    joined, rest, at = _zhu_in_the_jing(doc.units[i], doc.units[i + 1], base, base.locate(doc.units[i].text, 0), doc.source)
+    assert joined.text.endswith("以挹湇注于疏匕若是者三") and rest.text.startswith("挑謂之歃")
+    assert base.text[at - 8 : at] == fold("注于疏匕若是者三")

@@ -220,16 +220,16 @@ def _zhu_in_the_jing(jing: Unit, zhu: Unit, base: BaseText, near: int,
     if j == 0 or len(piece) < GRAM:
         return None
     for start in range(max(0, near - SLACK), near + SLACK + 1):
-        end = base.agrees(piece, start) if base.text[start + len(head) : start + len(head) + 1] == fold(ZHU) else None
-        if end is not None:
+        at = base.agrees(piece, start) if base.text[start + len(head) : start + len(head) + 1] == fold(ZHU) else None
+        if at is not None:
             break
     else:
         return None
-    end = zhu.offsets[j] if j < len(zhu.text) else zhu.end
+    end = zhu.offsets[j] if j < len(zhu.text) else zhu.end  # in the source: where the unit's next 注 stands
     joined = Unit(seq=jing.seq, kind="base", marker=None, text=jing.text + ZHU + zhu.text[:j], start=jing.start,
                   end=end, offsets=jing.offsets + [zhu.start] + zhu.offsets[:j])
     rest = None if j >= len(zhu.text) - 1 else _piece(zhu, "commentary", ZHU, j + 1, len(zhu.text), end, zhu.end)
-    return joined, rest, end
+    return joined, rest, at
 
 
 def _renumber(doc: Document, units: list[Unit]) -> None:
