@@ -170,10 +170,17 @@ def test_heads_printed_in_a_variant_character_anchor_through_the_variant_table()
                                      # stop 61 (train juan 24, 41, 39): 郤 for 卻 and 卻 for 郤, 墜 for 隊
                                      ("KR1d0003_024", "繹音亦果魯火反", "郤", "卻"),
                                      ("KR1d0003_041", "卻羌畧反", "卻", "郤"),
-                                     ("KR1d0053_039", "工時掌反抗苦浪反墜", "墜", "隊")):
+                                     ("KR1d0053_039", "工時掌反抗苦浪反墜", "墜", "隊"),
+                                     # stop 62 (train juan 5, 29, 25): the print's slips 廖 for 瘳, 圛 for 圜; 難 for
+                                     # the 注's 儺 (before, the remark's 儺 was read into the next head: 「儺索」)
+                                     ("KR1d0003_005", "瞑眠見反徐亡千反", "廖", "瘳"),
+                                     ("KR1d0053_029", "荼音舒詘丘勿反", "圛", "圜"),
+                                     ("KR1d0053_025", "禓音傷鬼名也", "難", "儺")):
         text, readings, targets = _note(doc_id, note)
         [r] = [r for r in readings if r.head == head]
         assert _anchored(r, targets) == form, (doc_id, head)
+    _, readings, _ = _note("KR1d0053_025", "禓音傷鬼名也")
+    assert [r.head for r in readings][:4] == ["禓", "强", "難", "索"]
     # without the table the same head stays unanchored rather than anchored elsewhere
     text = "共如字賈音古畜勅六反積子賜反又如字出尺遂反劉勅類反又如字坐才卧反"
     _, _, targets = _note("KR1d0003_035", text)
