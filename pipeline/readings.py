@@ -58,12 +58,12 @@ END_SCOPE_RE = re.compile(r"[^反音也作]{1,10}同")
 GLOSS_RE = re.compile(r"[^也反音]{1,8}也|[本夲字]?[亦又或今]?作[^作](?:音?同)?")
 # a remark between a head and its reading: a variant (辨本亦作辯, 弛本又作施同, 麕本又作麇亦作麏;
 # one character, as the head is one: in `字或作菰蓏` 蓏 is the next head) or the text the reading
-# follows (其命依注, 讀者亦依尚書, 沈一依聶氏, 猶依注作搖); also an edition's (徐本作遁, 一本作屝,
+# follows (其命依注, 讀者亦依尚書, 沈一依聶氏, 猶依注作搖, 賁依注讀為憤: stop 62); also an edition's (徐本作遁, 一本作屝,
 # 干本同), a correction (一云當作郟, 屬讀爲注) or the character the head stands for (圂與豢同音患,
 # 鷙與摯同音至: KR1d0003_004, KR1d0053_030, train)
 _NAMES = "|".join(AUTHORITIES)
 REMARK_RE = re.compile(
-    rf"(?:(?:讀者)?[一亦又]?依(?:注作.音?同|[^依反]{{1,3}}?(?:作.)?)|讀[為爲曰].|(?:(?:{_NAMES}|一云|一)?(?:[本夲字注]|當)?[亦又或今]?作[^作](?:音?同)?)+(?:與[^與反音]同)?|(?:{_NAMES})本同|與[^與反音]同)$")
+    rf"(?:(?:讀者)?[一亦又]?依(?:注作.音?同|注讀[為爲曰].|[^依反]{{1,3}}?(?:作.)?)|讀[為爲曰].|(?:(?:{_NAMES}|一云|一)?(?:[本夲字注]|當)?[亦又或今]?作[^作](?:音?同)?)+(?:與[^與反音]同)?|(?:{_NAMES})本同|與[^與反音]同)$")
 # a variant remark right after a reading (`共音恭本或作供`, `取音娶本又作娶`): where the text
 # prints the variant, the head anchors on it
 AFTER_RE = re.compile(r"(?:[本夲字]?[亦又或今]?作)(.)")

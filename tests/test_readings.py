@@ -132,6 +132,12 @@ def test_a_remark_between_head_and_reading():
     text, readings, targets = _note("KR1d0053_007", "縮所六反縫音逢")
     heng = readings[2]
     assert heng.head == "衡" and [text[s.start:s.end] for s in heng.sounds] == ["音横", "華彭反"]
+    # stop 62 — X依注讀為Y: the 注 reads X as Y (KR1d0053_038 「賁依注讀為憤扶粉反」, KR1d0053_039 「報依注讀曰襃」,
+    # train): the head is X of the 經, not the 注 of 依注 (which anchored nowhere, or on a 注 character)
+    for doc_id, start, head in (("KR1d0053_038", "噍子遥反殺色界反", "賁"), ("KR1d0053_039", "銷音消報依注讀曰襃", "報")):
+        text, readings, targets = _note(doc_id, start)
+        [r] = [r for r in readings if text[r.head_start:].startswith(head + "依注讀")]
+        assert (r.head, _anchored(r, targets), targets[r.target].kind) == (head, head, "base")
 
 
 def test_a_remark_naming_the_character_the_head_stands_for():
