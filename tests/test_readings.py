@@ -181,7 +181,8 @@ def test_heads_printed_in_a_variant_character_anchor_through_the_variant_table()
                                      # the 注's 儺 (before, the remark's 儺 was read into the next head: 「儺索」)
                                      ("KR1d0003_005", "瞑眠見反徐亡千反", "廖", "瘳"),
                                      ("KR1d0053_029", "荼音舒詘丘勿反", "圛", "圜"),
-                                     ("KR1d0053_025", "禓音傷鬼名也", "難", "儺")):
+                                     ("KR1d0053_025", "禓音傷鬼名也", "難", "儺"),
+                                     ("KR1d0053_054", "好呼報反下同郷許亮反", "己", "已")):
         text, readings, targets = _note(doc_id, note)
         [r] = [r for r in readings if r.head == head]
         assert _anchored(r, targets) == form, (doc_id, head)
