@@ -35,7 +35,7 @@ FORMULA_RE = re.compile(
 # authorities and alternative markers that may stand before a formula, longest first
 AUTHORITIES = (
     "徐邈", "劉昌宗", "李軌", "沈重", "王肅", "鄭司農", "司農", "杜子春", "干寳", "干寶", "戚袞",
-    "盧植", "馬融", "皇侃", "崔靈恩", "賀瑒", "孫炎", "字林", "説文", "說文", "衆家", "諸家",
+    "盧植", "馬融", "皇侃", "崔靈恩", "賀瑒", "孫炎", "字林", "説文", "說文", "衆家", "諸家", "聶氏", "隠義", "隱義",
     "徐", "沈", "劉", "李", "戚", "干", "鄭", "王", "馬", "孫", "郭", "舊", "聶", "呂", "皇", "盧", "何", "杜", "范", "庾",
 )
 ALTERNATIVE = ("一", "又", "或", "亦", "皆", "並", "竝", "俱")
@@ -235,6 +235,8 @@ def _authority(rest: str) -> tuple[str, tuple[str, ...]]:
             break
         rest = rest[: -len(name)]
         found.insert(0, name)
+        if rest.endswith("及") and any(rest[:-1].endswith(a) for a in AUTHORITIES):
+            rest = rest[:-1]  # `李及聶氏亡皮反`: two authorities, one reading
     return rest, tuple(found)
 
 

@@ -160,6 +160,18 @@ def test_an_authority_followed_by_more_characters():
     assert [(r.head, [s.authority for s in r.sounds]) for r in readings if r.head == "椵"] == [("椵", [(), ("沈", "一")])]
 
 
+def test_an_authority_of_two_characters_or_two_joined_by_ji_is_no_head():
+    # stop 62, train juan: 聶氏 (聶 alone was known), the 隱義 (a book on the 禮記), 李及聶氏 (two readers, one reading):
+    # alternatives of the head before them, not heads 氏 / 義 of their own
+    for doc_id, start, head, names in (("KR1d0003_013", "上時掌反鬴房甫反", "㽦", ("聶氏",)),
+                                       ("KR1d0053_049", "謖所六反起也", "卑", ("隠義",)),
+                                       ("KR1d0003_016", "麻如字一本作麋", "麻", ("李", "聶氏"))):
+        text, readings, targets = _note(doc_id, start)
+        assert not any(r.head in ("氏", "義", "及") for r in readings), doc_id
+        [r] = [r for r in readings if r.head == head]
+        assert names in [s.authority for s in r.sounds], (doc_id, [s.authority for s in r.sounds])
+
+
 def test_jin_as_in_the_word_fujin_is_a_reading():
     # KR1d0003_015: 近附近之近下及注同 — read as the 近 of 附近; no reading at all before
     text, readings, targets = _note("KR1d0003_015", "近附近之近下及注同")
