@@ -49,6 +49,16 @@ def test_fold_anchors_a_head_on_its_variant_form():
     assert bie.head == "別" and bie.target == 1 and BIAN_TARGETS[1][bie.anchor_start] == "别"
 
 
+def test_one_word_in_two_forms_anchors_either_way_through_the_fold():
+    # stop 62 (train juan 14, 28): the fold's 曁/暨 and 麏/麕/麇 — a head printed 暨 anchors on the 注's 曁 (a
+    # readings.tsv row goes one way only), and 「麏爲九倫反」 reads the 經's 麕爲 whole instead of a head 爲 on 「魚爲菹」
+    text, readings, targets = _note("KR1d0003_014", "馭音御徳行下孟反")
+    [ji] = [r for r in readings if r.head == "暨"]
+    assert _anchored(ji, targets) == "曁"
+    text, readings, targets = _note("KR1d0053_028", "麏爲九倫反")
+    assert (readings[0].head, _anchored(readings[0], targets)) == ("麏爲", "麕爲")
+
+
 def test_authorities_before_the_first_reading_and_in_order_anchors():
     readings = parse_note(XU, XU_TARGETS)
     assert [(r.head, r.scope) for r in readings] == [("胥", "下皆同"), ("徭", None), ("諝", None)]

@@ -296,6 +296,19 @@ SUPPLEMENT: tuple[tuple[str, str, str], ...] = (
     ("徧", "遍", "徧~遍: 5 shared contexts in the prints (旅酬徧及堂 / 旅酬遍及堂)"),
     ("譌", "訛", "譌~訛: 2 shared contexts in the prints (監本譌作受 / 監本訛作受)"),
     ("綍", "紼", "綍~紼: 2 shared contexts in the prints (中曰綍在塗 / 中曰紼在塗)"),
+    # stop 62: one word in two forms, found as 音義 heads the glossed text prints in the other (docs/readings.md,
+    # "Stop 62"; readings.tsv held them first)
+    ("槖", "橐", "KR1d0003_016#215: the 音義's 槖音託 over the 注's 「染草茅蒐橐蘆」"),
+    ("曁", "暨", "KR1d0003_033#271: the 音義's 曁其噐反 over the 注's 「淮夷蠙珠暨魚」"),
+    ("璅", "瑣", "KR1d0053_008#188: the 音義's 璅息果反 over the 經's 「縣子瑣曰」"),
+    ("躄", "躃", "KR1d0053_013#250: the 音義's 躄必亦反 over the 經's 「瘖聾跛躃」"),
+    ("爂", "㸑", "KR1d0053_017#342: the 音義's 爂七亂反 over the 注's 「薪施炊㸑」 (OpenCC joins 㸑 and 爨 already)"),
+    ("缾", "瓶", "KR1d0053_023#151: the 音義's 缾歩丁反 over the 經's 「尊於瓶」"),
+    ("麏", "麕", "KR1d0053_027#317: the 音義's 麏九倫反 over the 經's 「麕脯」"),
+    ("麇", "麕", "the 音義 names all three as one: 麕本又作麇亦作麏 (REMARK_RE's example, pipeline/readings.py)"),
+    ("涖", "蒞", "KR1d0053_048#57: the 音義's 蒞音利 over the 經's 「涖官不敬」 (OpenCC joins 蒞 and 莅 already)"),
+    ("軰", "輩", "KR1d0053_055#195: the 音義's 軰布内反 over the 注's 「喻輩類也」"),
+    ("紏", "糾", "KR1d0053_057#81: the 音義's 紏居黝反 over the 注's 「四糾之」"),
 )
 
 
