@@ -2,8 +2,11 @@
 
 Baseline: read + decode every file and strip its markup with one regex (what a throwaway
 script would do, without units, notes or provenance). Target of issue 2: all files < 2 s.
+`--book` reads other embedded books instead (the 注疏, whose 經 is found in a plain text too:
+stop 62 compared two commits on `--book KR1d0003 --book KR1d0028 --book KR1d0053`, each beside
+the baseline, docs/ingest.md).
 
-    python benchmarks/ingest_speed.py [--repeat 5]
+    python benchmarks/ingest_speed.py [--repeat 5] [--book KR1d0003 …]
 """
 
 from __future__ import annotations
@@ -18,7 +21,7 @@ from pathlib import Path
 from pipeline.ingest import read_document
 
 ROOT = Path(__file__).resolve().parent.parent
-FILES = sorted(glob.glob(str(ROOT / "data" / "corpus" / "KR1d0030" / "*.txt")))
+FILES = sorted(glob.glob(str(ROOT / "data" / "corpus" / "KR1d0030" / "*.txt")))  # --book replaces them
 MARKUP = re.compile(r"(?m)^#.*$|<pb:[^>]+>|¶|\([^)]*\)|[\u3000\n]")
 
 
@@ -42,14 +45,18 @@ def best_of(fn, repeat: int) -> float:
 def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--repeat", type=int, default=5)
+    ap.add_argument("--book", action="append", help="embedded book ID(s) under data/corpus (default KR1d0030)")
     args = ap.parse_args()
+    if args.book:
+        FILES[:] = sorted(f for b in args.book for f in glob.glob(str(ROOT / "data" / "corpus" / b / "*.txt")))
     chars = ingest()
     t_base, t_ingest = best_of(baseline, args.repeat), best_of(ingest, args.repeat)
     print(json.dumps({
         "files": len(FILES), "unit_chars": chars,
         "ingest_s": round(t_ingest, 3), "baseline_regex_strip_s": round(t_base, 3),
         "ingest_over_baseline": round(t_ingest / t_base, 1),
-        "ingest_chars_per_s": int(chars / t_ingest), "target_s": 2.0, "met": t_ingest < 2.0,
+        "ingest_chars_per_s": int(chars / t_ingest), "target_s": 2.0 if not args.book else None,
+        "met": t_ingest < 2.0 if not args.book else None,
     }, ensure_ascii=False))
 
 
