@@ -13,20 +13,36 @@ from pathlib import Path
 
 from pipeline.ingest import read_document
 
-ap = argparse.ArgumentParser()
-ap.add_argument("--book", action="append", help="KR1d0003, KR1d0028, KR1d0053 (default: all three)")
-books = ap.parse_args().book or ["KR1d0003", "KR1d0028", "KR1d0053"]
-count, seen = Counter(), set()
-for book in books:
-    for root in ("data/corpus", "../shared/corpus"):
-        for f in sorted(glob.glob(f"{root}/{book}/*.txt")):
-            if Path(f).name in seen:
-                continue
-            seen.add(Path(f).name)
-            for u in read_document(f).units:
-                if u.kind == "commentary" and u.marker == "注":
-                    for m in re.finditer("注", u.text[1:]):
-                        k = m.start() + 1
-                        print(Path(f).stem, u.text[max(0, k - 8) : k], "|注|", u.text[k + 1 : k + 9], sep=" ")
-                        count[book] += 1
-print(dict(count), sum(count.values()), f"in {len(seen)} files")
+ZHUSHU = ("KR1d0003", "KR1d0028", "KR1d0053")
+
+
+def zhushu_files(books=ZHUSHU) -> list[str]:
+    """Each juan of the books once: the embedded file, else ../shared's."""
+    files, seen = [], set()
+    for book in books:
+        for root in ("data/corpus", "../shared/corpus"):
+            for f in sorted(glob.glob(f"{root}/{book}/*.txt")):
+                if Path(f).name not in seen:
+                    seen.add(Path(f).name)
+                    files.append(f)
+    return files
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--book", action="append", help="KR1d0003, KR1d0028, KR1d0053 (default: all three)")
+    books = ap.parse_args().book or ZHUSHU
+    count = Counter()
+    files = zhushu_files(books)
+    for f in files:
+        for u in read_document(f).units:
+            if u.kind == "commentary" and u.marker == "注":
+                for m in re.finditer("注", u.text[1:]):
+                    k = m.start() + 1
+                    print(Path(f).stem, u.text[max(0, k - 8) : k], "|注|", u.text[k + 1 : k + 9], sep=" ")
+                    count[Path(f).name[:8]] += 1
+    print(dict(count), sum(count.values()), f"in {len(files)} files")
+
+
+if __name__ == "__main__":
+    main()

@@ -6,12 +6,15 @@ is too short for the pointer to place).
 
     PYTHONPATH=. python experiments/ingest/zhu_after_jing.py   # ~10 s, the three 注疏, embedded + ../shared
 """
-import glob
+import sys
 from pathlib import Path
 
 import pipeline.ingest as ingest
 import pipeline.ingest.resume as resume
 from pipeline.variants import fold
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from inner_zhu import zhushu_files  # noqa: E402
 
 found = []
 _resume_base = resume.resume_base
@@ -31,13 +34,9 @@ def walk(doc, base):
 
 
 ingest.resume_base = walk
-seen = set()
-for book in ("KR1d0003", "KR1d0028", "KR1d0053"):
-    for root in ("data/corpus", "../shared/corpus"):
-        for f in sorted(glob.glob(f"{root}/{book}/*.txt")):
-            if Path(f).name not in seen:
-                seen.add(Path(f).name)
-                ingest.read_document(f)
+files = zhushu_files()
+for f in files:
+    ingest.read_document(f)
 for row in found:
     print(*row, sep=" | ")
-print(f"{len(found)} in {len(seen)} files")
+print(f"{len(found)} in {len(files)} files")
