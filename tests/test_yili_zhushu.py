@@ -188,3 +188,17 @@ def test_the_pointer_after_a_zhu_that_is_a_word_of_the_jing_stands_past_it_in_th
     joined, rest, at = _zhu_in_the_jing(doc.units[i], doc.units[i + 1], base, base.locate(doc.units[i].text, 0), doc.source)
     assert joined.text.endswith("以挹湇注于疏匕若是者三") and rest.text.startswith("挑謂之歃")
     assert base.text[at - 8 : at] == fold("注于疏匕若是者三")
+
+
+def test_a_zhu_that_ends_its_unit_is_not_dropped_when_the_jing_before_it_is_joined(tmp_path):
+    """有司徹 (train juan 17) with its 注 after 「若是者三」 cut to the marker alone, a 音義 at once after it: the
+    unit after the 經 reads 「于疏匕若是者三注」, its next 注 its last character. Joining the 經 then would leave that
+    注 in no unit (stop 62's first version: the print no longer rebuilt from the units); the join is not made."""
+    from pipeline.ingest.lossless import rebuild_source
+    src = (BOOK / "KR1d0028_017.txt").read_text(encoding="utf-8")
+    line = "之東二手執挑匕枋以挹湇注于疏匕若是者三注挑¶"
+    assert line in src
+    f = tmp_path / "KR1d0028_017.txt"
+    f.write_text(src.replace(line, "之東二手執挑匕枋以挹湇注于疏匕若是者三注音義(挑湯/堯反)¶"), encoding="utf-8")
+    doc = read_document(str(f))
+    assert rebuild_source(doc) == doc.source

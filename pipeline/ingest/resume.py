@@ -217,8 +217,8 @@ def _zhu_in_the_jing(jing: Unit, zhu: Unit, base: BaseText, near: int,
     j = len(zhu.text) if j < 0 else j
     head = jing.text.replace(PARAGRAPH, "")
     piece = fold(head + ZHU + zhu.text[:j])
-    if j == 0 or len(piece) < GRAM:
-        return None
+    if j in (0, len(zhu.text) - 1) or len(piece) < GRAM:
+        return None  # (a next 注 that ends the unit would open an empty 注: left as printed)
     for start in range(max(0, near - SLACK), near + SLACK + 1):
         at = base.agrees(piece, start) if base.text[start + len(head) : start + len(head) + 1] == fold(ZHU) else None
         if at is not None:
@@ -228,7 +228,7 @@ def _zhu_in_the_jing(jing: Unit, zhu: Unit, base: BaseText, near: int,
     end = zhu.offsets[j] if j < len(zhu.text) else zhu.end  # in the source: where the unit's next 注 stands
     joined = Unit(seq=jing.seq, kind="base", marker=None, text=jing.text + ZHU + zhu.text[:j], start=jing.start,
                   end=end, offsets=jing.offsets + [zhu.start] + zhu.offsets[:j])
-    rest = None if j >= len(zhu.text) - 1 else _piece(zhu, "commentary", ZHU, j + 1, len(zhu.text), end, zhu.end)
+    rest = None if j == len(zhu.text) else _piece(zhu, "commentary", ZHU, j + 1, len(zhu.text), end, zhu.end)
     return joined, rest, at
 
 
