@@ -29,13 +29,18 @@ from pipeline.model import Reading, Sound
 # one reading formula: 反切 (two characters + 反, sometimes after 音: 圜音于權反), homophone
 # (音 + one character; not 音者 of the scope `後不音者放此`), 如字 (also 音如字: `一音如字`)
 # two 反切 at once (`好呼報呼老二反`: 呼報反 and 呼老反) come first, so that 老二反 is not one;
-# 音反 is a homophone (`阪險上音反又蒲版反`) where no 反切 can be read
+# 音反 is a homophone (`阪險上音反又蒲版反`) where no 反切 can be read; 音與X同 ("read as X",
+# `哨音稍劉李音與燿同`) is the homophone X, not 與; so, the nearest formula, is 音近X ("read
+# close to X", `服䖍音近蠻`), not 近
 FORMULA_RE = re.compile(
-    r"音?(?P<two>[^反音同也]{4})二反|音?(?P<fq>[^反音同也]{2})反|音(?P<hom>[^音同也如者])|音?(?P<rz>如字)")
+    r"音?(?P<two>[^反音同也]{4})二反|音?(?P<fq>[^反音同也]{2})反|音與(?P<same>[^音同也如者與])同"
+    r"|音近(?P<near>[^音同也如者])|(?<!漢書)音(?P<hom>[^音同也如者])|音?(?P<rz>如字)")
 # authorities and alternative markers that may stand before a formula, longest first
 AUTHORITIES = (
     "徐邈", "劉昌宗", "李軌", "沈重", "王肅", "鄭司農", "司農", "杜子春", "干寳", "干寶", "戚袞",
     "盧植", "馬融", "皇侃", "崔靈恩", "賀瑒", "孫炎", "字林", "説文", "說文", "衆家", "諸家", "聶氏", "隠義", "隱義",
+    # the 漢書音義 and the commentators it quotes (KR1d0003_033, _035: `漢書音義服䖍音近蠻`), `三家…一家…`
+    "漢書音義", "服䖍", "服虔", "應劭", "韋昭", "鄭氏", "三家", "一家",
     "徐", "沈", "劉", "李", "戚", "干", "鄭", "王", "馬", "孫", "郭", "舊", "聶", "呂", "皇", "盧", "何", "杜", "范", "庾",
 )
 ALTERNATIVE = ("一", "又", "或", "亦", "皆", "並", "竝", "俱")
@@ -63,7 +68,7 @@ GLOSS_RE = re.compile(r"[^也反音]{1,8}也|[本夲字]?[亦又或今]?作[^作
 # 鷙與摯同音至: KR1d0003_004, KR1d0053_030, train)
 _NAMES = "|".join(AUTHORITIES)
 REMARK_RE = re.compile(
-    rf"(?:(?:讀者)?[一亦又]?依(?:注作.音?同|注讀[為爲曰].|[^依反]{{1,3}}?(?:作.)?)|讀[為爲曰].|(?:(?:{_NAMES}|一云|一)?(?:[本夲字注]|當)?[亦又或今]?作[^作](?:音?同)?)+(?:與[^與反音]同)?|(?:{_NAMES})本同|與[^與反音]同)$")
+    rf"(?:(?:讀者)?[一亦又]?依(?:注作.音?同|注讀[為爲曰].|[^依反]{{1,3}}?(?:作.)?)|讀[為爲曰].|(?:(?:{_NAMES}|一云|一)?(?:[本夲字注]|當)?[亦又或今]?作[^作](?:[並竝注]?音?同)?)+(?:與[^與反音]同)?|(?:{_NAMES})本同|與[^與反音]同|及注[^反音]{{1,2}}同)$")
 # a variant remark right after a reading (`共音恭本或作供`, `取音娶本又作娶`): where the text
 # prints the variant, the head anchors on it
 AFTER_RE = re.compile(r"(?:[本夲字]?[亦又或今]?作)(.)")
@@ -72,6 +77,8 @@ MAX_HEAD = 3
 READING_NOTES = "音義"
 # `樂音洛下音岳`: the same head read otherwise at its next occurrence (下) — an alternative
 LATER = ("下", "同")
+# the upper and lower character of a two-character head (`句芒古侯反下音亡`)
+UPPER_LOWER = ("上", "下")
 
 
 def parse_note(text: str, targets: list[str] | None = None, fold: Callable[[str], str] | None = None,
@@ -88,6 +95,7 @@ def parse_note(text: str, targets: list[str] | None = None, fold: Callable[[str]
     sounds = _formulas(text)
     readings: list[Reading] = []
     pair: tuple[str, int] | None = None  # the second head of `宛脾上於阮反下毗支反`, and its offset
+    two: Reading | None = None  # the two-character head whose upper character was just read
     prev_end = 0
     for k, sound in enumerate(sounds):
         between = text[prev_end : sound.start]
@@ -120,6 +128,16 @@ def parse_note(text: str, targets: list[str] | None = None, fold: Callable[[str]
                 continue
             else:
                 continue  # a formula with no head before it: nothing to read
+        if (rest in UPPER_LOWER and not remark and readings and (len(readings[-1].head) == 2 or two)
+                and not _own_reading(rest, sound)):
+            # the upper or lower character of the two-character head before: `句芒古侯反下音亡`
+            # (芒), `好惡並如字上呼報反下烏路反`, `巾巾竝如字劉下居覲反` — not the head at its next
+            # occurrence, which is said of a one-character head (`樂音洛下音岳`)
+            sound.authority = authority
+            two = readings[-1] if len(readings[-1].head) == 2 else two
+            readings.append(finder.one_of(two, UPPER_LOWER.index(rest), [sound]))
+            continue
+        two = None
         if readings and _continues(rest, authority, remark):
             names = _authority(rest)[1] if remark and not _authority(rest)[0] else ((rest,) if rest in LATER else ())
             sound.authority = names + authority
@@ -132,6 +150,19 @@ def parse_note(text: str, targets: list[str] | None = None, fold: Callable[[str]
             readings.append(first)
             pair = (rest[-2], start + len(rest) - 2)
             continue
+        if rest.endswith("上") and len(rest) >= 3 and not remark and not _own_reading("上", sound):
+            # the upper character of a two-character head, the lower one read later or not at
+            # all: `大皥上音太`, after the head's gloss `離羣羣朋友也上音詈`, `夫襓上音扶注同下如遙反`;
+            # only where the two characters stand together in the text (`人以上時掌反` is 上 itself)
+            word = rest[:2] if rest[:-1].endswith("也") else rest[-3:-1]
+            at = start if rest[:-1].endswith("也") else start + len(rest) - 3
+            if "也" not in word and finder.ahead(word):
+                two, _ = finder.head(word, at, "")
+                readings.append(finder.one_of(two, 0, [sound]))
+                pair = None
+                if len(two.head) != 2:
+                    two = None
+                continue
         later = AFTER_RE.match(after)
         names = "".join(authority) if authority and all(len(a) == 1 and a in AUTHORITIES for a in authority) else ""
         reading, took_names = finder.head(rest, start, remark, later.group(1) if later else None, names)
@@ -151,6 +182,14 @@ def parse_note(text: str, targets: list[str] | None = None, fold: Callable[[str]
             scope = rest  # `治直吏反族師治令同`: what ends a note with 同 is where the reading holds
         readings[-1].scope = (readings[-1].scope or "") + scope if scope else readings[-1].scope
     return readings
+
+
+# the 反切 of 上 and 下 themselves (`…以上時掌反`: the word 上, not an upper character)
+OWN_READINGS = {"上": ("時掌", "時亮"), "下": ("遐嫁", "戶嫁", "户嫁", "戸嫁", "胡嫁")}
+
+
+def _own_reading(word: str, sound: Sound) -> bool:
+    return sound.kind == "fanqie" and sound.upper + sound.lower in OWN_READINGS[word]
 
 
 def _lower_follows(text: str, sounds: list[Sound], k: int) -> bool:
@@ -197,8 +236,9 @@ def _sounds(m: re.Match) -> list[Sound]:
                 Sound("fanqie", mid, m.end(), upper=b[0], lower=b[1])]
     if m.group("fq"):
         return [Sound("fanqie", m.start(), m.end(), upper=m.group("fq")[0], lower=m.group("fq")[1])]
-    if m.group("hom"):
-        return [Sound("homophone", m.start(), m.end(), homophone=m.group("hom"))]
+    homophone = m.group("hom") or m.group("same") or m.group("near")
+    if homophone:
+        return [Sound("homophone", m.start(), m.end(), homophone=homophone)]
     return [Sound("ruzi", m.start(), m.end())]
 
 
@@ -244,6 +284,10 @@ def _continues(rest: str, authority: tuple[str, ...], remark: str) -> bool:
     """An alternative of the previous head: nothing but authorities (and a gloss, a remark) before it."""
     if rest in LATER or rest == "絶句" or (rest.startswith("一讀") and len(rest) <= 3):
         return True  # `一讀此如字`, `一讀下五教反`: another way of reading the passage
+    if rest.endswith("同") and not remark:
+        # `訂李音亭呂沈同劉當定反`, `溠音詐…字林同劉昨雖反`, `玼…本亦作瑳與下瑳字同倉我反`: what ends
+        # in 同 ("… the same") is said of the previous head; no head is read as 同
+        return True
     if remark and not _authority(rest)[0] and not remark.startswith("與"):
         # `沈一依聶氏音問`, `李依大夫音董`: an authority and the text it follows. Not before 與X同,
         # which is said of a character of the text: a head that may look like an authority's name
@@ -287,8 +331,8 @@ class _Finder:
                 if hit is not None:
                     return self._anchored(rest[-n:], offset + len(rest) - n, hit, n), False
         last = rest[-1]
-        forms = [remark[-2]] if remark.endswith("同") and len(remark) > 2 and "作" in remark else []
-        forms += [remark[-1]] if "作" in remark and not remark.endswith("同") else []
+        variant = re.search(r"作([^作])[^作]*$", remark)  # the form after the last 作: 本又作󰊡又作䬤並同 → 䬤
+        forms = [variant.group(1)] if variant else []
         forms += [later] if later else []
         forms += list(self.alternates(last)) if self.alternates else []
         for form in forms:
@@ -312,6 +356,15 @@ class _Finder:
         reading = self._anchored(head, start, hit, 1) if hit else Reading(head, start, end)
         reading.sounds.extend(sounds)
         return reading
+
+    def one_of(self, word: Reading, i: int, sounds: list[Sound]) -> Reading:
+        """A reading of the `i`-th character of the two-character head `word`, anchored where
+        `word` is; the cursor goes right after that character."""
+        one = Reading(word.head[i], word.head_start + i, word.head_start + i + 1, sounds=sounds, target=word.target)
+        if word.anchor_start is not None:
+            one.anchor_start, one.anchor_end = word.anchor_start + i, word.anchor_start + i + 1
+            self.cursor = (word.target, one.anchor_end)
+        return one
 
     def ahead(self, head: str) -> bool:
         """Whether `head` stands at or after the cursor."""

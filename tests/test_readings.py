@@ -255,3 +255,65 @@ def test_what_the_zhu_prints_is_a_remark_not_a_head():
         assert "注" not in got and got.get(head) == sounds, got
     # the head 依 of 「依本又作扆同」 (斧依, KR1d0053_005 / _031, train) stays a head
     assert "依" in {r.head for r in parse_note("斧音甫依本又作扆同於豈反注同")}
+
+
+def test_what_ends_in_tong_before_a_reading_is_said_of_the_entry_before():
+    """Stop 63 (train juan): `…呂沈同劉當定反`, `…字林同劉昨雖反`, `…與下瑳字同倉我反` — "… the same",
+    then another reading of the same head; `誑夲或作□注同九況反`, `祈及注禨同巨旣反`: a remark ending in
+    同 between a head and its reading. Each was read as a head 同, anchored nowhere."""
+    for doc_id, note, head, sound, at in (("KR1d0003_032", "枉紆徃反", "訂", "當定反", "訂"),
+                                          ("KR1d0003_033", "華如字劉胡化反", "溠", "昨雖反", "溠"),
+                                          ("KR1d0003_008", "褘音暉", "玼", "倉我反", "玼"),
+                                          ("KR1d0003_039", "枳占氏反", "鸛", "其俱反", "鸜"),  # the 經 prints 鸜
+                                          ("KR1d0053_001", "視音示誑", "誑", "九況反", "誑"),
+                                          ("KR1d0003_019", "祈及注禨同", "祈", "巨旣反", "祈")):
+        text, readings, targets = _note(doc_id, note)
+        assert "同" not in [r.head for r in readings], (doc_id, [r.head for r in readings])
+        [r] = [r for r in readings if r.head == head]
+        assert sound in [text[s.start:s.end] for s in r.sounds] and _anchored(r, targets) == at, (doc_id, head)
+
+
+def test_yin_yu_x_tong_and_yin_jin_x_read_x_and_the_han_shu_yinyi_is_a_source():
+    """Stop 63 (train juan 41, 33, 35): `音與燿同` ("read as 燿") is the homophone 燿, not 與 with a
+    head 同 after it; `漢書音義服䖍音近蠻應劭音近文鄭氏音旻` gives three more readings of 閩 (not
+    heads 書, 䖍, 劭, 氏); `三家姜奉反一家居辱反` two readings of 拲 (not heads 家)."""
+    text, readings, _ = _note("KR1d0003_041", "弇於檢反")
+    [shao] = [r for r in readings if r.head == "哨"]
+    assert [(s.homophone, s.authority) for s in shao.sounds] == [("稍", ()), ("燿", ("劉", "李")), (None, ("沈",))]
+    text, readings, targets = _note("KR1d0003_033", "閩亡巾反")
+    assert [r.head for r in readings][:2] == ["閩", "貉"]
+    assert [s.homophone for s in readings[0].sounds][-3:] == ["蠻", "文", "旻"]
+    assert readings[0].sounds[-3].authority == ("漢書音義", "服䖍")
+    text, readings, targets = _note("KR1d0003_035", "梏古毒反")
+    [gong] = [r for r in readings if r.head == "拲"]
+    assert [(text[s.start:s.end], s.authority) for s in gong.sounds] == [
+        ("姜奉反", ("劉云", "三家")), ("居辱反", ("一家",)), ("音拱", ("漢書音義", "韋昭"))]
+    assert "家" not in [r.head for r in readings] and "書" not in [r.head for r in readings]
+
+
+def test_the_upper_or_lower_character_of_a_two_character_head():
+    """Stop 63 (train juan): after a two-character head, 上 / 下 name its first / second character —
+    `長殤丁丈反下式羊反` is 殤 read 式羊反 (it was read as another reading of 長殤), `大皥上音太` 大 read
+    太 (it was a head 上, anchored nowhere); `好惡並如字上呼報反下烏路反` one reading each. 上 read
+    時掌反 is the word 上 itself (`以上以或作已上時掌反`)."""
+    text, readings, targets = _note("KR1d0053_006", "長殤丁丈反下式羊反")
+    chang, shang = readings[:2]
+    assert (chang.head, [text[s.start:s.end] for s in chang.sounds]) == ("長殤", ["丁丈反"])
+    assert (shang.head, [text[s.start:s.end] for s in shang.sounds]) == ("殤", ["式羊反"])
+    assert (shang.target, shang.anchor_start) == (chang.target, chang.anchor_start + 1)
+    text, readings, targets = _note("KR1d0053_016", "詰去吉反好惡並如字")
+    assert [(r.head, [text[s.start:s.end] for s in r.sounds]) for r in readings] == [
+        ("詰", ["去吉反"]), ("好惡", ["如字"]), ("好", ["呼報反"]), ("惡", ["烏路反"])]
+    assert _anchored(readings[2], targets) == "好" and _anchored(readings[3], targets) == "惡"
+    text, readings, targets = _note("KR1d0053_014", "大皥上音太")
+    da = readings[0]
+    assert (da.head, text[da.sounds[0].start:da.sounds[0].end], _anchored(da, targets)) == ("大", "音太", "大")
+    [mang] = [r for r in readings if r.head == "芒"]
+    assert [text[s.start:s.end] for s in mang.sounds] == ["音亡"] and _anchored(mang, targets) == "芒"
+    # the head's gloss between the head and 上
+    text, readings, targets = _note("KR1d0053_007", "離羣羣朋友也上音詈")
+    assert (readings[0].head, _anchored(readings[0], targets)) == ("離", "離")
+    for doc_id, note in (("KR1d0003_011", "徧音遍七人以上時掌反"),  # not 人 (of 七人) read 時掌反
+                         ("KR1d0003_023", "䃂古本反")):  # `…形大下大厚同舊菟佐反上時掌反`: not 形 (of 形大)
+        text, readings, _ = _note(doc_id, note)
+        assert [r.head[-1] for r in readings if text[r.sounds[0].start:r.sounds[0].end] == "時掌反"] == ["上"]
