@@ -77,8 +77,10 @@ MAX_HEAD = 3
 READING_NOTES = "音義"
 # `樂音洛下音岳`: the same head read otherwise at its next occurrence (下) — an alternative
 LATER = ("下", "同")
-# the upper and lower character of a two-character head (`句芒古侯反下音亡`)
+# the upper and lower character of a two-character head (`句芒古侯反下音亡`), maybe after the
+# authority who reads it so (`巾巾竝如字劉下居覲反`)
 UPPER_LOWER = ("上", "下")
+SIDE_RE = re.compile(f"({_NAMES})?([上下])$")
 
 
 def parse_note(text: str, targets: list[str] | None = None, fold: Callable[[str], str] | None = None,
@@ -128,14 +130,15 @@ def parse_note(text: str, targets: list[str] | None = None, fold: Callable[[str]
                 continue
             else:
                 continue  # a formula with no head before it: nothing to read
-        if (rest in UPPER_LOWER and not remark and readings and (len(readings[-1].head) == 2 or two)
-                and not _own_reading(rest, sound)):
+        side = SIDE_RE.fullmatch(rest) if not remark else None
+        if (side and readings and (len(readings[-1].head) == 2 or two)
+                and not _own_reading(side.group(2), sound)):
             # the upper or lower character of the two-character head before: `句芒古侯反下音亡`
             # (芒), `好惡並如字上呼報反下烏路反`, `巾巾竝如字劉下居覲反` — not the head at its next
             # occurrence, which is said of a one-character head (`樂音洛下音岳`)
-            sound.authority = authority
+            sound.authority = tuple(filter(None, [side.group(1)])) + authority
             two = readings[-1] if len(readings[-1].head) == 2 else two
-            readings.append(finder.one_of(two, UPPER_LOWER.index(rest), [sound]))
+            readings.append(finder.one_of(two, UPPER_LOWER.index(side.group(2)), [sound]))
             continue
         two = None
         if readings and _continues(rest, authority, remark):
@@ -144,25 +147,32 @@ def parse_note(text: str, targets: list[str] | None = None, fold: Callable[[str]
             readings[-1].sounds.append(sound)
             continue
         sound.authority = authority
-        if rest.endswith("上") and len(rest) >= 3 and _lower_follows(text, sounds, k):
-            # a note on two characters: `蜩范上音條下音犯` — one reading each
-            first = finder.reading(rest[-3], start + len(rest) - 3, start + len(rest) - 2, [sound])
+        sides = _sides(rest)
+        if sides and sides[0][2] == "上" and _lower_follows(text, sounds, k):
+            # a note on two characters: `蜩范上音條下音犯` — one reading each (`左右徐上音佐下音佑`:
+            # 徐邈's readings, not a head 徐; 范 of 蜩范 is no 范宣: the pair that stands in the text)
+            b, name, _ = next((c for c in sides if finder.ahead(rest[c[0] - 2 : c[0]])), sides[0])
+            sound.authority = tuple(filter(None, [name])) + authority
+            first = finder.reading(rest[b - 2], start + b - 2, start + b - 1, [sound])
             readings.append(first)
-            pair = (rest[-2], start + len(rest) - 2)
+            pair = (rest[b - 1], start + b - 1)
             continue
-        if rest.endswith("上") and len(rest) >= 3 and not remark and not _own_reading("上", sound):
-            # the upper character of a two-character head, the lower one read later or not at
-            # all: `大皥上音太`, after the head's gloss `離羣羣朋友也上音詈`, `夫襓上音扶注同下如遙反`;
+        took = False
+        for b, name, which in _sides(rest) if not remark and not _own_reading(rest[-1], sound) else ():
+            # one character of the two-character head right before: `大皥上音太` (the lower one
+            # read later or not at all), `祝祝劉下之又反`, after the head's gloss `離羣羣朋友也上音詈`;
             # only where the two characters stand together in the text (`人以上時掌反` is 上 itself)
-            word = rest[:2] if rest[:-1].endswith("也") else rest[-3:-1]
-            at = start if rest[:-1].endswith("也") else start + len(rest) - 3
+            before = rest[:b]
+            glossed = before.endswith("也")
+            word, at = (before[:2], start) if glossed else (before[-2:], start + len(before) - 2)
             if "也" not in word and finder.ahead(word):
-                two, _ = finder.head(word, at, "")
-                readings.append(finder.one_of(two, 0, [sound]))
-                pair = None
-                if len(two.head) != 2:
-                    two = None
-                continue
+                whole, _ = finder.head(word, at, "")
+                sound.authority = tuple(filter(None, [name])) + authority
+                readings.append(finder.one_of(whole, UPPER_LOWER.index(which), [sound]))
+                pair, two, took = None, (whole if len(whole.head) == 2 else None), True
+                break
+        if took:
+            continue
         later = AFTER_RE.match(after)
         names = "".join(authority) if authority and all(len(a) == 1 and a in AUTHORITIES for a in authority) else ""
         reading, took_names = finder.head(rest, start, remark, later.group(1) if later else None, names)
@@ -188,8 +198,21 @@ def parse_note(text: str, targets: list[str] | None = None, fold: Callable[[str]
 OWN_READINGS = {"上": ("時掌", "時亮"), "下": ("遐嫁", "戶嫁", "户嫁", "戸嫁", "胡嫁")}
 
 
+def _sides(rest: str) -> list[tuple[int, str | None, str]]:
+    """Where a two-character head may end before the 上 / 下 that ends `rest`, with the name of
+    the authority between them: (end of the head, name, 上 or 下), the reading with no name first
+    (`蜩范上`: 范 may be 范宣 or the head's character)."""
+    if not rest or rest[-1] not in UPPER_LOWER:
+        return []
+    out = [(len(rest) - 1, None, rest[-1])] if len(rest) >= 3 else []
+    side = SIDE_RE.search(rest)
+    if side and side.group(1) and side.start() >= 2:
+        out.append((side.start(), side.group(1), rest[-1]))
+    return out
+
+
 def _own_reading(word: str, sound: Sound) -> bool:
-    return sound.kind == "fanqie" and sound.upper + sound.lower in OWN_READINGS[word]
+    return sound.kind == "fanqie" and sound.upper + sound.lower in OWN_READINGS.get(word, ())
 
 
 def _lower_follows(text: str, sounds: list[Sound], k: int) -> bool:

@@ -310,6 +310,21 @@ def test_the_upper_or_lower_character_of_a_two_character_head():
     assert (da.head, text[da.sounds[0].start:da.sounds[0].end], _anchored(da, targets)) == ("大", "音太", "大")
     [mang] = [r for r in readings if r.head == "芒"]
     assert [text[s.start:s.end] for s in mang.sounds] == ["音亡"] and _anchored(mang, targets) == "芒"
+    # the authority who reads it so before 上 / 下 (`劉下`, `徐上`): 徐 is no head (it was), 蜩范's 范
+    # is no 范宣 (the pair stands in the text)
+    text, readings, targets = _note("KR1d0028_014", "祝祝劉下之又反")
+    [zhu] = readings
+    assert (zhu.head, zhu.sounds[0].authority, zhu.anchor_start) == ("祝", ("劉",), 1)
+    assert targets[zhu.target].text[:2] == "祝祝"
+    text, readings, targets = _note("KR1d0053_006", "左右徐上音佐下音佑")
+    assert [(r.head, r.sounds[0].homophone, r.sounds[0].authority, _anchored(r, targets)) for r in readings[:2]] == [
+        ("左", "佐", ("徐",), "左"), ("右", "佑", (), "右")]
+    text, readings, targets = _note("KR1d0053_026", "既蜡而收絶句積聚並如字徐上音兹賜反下才樹反")
+    assert [(r.head, text[r.sounds[0].start:r.sounds[0].end]) for r in readings] == [
+        ("積聚", "如字"), ("積", "音兹賜反"), ("聚", "才樹反")]
+    text, readings, targets = _note("KR1d0053_027", "蜩范上音條下音犯")
+    assert [(r.head, r.sounds[0].homophone, r.sounds[0].authority, _anchored(r, targets)) for r in readings[:2]] == [
+        ("蜩", "條", (), "蜩"), ("范", "犯", (), "范")]
     # the head's gloss between the head and 上
     text, readings, targets = _note("KR1d0053_007", "離羣羣朋友也上音詈")
     assert (readings[0].head, _anchored(readings[0], targets)) == ("離", "離")
