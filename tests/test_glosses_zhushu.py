@@ -197,6 +197,17 @@ def test_a_name_closing_a_later_clause():
     assert ("equivalence", "逆", 4, 5) in got and ("reference", "窌", 1, 2) in got
 
 
+def test_y_yue_x_then_wei_names_the_word_of_the_passage():
+    # KR1d0003_016#274, KR1d0003_009#18 (train), the segmenter's marks: 「行道曰糧，謂糒也」 — 糧 of the
+    # passage, not the unanchored 「行道曰糧」 read as the head of 謂
+    base = "凡邦有㑹同師役之事則治其糧與其食"
+    got = spans(base, "行道曰糧謂糒也止居曰食謂米也", {4: "，", 7: "。", 11: "，"})
+    assert ("reference", "糧", 12, 13) in got and ("reference", "食", 15, 16) in got
+    assert not [g for g in got if "曰" in g[1]]
+    got = spans("封人中士四人下士八人府二人史四人胥六人徒六十人", "聚土曰封謂壝堳埒及小封疆也", {4: "，"})
+    assert ("reference", "封", 0, 1) in got
+
+
 def test_a_word_of_the_passage_before_wei_or_you_opens_a_statement():
     # KR1d0003_002#40 (train), the segmenter's marks: 「正月，周之正月，吉謂朔日，…」 — X謂Y in a later clause
     base = "正月之吉始和布治于邦國都鄙乃縣治象之法于象魏使萬民觀治象挾日而斂之"

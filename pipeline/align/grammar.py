@@ -474,6 +474,10 @@ def read_keyword_formula(st: Statement) -> bool:
         if kw == "謂" and (x_stripped in ("此", "是", "皆", "亦", "又") or x_stripped.endswith("所")
                           or (x_stripped.startswith(("此", "是")) and not st.in_base(x_stripped))):
             return True  # 所謂 "what is called", 此謂 "this means": no lemma head
+        if kw == "謂" and read_name(st):
+            # 「行道曰糧，謂糒也」, 「聚土曰封，謂壝堳埒…」 (KR1d0003_016, _009, train): the head clause names the
+            # word of the passage (Y曰X) and 謂 says what it is — X, not the unanchored 「行道曰糧」
+            return True
         if kw == "猶" and _still(text, k + 1, st):
             return True  # 「死猶不為諡耳」: 猶 "still" before a negated clause, no equivalence
         # a long unmarked head before 猶 / 謂 is mostly a clause (猶 "still", 謂 "means that")
