@@ -119,8 +119,11 @@ def parse_note(text: str, targets: list[str] | None = None, fold: Callable[[str]
             if not readings and authority:
                 # `王如字…` at the start of a note: 王 is the head, not 王肅
                 rest, authority = authority[0], authority[1:]
-            elif readings and scope and len(authority) == 1 and (
-                    authority[0] in BOTH or finder.ahead(authority[0])):
+            elif readings and len(authority) == 1 and (
+                    (scope and (authority[0] in BOTH or finder.ahead(authority[0])))
+                    or (_own_reading(authority[0], sound) and finder.ahead(authority[0]))):
+                # (also a name read as the word it is, where the text has it ahead: `…張里反王往況反`,
+                # 王 "to rule", not 王肅's reading)
                 # after a scope a new entry begins: `…皆放此並歩頂反` (竝於鬼神), `…皆同戚音傶`
                 # (戚 of the 注 ahead; `…下同徐戶交反` is 徐邈's alternative)
                 rest, authority = authority[0], ()
@@ -194,8 +197,13 @@ def parse_note(text: str, targets: list[str] | None = None, fold: Callable[[str]
     return readings
 
 
-# the 反切 of 上 and 下 themselves (`…以上時掌反`: the word 上, not an upper character)
-OWN_READINGS = {"上": ("時掌", "時亮"), "下": ("遐嫁", "戶嫁", "户嫁", "戸嫁", "胡嫁")}
+# readings of a character as a word of the text: 上 and 下 themselves (`…以上時掌反`: the word 上,
+# not an upper character), and authorities' names that are also words the notes read — 王 "to rule",
+# 孫 "to yield" (遜), 何 "to carry" (荷), the chariot's 范 (train juan: `徴張里反王往況反`, `說音悅孫音遜`,
+# `…徐音目何胡可反`, `軌媿美反范音犯` were read as another reading by 王肅, 孫炎, 何胤, 范宣)
+OWN_READINGS = {"上": ("時掌反", "時亮反"), "下": ("遐嫁反", "戶嫁反", "户嫁反", "戸嫁反", "胡嫁反"),
+                "王": ("于況反", "往況反", "于放反", "往放反"), "孫": ("音遜",),
+                "何": ("胡可反", "户可反", "戶可反", "河可反"), "范": ("音犯",)}
 
 
 def _sides(rest: str) -> list[tuple[int, str | None, str]]:
@@ -212,7 +220,13 @@ def _sides(rest: str) -> list[tuple[int, str | None, str]]:
 
 
 def _own_reading(word: str, sound: Sound) -> bool:
-    return sound.kind == "fanqie" and sound.upper + sound.lower in OWN_READINGS.get(word, ())
+    if sound.kind == "fanqie":
+        formula = sound.upper + sound.lower + "反"
+    elif sound.kind == "homophone":
+        formula = "音" + sound.homophone
+    else:
+        return False
+    return formula in OWN_READINGS.get(word, ())
 
 
 def _lower_follows(text: str, sounds: list[Sound], k: int) -> bool:

@@ -332,3 +332,20 @@ def test_the_upper_or_lower_character_of_a_two_character_head():
                          ("KR1d0003_023", "䃂古本反")):  # `…形大下大厚同舊菟佐反上時掌反`: not 形 (of 形大)
         text, readings, _ = _note(doc_id, note)
         assert [r.head[-1] for r in readings if text[r.sounds[0].start:r.sounds[0].end] == "時掌反"] == ["上"]
+
+
+def test_a_name_read_as_the_word_it_also_is_opens_an_entry():
+    """Stop 63 (train juan): `徴張里反王往況反` is 王 "to rule" (the text has it), not 王肅's reading of
+    徴; so 孫音遜 (遜 "to yield"), 何胡可反 (荷 "to carry"), 范音犯 (the chariot's 范)."""
+    for doc_id, note, prev, name, sound in (("KR1d0003_005", "易以豉反", "徴", "王", "往況反"),
+                                            ("KR1d0053_036", "箧古協反孫音遜", "箧", "孫", "音遜"),
+                                            ("KR1d0003_009", "牧牧養之牧", "牧", "何", "胡可反"),
+                                            ("KR1d0053_035", "軌媿美反范音犯", "軌", "范", "音犯")):
+        text, readings, targets = _note(doc_id, note)
+        [before] = [r for r in readings if r.head == prev]
+        [r] = [r for r in readings if r.head == name]
+        assert sound not in [text[s.start:s.end] for s in before.sounds], (doc_id, name)
+        assert text[r.sounds[0].start:r.sounds[0].end] == sound and _anchored(r, targets) == name, (doc_id, name)
+    # a name before another reading stays the authority (徐音目, 劉音茂)
+    text, readings, _ = _note("KR1d0003_009", "牧牧養之牧")
+    assert readings[0].sounds[1].authority == ("徐",)
