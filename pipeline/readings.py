@@ -150,6 +150,17 @@ def parse_note(text: str, targets: list[str] | None = None, fold: Callable[[str]
             readings[-1].sounds.append(sound)
             continue
         sound.authority = authority
+        if (readings and len(authority) == 1 and _own_reading(authority[0], sound) and finder.ahead(authority[0])
+                and not any(finder.ahead(rest[-n:] + authority[0]) for n in (1, 2) if len(rest) >= n)):
+            # the name read as its word after the previous entry's remark: `业此古丘字王于况反` (王 "to rule",
+            # KR1d0053_046, train; 「业，此古丘字」 ends the entry of 业) — not where the head is printed with
+            # the word before it (`謂王于况反`, `追王于况反`: the head 謂王, 追王, as `_Finder.head` reads it)
+            rest, authority, remark, start = authority[0], (), "", sound.start - 1
+            sound.authority = ()
+        if len(rest) >= 2 and rest.endswith("字") and not remark:
+            # "the character X": `下祝字之又反` (the lower 祝), `衒…本又作御字魚據反`, `樂樂下字音洛`
+            # (KR1d0053_004, _028, KR1d0028_005, train) — the head is X, not 字
+            rest = rest[:-1]
         sides = _sides(rest)
         if sides and sides[0][2] == "上" and _lower_follows(text, sounds, k):
             # a note on two characters: `蜩范上音條下音犯` — one reading each (`左右徐上音佐下音佑`:
@@ -202,7 +213,7 @@ def parse_note(text: str, targets: list[str] | None = None, fold: Callable[[str]
 # 孫 "to yield" (遜), 何 "to carry" (荷), the chariot's 范 (train juan: `徴張里反王往況反`, `說音悅孫音遜`,
 # `…徐音目何胡可反`, `軌媿美反范音犯` were read as another reading by 王肅, 孫炎, 何胤, 范宣)
 OWN_READINGS = {"上": ("時掌反", "時亮反"), "下": ("遐嫁反", "戶嫁反", "户嫁反", "戸嫁反", "胡嫁反"),
-                "王": ("于況反", "往況反", "于放反", "往放反"), "孫": ("音遜",),
+                "王": ("于況反", "往況反", "于况反", "往况反", "于放反", "往放反"), "孫": ("音遜",),
                 "何": ("胡可反", "户可反", "戶可反", "河可反"), "范": ("音犯",)}
 
 

@@ -349,3 +349,24 @@ def test_a_name_read_as_the_word_it_also_is_opens_an_entry():
     # a name before another reading stays the authority (徐音目, 劉音茂)
     text, readings, _ = _note("KR1d0003_009", "牧牧養之牧")
     assert readings[0].sounds[1].authority == ("徐",)
+
+
+def test_x_zi_the_character_x_is_the_head():
+    """Stop 63 (train juan): `下祝字之又反` ("the lower character 祝"), `樂樂下字音洛`, `縿字音所咸反` were read with
+    the head 字, anchored nowhere; and `业此古丘字王于况反`: 王 "to rule" after the remark 「此古丘字」, whose 于况反
+    went to 夫 before it."""
+    text, readings, targets = _note("KR1d0053_004", "皆祝辭本或作皆祝祝辭也下祝字")
+    [zhu] = [r for r in readings if text[r.sounds[0].start:r.sounds[0].end] == "之又反"]
+    assert zhu.head == "祝" and _anchored(zhu, targets) == "祝"
+    text, readings, targets = _note("KR1d0028_005", "樂樂下字音洛")
+    [le] = [r for r in readings if text[r.sounds[0].start:r.sounds[0].end] == "音洛"]
+    assert le.head == "樂" and targets[le.target].text[le.anchor_start - 1 : le.anchor_end] == "樂樂"
+    assert "字" not in [r.head for r in readings]
+    text, readings, targets = _note("KR1d0053_046", "禦魚吕反菑音哉")
+    [wang] = [r for r in readings if r.head == "王"]
+    assert text[wang.sounds[0].start:wang.sounds[0].end] == "于况反" and _anchored(wang, targets) == "王"
+    [fu] = [r for r in readings if r.head == "夫"]
+    assert [text[s.start:s.end] for s in fu.sounds] == ["音扶"]
+    # the head printed with the word before it stays whole: 謂王 (the finder's own reading)
+    text, readings, _ = _note("KR1d0053_054", "聿尹必反謂王于况反")
+    assert [r.head for r in readings] == ["聿", "謂王"]
