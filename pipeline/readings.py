@@ -106,8 +106,10 @@ def parse_note(text: str, targets: list[str] | None = None, fold: Callable[[str]
         rest, scope = _tail(between) if readings else (between, None)
         if scope:
             readings[-1].scope = (readings[-1].scope or "") + scope
+        # the head stands at the start of what is left between the two formulas (_split takes the
+        # remark and the authorities, with a 及 between two of them, off its end)
+        start = sound.start - len(rest)
         rest, authority, remark = _split(rest)
-        start = sound.start - len(rest) - len(remark) - sum(map(len, authority))
         if pair and rest == "下" and not remark:
             # the second head of a pair, read after 下: 弟弟上如字下音悌
             head, at = pair
@@ -119,6 +121,7 @@ def parse_note(text: str, targets: list[str] | None = None, fold: Callable[[str]
             if not readings and authority:
                 # `王如字…` at the start of a note: 王 is the head, not 王肅
                 rest, authority = authority[0], authority[1:]
+                start = text.find(rest, start)
             elif readings and len(authority) == 1 and (
                     (scope and (authority[0] in BOTH or finder.ahead(authority[0])))
                     or (_own_reading(authority[0], sound) and finder.ahead(authority[0]))):
@@ -127,6 +130,7 @@ def parse_note(text: str, targets: list[str] | None = None, fold: Callable[[str]
                 # after a scope a new entry begins: `…皆放此並歩頂反` (竝於鬼神), `…皆同戚音傶`
                 # (戚 of the 注 ahead; `…下同徐戶交反` is 徐邈's alternative)
                 rest, authority = authority[0], ()
+                start = text.find(rest, start)
             elif readings:
                 sound.authority = authority
                 readings[-1].sounds.append(sound)

@@ -370,3 +370,19 @@ def test_x_zi_the_character_x_is_the_head():
     # the head printed with the word before it stays whole: 謂王 (the finder's own reading)
     text, readings, _ = _note("KR1d0053_054", "聿尹必反謂王于况反")
     assert [r.head for r in readings] == ["聿", "謂王"]
+
+
+def test_every_head_is_the_text_at_its_span():
+    """A head's span in the note is where its text stands, whatever stands between it and its reading: a 及 between
+    two authorities (`靡李及聶氏亡皮反`: the span was one character late, on 李), a remark and an alternative marker
+    before an authority-less formula (stop 63; a seeded sample of random notes over the grammar's own words)."""
+    [r] = parse_note("靡李及聶氏亡皮反")
+    assert (r.head, r.head_start, r.sounds[0].authority) == ("靡", 0, ("李", "聶氏"))
+    import random
+
+    words = list("上下字王孫何范徐劉李同音反如也作本又亦一並注及與近之祝樂長殤好惡書義云家曰於況遜犯時掌")
+    rng = random.Random(63)
+    for _ in range(3000):
+        note = "".join(rng.choice(words) for _ in range(rng.randint(1, 24)))
+        for r in parse_note(note, ["長殤好惡王孫祝祝樂樂", "王何范孫注同上下"]):
+            assert note[r.head_start : r.head_end] == r.head, (note, r)
