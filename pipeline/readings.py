@@ -106,6 +106,12 @@ def parse_note(text: str, targets: list[str] | None = None, fold: Callable[[str]
         rest, scope = _tail(between) if readings else (between, None)
         if scope:
             readings[-1].scope = (readings[-1].scope or "") + scope
+        if rest == "乂" and readings:
+            # the print's 乂 for 又: 4 of the 5 乂 in the 音義 of the three 注疏 stand alone between two readings
+            # (`蜺五兮反乂五歴反又五結反`, KR1d0003_041, train); the fifth is a head (`乂或又作艾魚廢反`)
+            sound.authority = (rest,)
+            readings[-1].sounds.append(sound)
+            continue
         # the head stands at the start of what is left between the two formulas (_split takes the
         # remark and the authorities, with a 及 between two of them, off its end)
         start = sound.start - len(rest)

@@ -204,7 +204,11 @@ def test_heads_printed_in_a_variant_character_anchor_through_the_variant_table()
                                      ("KR1d0003_005", "瞑眠見反徐亡千反", "廖", "瘳"),
                                      ("KR1d0053_029", "荼音舒詘丘勿反", "圛", "圜"),
                                      ("KR1d0053_025", "禓音傷鬼名也", "難", "儺"),
-                                     ("KR1d0053_054", "好呼報反下同郷許亮反", "己", "已")):
+                                     ("KR1d0053_054", "好呼報反下同郷許亮反", "己", "已"),
+                                     # stop 63 (train juan): the print's slips 睢 for 雎, 卯 for 卵; the 詩's 薺 for 齊
+                                     ("KR1d0028_004", "睢七徐反", "睢", "雎"),
+                                     ("KR1d0053_027", "濡音而下同", "卯", "卵"),
+                                     ("KR1d0003_032", "薺才私反", "薺", "齊")):
         text, readings, targets = _note(doc_id, note)
         [r] = [r for r in readings if r.head == head]
         assert _anchored(r, targets) == form, (doc_id, head)
@@ -386,3 +390,17 @@ def test_every_head_is_the_text_at_its_span():
         note = "".join(rng.choice(words) for _ in range(rng.randint(1, 24)))
         for r in parse_note(note, ["長殤好惡王孫祝祝樂樂", "王何范孫注同上下"]):
             assert note[r.head_start : r.head_end] == r.head, (note, r)
+
+
+def test_yi_between_two_readings_is_the_prints_you():
+    """Stop 63 (train juan): `酳音引乂士刃反`, `蜺五兮反乂五歴反又五結反` — 乂 printed for 又 between two readings
+    (an alternative of the head before), not a head 乂 anchored nowhere; a head 乂 with its remark stays a head."""
+    for doc_id, note, head, sounds in (("KR1d0028_016", "酳音引乂士刃反", "酳", ["音引", "士刃反"]),
+                                       ("KR1d0003_041", "卻羌畧反", "蜺", ["五兮反", "五歴反", "五結反"])):
+        text, readings, _ = _note(doc_id, note)
+        assert "乂" not in [r.head for r in readings]
+        [r] = [r for r in readings if r.head == head]
+        assert [text[s.start:s.end] for s in r.sounds] == sounds and r.sounds[1].authority == ("乂",)
+    note = "創初亮反又初良反乂或又作艾魚廢反"
+    chuang = parse_note(note)[0]
+    assert [note[s.start:s.end] for s in chuang.sounds] == ["初亮反", "初良反"]  # 魚廢反 is not 創's
