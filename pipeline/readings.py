@@ -131,10 +131,9 @@ def parse_note(text: str, targets: list[str] | None = None, fold: Callable[[str]
             elif readings and len(authority) == 1 and (
                     (scope and (authority[0] in BOTH or finder.ahead(authority[0])))
                     or (_own_reading(authority[0], sound) and finder.ahead(authority[0]))):
-                # (also a name read as the word it is, where the text has it ahead: `…張里反王往況反`,
-                # 王 "to rule", not 王肅's reading)
                 # after a scope a new entry begins: `…皆放此並歩頂反` (竝於鬼神), `…皆同戚音傶`
-                # (戚 of the 注 ahead; `…下同徐戶交反` is 徐邈's alternative)
+                # (戚 of the 注 ahead; `…下同徐戶交反` is 徐邈's alternative); so does a name read as
+                # the word it is, where the text has it ahead (`…張里反王往況反`: 王 "to rule", not 王肅's)
                 rest, authority = authority[0], ()
                 start = text.find(rest, start)
             elif readings:
@@ -241,6 +240,7 @@ def _sides(rest: str) -> list[tuple[int, str | None, str]]:
 
 
 def _own_reading(word: str, sound: Sound) -> bool:
+    """Whether `sound` is one of OWN_READINGS of the character `word` (上 時掌反, 王 于況反 …)."""
     if sound.kind == "fanqie":
         formula = sound.upper + sound.lower + "反"
     elif sound.kind == "homophone":
