@@ -309,6 +309,11 @@ SUPPLEMENT: tuple[tuple[str, str, str], ...] = (
     ("涖", "蒞", "KR1d0053_048#57: the 音義's 蒞音利 over the 經's 「涖官不敬」 (OpenCC joins 蒞 and 莅 already)"),
     ("軰", "輩", "KR1d0053_055#195: the 音義's 軰布内反 over the 注's 「喻輩類也」"),
     ("紏", "糾", "KR1d0053_057#81: the 音義's 紏居黝反 over the 注's 「四糾之」"),
+    # stop 63: the same, read one by one among the 音義 heads of train juan that anchored nowhere
+    ("鬛", "鬣", "KR1d0053_005#165: the 音義's 鬣力輙反 over the 經's 「豕曰剛鬛」"),
+    ("塲", "場", "KR1d0053_017#186: the 音義's 塲直良反 over the 注's 「詩云十月滌場」"),
+    ("㧞", "拔", "KR1d0053_008#26: the 音義's 拔皮八反 over the 注's 「文子獻公之孫名㧞」"),
+    ("釡", "釜", "KR1d0053_021#99: the 音義's 釡本又作鬴音父 over the 注's 「中古未有釜甑」"),
 )
 
 
