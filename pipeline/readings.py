@@ -264,7 +264,7 @@ def _lower_follows(text: str, sounds: list[Sound], k: int) -> bool:
 def _formulas(text: str) -> list[Sound]:
     """The reading formulas of a note in order: 反切, 音X, 如字, and `近附近之近` ("近 as in
     附近": the head, a word it is read in, 之, the head again; also 爭爭鬬之爭)."""
-    sounds = [s for m in FORMULA_RE.finditer(text) for s in _sounds(m)]
+    sounds = [s for m in FORMULA_RE.finditer(text) for s in _sounds(m) if not _says_wrong(text, s)]
     taken = [(s.start, s.end) for s in sounds]
     for i, ch in enumerate(text):
         if ch != "之" or i + 1 >= len(text):
@@ -280,10 +280,20 @@ def _formulas(text: str) -> list[Sound]:
     return sorted(sounds, key=lambda s: s.start)
 
 
+def _says_wrong(text: str, sound: Sound) -> bool:
+    """音非 "the reading is wrong", not the homophone 非: `…以作無音非也` (音非也), `沈云劉音非` (someone says another's
+    reading is wrong), `諸音非` (the other readings are). The homophone stands before anything else: `扉音非`, `劉音非隱也`
+    (KR1d0003_014, _027, _041, KR1d0053_001 against KR1d0053_029, KR1d0028_014, train)."""
+    if sound.kind != "homophone" or sound.homophone != "非":
+        return False
+    s, e = sound.start, sound.end
+    return text[e : e + 1] == "也" or text[s - 1 : s] == "諸" or text[s - 2 : s - 1] == "云"
+
+
 def phonetic_spans(text: str) -> list[tuple[int, int]]:
     """(start, end) of each reading formula of a note (a 反切 with its 反, 音X, 如字): characters
     written for their sound, no words of the text (the tag stage tags none there)."""
-    return [(s.start, s.end) for m in FORMULA_RE.finditer(text) for s in _sounds(m)]
+    return [(s.start, s.end) for m in FORMULA_RE.finditer(text) for s in _sounds(m) if not _says_wrong(text, s)]
 
 
 def _sounds(m: re.Match) -> list[Sound]:

@@ -404,3 +404,15 @@ def test_yi_between_two_readings_is_the_prints_you():
     note = "創初亮反又初良反乂或又作艾魚廢反"
     chuang = parse_note(note)[0]
     assert [note[s.start:s.end] for s in chuang.sounds] == ["初亮反", "初良反"]  # 魚廢反 is not 創's
+
+
+def test_yin_fei_the_reading_is_wrong_is_no_homophone():
+    """Stop 63 (train juan): 音非 after 云 + a name, after 諸, or before 也 says a reading is wrong (`沈云劉音非`,
+    `諸音非`, `以作無音非也`); they were readings of a head 云 / 諸 / 以. 扉音非 and 劉音非隱也 read 非."""
+    for doc_id, note in (("KR1d0003_041", "卻羌畧反"), ("KR1d0053_001", "毋音無説文云止之")):
+        text, readings, _ = _note(doc_id, note)
+        assert not [r for r in readings if any(text[s.start:s.end] == "音非" for s in r.sounds)], doc_id
+    [r] = parse_note("扉音非")
+    assert r.sounds[0].homophone == "非"
+    [r] = parse_note("厞扶未反劉音非隱也")  # KR1d0028_014: 劉's reading 非, then the gloss 隱也
+    assert [(s.homophone, s.authority) for s in r.sounds] == [(None, ()), ("非", ("劉",))]
