@@ -415,12 +415,17 @@ class _Finder:
         return len(head) == 1 or "也" not in head
 
     def reading(self, head: str, start: int, end: int, sounds: list[Sound]) -> Reading:
-        """A one-character head of a pair, anchored right after the cursor when it can be."""
+        """A one-character head of a pair, anchored right after the cursor when it can be, else where
+        it or (as for any head) one of its `alternates` stands: `著褥上音佇下音辱` over the 注's 著蓐."""
         t, k = self.cursor
         if t < len(self.targets) and self.targets[t][k : k + 1] == self.fold(head):
             hit = (t, k)
         else:
             hit = self._find(self.fold(head))
+            for form in self.alternates(head) if hit is None and self.alternates else ():
+                hit = self._find(self.fold(form))
+                if hit is not None:
+                    break
         reading = self._anchored(head, start, hit, 1) if hit else Reading(head, start, end)
         reading.sounds.extend(sounds)
         return reading

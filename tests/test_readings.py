@@ -208,7 +208,11 @@ def test_heads_printed_in_a_variant_character_anchor_through_the_variant_table()
                                      # stop 63 (train juan): the print's slips 睢 for 雎, 卯 for 卵; the 詩's 薺 for 齊
                                      ("KR1d0028_004", "睢七徐反", "睢", "雎"),
                                      ("KR1d0053_027", "濡音而下同", "卯", "卵"),
-                                     ("KR1d0003_032", "薺才私反", "薺", "齊")):
+                                     ("KR1d0003_032", "薺才私反", "薺", "齊"),
+                                     # and the heads of a 上…下 pair (the pair's own lookup took no alternates)
+                                     ("KR1d0053_035", "氾埽上芳", "氾", "汜"),
+                                     ("KR1d0053_035", "苴子余反", "褥", "蓐"),
+                                     ("KR1d0053_043", "共音恭姿", "姿", "粢")):
         text, readings, targets = _note(doc_id, note)
         [r] = [r for r in readings if r.head == head]
         assert _anchored(r, targets) == form, (doc_id, head)
