@@ -130,7 +130,7 @@ def parse_note(text: str, targets: list[str] | None = None, fold: Callable[[str]
                 start = text.find(rest, start)
             elif readings and len(authority) == 1 and (
                     (scope and (authority[0] in BOTH or finder.ahead(authority[0])))
-                    or (_own_reading(authority[0], sound) and finder.ahead(authority[0]))):
+                    or finder.read_as_its_word("", authority, sound)):
                 # after a scope a new entry begins: `…皆放此並歩頂反` (竝於鬼神), `…皆同戚音傶`
                 # (戚 of the 注 ahead; `…下同徐戶交反` is 徐邈's alternative); so does a name read as
                 # the word it is, where the text has it ahead (`…張里反王往況反`: 王 "to rule", not 王肅's)
@@ -159,8 +159,7 @@ def parse_note(text: str, targets: list[str] | None = None, fold: Callable[[str]
             readings[-1].sounds.append(sound)
             continue
         sound.authority = authority
-        if (readings and len(authority) == 1 and _own_reading(authority[0], sound) and finder.ahead(authority[0])
-                and not any(finder.ahead(rest[-n:] + authority[0]) for n in (1, 2) if len(rest) >= n)):
+        if readings and finder.read_as_its_word(rest, authority, sound):
             # the name read as its word after the previous entry's remark: `业此古丘字王于况反` (王 "to rule",
             # KR1d0053_046, train; 「业，此古丘字」 ends the entry of 业) — not where the head is printed with
             # the word before it (`謂王于况反`, `追王于况反`: the head 謂王, 追王, as `_Finder.head` reads it)
@@ -264,7 +263,7 @@ def _lower_follows(text: str, sounds: list[Sound], k: int) -> bool:
 def _formulas(text: str) -> list[Sound]:
     """The reading formulas of a note in order: 反切, 音X, 如字, and `近附近之近` ("近 as in
     附近": the head, a word it is read in, 之, the head again; also 爭爭鬬之爭)."""
-    sounds = [s for m in FORMULA_RE.finditer(text) for s in _sounds(m) if not _says_wrong(text, s)]
+    sounds = _formula_sounds(text)
     taken = [(s.start, s.end) for s in sounds]
     for i, ch in enumerate(text):
         if ch != "之" or i + 1 >= len(text):
@@ -293,7 +292,12 @@ def _says_wrong(text: str, sound: Sound) -> bool:
 def phonetic_spans(text: str) -> list[tuple[int, int]]:
     """(start, end) of each reading formula of a note (a 反切 with its 反, 音X, 如字): characters
     written for their sound, no words of the text (the tag stage tags none there)."""
-    return [(s.start, s.end) for m in FORMULA_RE.finditer(text) for s in _sounds(m) if not _says_wrong(text, s)]
+    return [(s.start, s.end) for s in _formula_sounds(text)]
+
+
+def _formula_sounds(text: str) -> list[Sound]:
+    """The 反切, 音X and 如字 of a note, in order (not 音非 "the reading is wrong")."""
+    return [s for m in FORMULA_RE.finditer(text) for s in _sounds(m) if not _says_wrong(text, s)]
 
 
 def _sounds(m: re.Match) -> list[Sound]:
@@ -402,11 +406,9 @@ class _Finder:
         variant = re.search(r"作([^作])[^作]*$", remark)  # the form after the last 作: 本又作󰊡又作䬤並同 → 䬤
         forms = [variant.group(1)] if variant else []
         forms += [later] if later else []
-        forms += list(self.alternates(last)) if self.alternates else []
-        for form in forms:
-            hit = self._find(self.fold(form))
-            if hit is not None:
-                return self._anchored(last, offset + len(rest) - 1, hit, 1), False
+        hit = self._find_any(forms + self._alternates(last))
+        if hit is not None:
+            return self._anchored(last, offset + len(rest) - 1, hit, 1), False
         return Reading(last, offset + len(rest) - 1, offset + len(rest)), False
 
     @staticmethod
@@ -421,11 +423,7 @@ class _Finder:
         if t < len(self.targets) and self.targets[t][k : k + 1] == self.fold(head):
             hit = (t, k)
         else:
-            hit = self._find(self.fold(head))
-            for form in self.alternates(head) if hit is None and self.alternates else ():
-                hit = self._find(self.fold(form))
-                if hit is not None:
-                    break
+            hit = self._find_any([head] + self._alternates(head))
         reading = self._anchored(head, start, hit, 1) if hit else Reading(head, start, end)
         reading.sounds.extend(sounds)
         return reading
@@ -438,6 +436,25 @@ class _Finder:
             one.anchor_start, one.anchor_end = word.anchor_start + i, word.anchor_start + i + 1
             self.cursor = (word.target, one.anchor_end)
         return one
+
+    def read_as_its_word(self, rest: str, authority: tuple[str, ...], sound: Sound) -> bool:
+        """A lone one-character name before its own reading as a word (OWN_READINGS), the character
+        ahead in the text, is that word — unless the head is printed with the word before it and stands
+        so in the text (`謂王于况反`: the head 謂王, as `head` reads it)."""
+        if len(authority) != 1 or not _own_reading(authority[0], sound) or not self.ahead(authority[0]):
+            return False
+        return not any(self.ahead(rest[-n:] + authority[0]) for n in (1, 2) if len(rest) >= n)
+
+    def _alternates(self, ch: str) -> list[str]:
+        return list(self.alternates(ch)) if self.alternates else []
+
+    def _find_any(self, forms: list[str]) -> tuple[int, int] | None:
+        """Where the first of `forms` that stands in the glossed texts does (as `_find` looks)."""
+        for form in forms:
+            hit = self._find(self.fold(form))
+            if hit is not None:
+                return hit
+        return None
 
     def ahead(self, head: str) -> bool:
         """Whether `head` stands at or after the cursor."""
