@@ -674,3 +674,20 @@ def test_a_head_printed_in_another_form_than_its_passage_is_anchored_through_the
     assert ("definition", "宻", 26, 27) in got
     got = spans("冒緇質長與手齊䞓殺掩足", "冐韜尸者制如直囊上曰質下曰殺", {1: "，", 4: "，", 8: "。", 11: "，", 14: "。"})
     assert ("definition", "冒", 0, 1) in got
+
+
+def test_a_lemma_written_as_the_note_emends_or_reads_it_anchors_on_the_passages_word():
+    # KR1d0053_029#61 (train): 「踐，當為翦，聲之誤也。翦，猶殺也」 — 翦 is the passage's 踐 as Zheng reads it
+    got = spans("君子逺庖㕑凡有血氣之類弗身踐也", "踐當為翦聲之誤也翦猶殺也",
+                {1: "，", 4: "，", 8: "。", 9: "，", 12: "。"})
+    assert ("equivalence", "踐", 13, 14) in got
+    # KR1d0053_005#197: 「綏讀為妥。妥視，謂視上於祫」 — a reading does the same (the passage's 綏視)
+    got = spans("國君綏視", "視國君彌高綏讀為妥妥視謂視上於祫", {5: "，", 9: "。", 11: "，", 16: "。"})
+    assert ("reference", "綏視", 2, 4) in got
+    # KR1d0030_001#180 (集釋, train): 「此醴當作禮。禮賓者，謝其自勤勞也」 — the passage's 醴賓
+    got = spans("請醴賓賓禮辭許賓就次", "此醴當作禮禮賓者謝其自勤勞也次門外更衣處也以帷幕簟席爲之",
+                {5: "。", 8: "，", 14: "。", 15: "，", 17: "，", 21: "。", 28: "。"})
+    assert ("explanation", "醴賓", 1, 3) in got and ("definition", "次", 9, 10) in got
+    # 讀如 gives a sound and puts no word in the text's place (KR1d0003_015#11: 「𤣥謂淳讀如淳尸盥之淳」)
+    got = spans("同其度量壹其淳制", "淳讀如純純謂幅廣", {2: "，", 4: "。", 5: "，", 8: "。"})
+    assert ("reference", "淳", 6, 7) not in got

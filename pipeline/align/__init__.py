@@ -29,6 +29,7 @@ stands in another passage of the juan too is no evidence either (docs/glosses.md
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from pathlib import Path
 
@@ -46,6 +47,10 @@ from pipeline.variants import fold
 FUZZY_MIN_SHARE = 0.7
 # one-character "lemmas" that are pronouns or particles of the note itself (不言之者, 其…者)
 FUNCTION_WORDS = frozenset("之其此也者所焉乎矣哉是彼")
+# what an emendation or a reading puts in the text's place: 「X當為Y」, 「X讀為Y」 — after it the note may
+# write the lemma as it reads it (「此醴當作禮。禮賓者，謝其自勤勞也」 of the passage's 醴賓); 讀如 / 讀若 give a
+# sound only and change no word
+SUBSTITUTES = re.compile(r"當[為爲作]|讀[為爲曰]")
 # the chance check (chance_classes): each block is read against the passages this many places
 # after its own (mod the juan's count), and a head class needs this many anchors in the juan to
 # be judged. Glossing commentary stays under 0.25 in every juan of the corpus (the 集釋, both
@@ -240,6 +245,7 @@ def align_block(base: str, note: str, note_marks: dict[int, str] | None = None, 
             cands = sorted(cands + extra, key=lambda c: c.start)
     glosses: list[Gloss] = []
     prev: tuple[int, int] | None = None
+    emended: dict[str, str] = {}  # {Y: X} of the note's 「X當為Y」 read so far (_substitution)
     for c in cands:
         lemma = c.lemma
         if c.same_as_prev:
@@ -260,6 +266,9 @@ def align_block(base: str, note: str, note_marks: dict[int, str] | None = None, 
             # a variant may well concern a particle (今文無也); other glosses of one are spurious
             a = anchor_lemma(base, fb, c.lemma, prev, exact_only=c.exact_only,
                              particles_ok=c.type == "variant")
+            if a.start is None and c.type != "variant" and (read := _as_emended(c.lemma, emended)) != c.lemma:
+                b = anchor_lemma(base, fb, read, prev, exact_only=True)
+                a = _Anchor(b.start, b.end, 0.9 * b.factor) if b.start is not None else a
             if a.start is not None:
                 lemma = base[a.start : a.end]
         if withdrawn and a.start is not None and c.type != "variant" and (why := withdrawn(lemma)):
@@ -286,7 +295,26 @@ def align_block(base: str, note: str, note_marks: dict[int, str] | None = None, 
         )
         if anchored:
             prev = (a.start, a.end)
+            if c.type in ("emendation", "reading"):
+                emended.update(_substitution(glosses[-1]))
     return glosses
+
+
+def _substitution(g: Gloss) -> dict[str, str]:
+    """{Y: X} of an anchored 「X當為Y」 / 「X讀為Y」 whose Y is as long as X (one word for one)."""
+    m = SUBSTITUTES.search(g.text)
+    n = g.lemma_end - g.lemma_start
+    y = g.text[m.end() : m.end() + n] if m else ""
+    return {fold(y): fold(g.lemma)} if len(y) == n and fold(y) != fold(g.lemma) else {}
+
+
+def _as_emended(lemma: str, emended: dict[str, str]) -> str:
+    """The lemma with each word an earlier emendation or reading of the note put in the text's place
+    turned back to the text's own (禮賓 → 醴賓 after 「醴當作禮」)."""
+    out = fold(lemma)
+    for y, x in emended.items():
+        out = out.replace(y, x)
+    return out
 
 
 class AlignStage(Stage):
