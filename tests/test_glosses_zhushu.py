@@ -691,3 +691,20 @@ def test_a_lemma_written_as_the_note_emends_or_reads_it_anchors_on_the_passages_
     # 讀如 gives a sound and puts no word in the text's place (KR1d0003_015#11: 「𤣥謂淳讀如淳尸盥之淳」)
     got = spans("同其度量壹其淳制", "淳讀如純純謂幅廣", {2: "，", 4: "。", 5: "，", 8: "。"})
     assert ("reference", "淳", 6, 7) not in got
+
+
+def test_a_definition_of_the_word_as_the_note_reads_it_glosses_the_passages_word():
+    # KR1d0003_003#189 (train): 「頒讀為班。班，布也」 — a definition of the passage's 頒 as read 班
+    got = spans("月終則均秩歲終則均敘以時頒其衣裘掌其誅賞", "頒讀為班班布也衣裘若今賦冬夏衣",
+                {4: "。", 5: "，", 7: "。", 9: "，", 15: "。"})
+    assert ("definition", "頒", 12, 13) in got
+    # KR1d0053_012#44: 「綏當為緌。緌，有虞氏之旌旗也」 — the 綏 the emendation named, not the next one
+    got = spans("天子殺則下大綏諸侯殺則下小綏", "綏當為緌緌有虞氏之旌旗也下謂弊之", {4: "。", 5: "，", 12: "。", 16: "。"})
+    assert ("definition", "綏", 6, 7) in got and ("reference", "下", 11, 12) in got
+    # KR1d0003_005#64: 「祝當為注，讀如注病之。注，聲之誤也」 says what the character is, no definition
+    base = "瘍醫掌腫瘍潰瘍金瘍折瘍之祝藥劀殺之齊"
+    note = "腫瘍癕而上生創者潰瘍癕而含膿血者金瘍刅創也折瘍踠跌者祝當為注讀如注病之注聲之誤也注謂附著藥劀刮去膿血殺謂以藥食其惡肉"
+    marks = {10: "。", 16: "，", 18: "，", 21: "。", 23: "，", 26: "，", 30: "，", 35: "。", 36: "，", 40: "。", 44: "，", 47: "，",
+             50: "。", 51: "，", 58: "。"}
+    got = spans(base, note, marks)
+    assert ("reference", "祝", 12, 13) in got and not [g for g in got if g[0] == "definition" and g[1] == "祝"]

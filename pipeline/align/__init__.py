@@ -29,14 +29,13 @@ stands in another passage of the juan too is no evidence either (docs/glosses.md
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable
 from pathlib import Path
 
 from pipeline import variants
 from pipeline.align import heads, subcommentary
 from pipeline.align.chains import chain_candidates
-from pipeline.align.grammar import Candidate, base_pieces, quoted_speaker, read_note
+from pipeline.align.grammar import SUBSTITUTES, Candidate, base_pieces, quoted_speaker, read_note
 from pipeline.readings import READING_NOTES, document_readings
 from pipeline.align.subcommentary import quotations
 from pipeline.model import CHANCE_END, CHANCE_REASON, Document, Gloss, withdrawn_as_chance
@@ -47,10 +46,6 @@ from pipeline.variants import fold
 FUZZY_MIN_SHARE = 0.7
 # one-character "lemmas" that are pronouns or particles of the note itself (不言之者, 其…者)
 FUNCTION_WORDS = frozenset("之其此也者所焉乎矣哉是彼")
-# what an emendation or a reading puts in the text's place: 「X當為Y」, 「X讀為Y」 — after it the note may
-# write the lemma as it reads it (「此醴當作禮。禮賓者，謝其自勤勞也」 of the passage's 醴賓); 讀如 / 讀若 give a
-# sound only and change no word
-SUBSTITUTES = re.compile(r"當[為爲作]|讀[為爲曰]")
 # the chance check (chance_classes): each block is read against the passages this many places
 # after its own (mod the juan's count), and a head class needs this many anchors in the juan to
 # be judged. Glossing commentary stays under 0.25 in every juan of the corpus (the 集釋, both
@@ -245,7 +240,7 @@ def align_block(base: str, note: str, note_marks: dict[int, str] | None = None, 
             cands = sorted(cands + extra, key=lambda c: c.start)
     glosses: list[Gloss] = []
     prev: tuple[int, int] | None = None
-    emended: dict[str, str] = {}  # {Y: X} of the note's 「X當為Y」 read so far (_substitution)
+    emended: dict[str, tuple[str, tuple[int, int]]] = {}  # {Y: (X, X's span)} of the note's 「X當為Y」 so far
     for c in cands:
         lemma = c.lemma
         if c.same_as_prev:
@@ -266,8 +261,10 @@ def align_block(base: str, note: str, note_marks: dict[int, str] | None = None, 
             # a variant may well concern a particle (今文無也); other glosses of one are spurious
             a = anchor_lemma(base, fb, c.lemma, prev, exact_only=c.exact_only,
                              particles_ok=c.type == "variant")
-            if a.start is None and c.type != "variant" and (read := _as_emended(c.lemma, emended)) != c.lemma:
-                b = anchor_lemma(base, fb, read, prev, exact_only=True)
+            if a.start is None and c.type != "variant" and (read := _as_emended(c.lemma, emended)) != fold(c.lemma):
+                # the word the emendation named is glossed where it was named (「綏當為緌。緌，…」: the 綏 of 綏當為緌)
+                at = next((span for x, span in emended.values() if x == read), None)
+                b = _Anchor(*at) if at else anchor_lemma(base, fb, read, prev, exact_only=True)
                 a = _Anchor(b.start, b.end, 0.9 * b.factor) if b.start is not None else a
             if a.start is not None:
                 lemma = base[a.start : a.end]
@@ -300,19 +297,21 @@ def align_block(base: str, note: str, note_marks: dict[int, str] | None = None, 
     return glosses
 
 
-def _substitution(g: Gloss) -> dict[str, str]:
-    """{Y: X} of an anchored 「X當為Y」 / 「X讀為Y」 whose Y is as long as X (one word for one)."""
+def _substitution(g: Gloss) -> dict[str, tuple[str, tuple[int, int]]]:
+    """{Y: (X, X's span in the passage)} of an anchored 「X當為Y」 / 「X讀為Y」 whose Y is as long as X
+    (one word for one)."""
     m = SUBSTITUTES.search(g.text)
     n = g.lemma_end - g.lemma_start
     y = g.text[m.end() : m.end() + n] if m else ""
-    return {fold(y): fold(g.lemma)} if len(y) == n and fold(y) != fold(g.lemma) else {}
+    ok = len(y) == n and fold(y) != fold(g.lemma)
+    return {fold(y): (fold(g.lemma), (g.lemma_start, g.lemma_end))} if ok else {}
 
 
-def _as_emended(lemma: str, emended: dict[str, str]) -> str:
-    """The lemma with each word an earlier emendation or reading of the note put in the text's place
-    turned back to the text's own (禮賓 → 醴賓 after 「醴當作禮」)."""
+def _as_emended(lemma: str, emended: dict[str, tuple[str, tuple[int, int]]]) -> str:
+    """The lemma (folded) with each word an earlier emendation or reading of the note put in the text's
+    place turned back to the text's own (禮賓 → 醴賓 after 「醴當作禮」)."""
     out = fold(lemma)
-    for y, x in emended.items():
+    for y, (x, _span) in emended.items():
         out = out.replace(y, x)
     return out
 

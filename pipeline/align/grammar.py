@@ -45,6 +45,12 @@ ATTRIBUTION = re.compile(rf"(?P<who>{QUOTED}|或)(?:云|曰)|(?P<own>[𤣥玄])�
 # another edition: 古文/今文 (儀禮), 故書 (the 周禮's old text: 「故書滯爲癉」)
 EDITION = ("古文", "今文", "故書")
 DEMONSTRATIVE = ("此", "凡", "其")
+# what an emendation or a reading puts in the text's place: 「X當為Y」, 「X讀為Y」 — after it the note may
+# write the lemma as it reads it (「此醴當作禮。禮賓者，謝其自勤勞也」 of the passage's 醴賓); 讀如 / 讀若 give a
+# sound only and change no word
+SUBSTITUTES = re.compile(r"當[為爲作]|讀[為爲曰]")
+# what is said of the emended character, not of the word: 「祝當為注，讀如注病之。注，聲之誤也」, 「繅，古字也。藻，今字也」
+ABOUT_THE_CHARACTER = re.compile(r"[聲字]之[誤悞]也|[古今]字也")
 
 
 @dataclass
@@ -620,12 +626,21 @@ def read_definition(st: Statement) -> bool:
                                           or _cut_twice(st, k)):
             return st.add("definition", seg[:k], s, 0.6, exact_only=True)
         return st.add("definition", first, s, 0.75, exact_only=True)
+    if said_in_its_place(st.text, st.s, first) and not ABOUT_THE_CHARACTER.fullmatch(after):
+        # 「頒讀為班。班，布也」: the word as an earlier reading or emendation of the note reads it (anchored on
+        # the passage's 頒 by align_block; dropped where it anchors nowhere, as when what it emends is no word of the passage)
+        return st.add("definition", first, s, 0.6, exact_only=True, optional=True)
     k = longest_base_prefix(first, st.in_base)
     if len(first) >= 5 and k >= 0.7 * len(first):  # the passage quoted with its last word changed
         return st.add("definition", first[:k], s, 0.5, exact_only=True)
     if base_pieces(first, st.in_base):  # the passage quoted with words left out
         return st.add("definition", first, s, 0.5, exact_only=True, gapped=True)
     return False
+
+
+def said_in_its_place(note: str, at: int, x: str) -> bool:
+    """x is what a 「W當為x」 / 「W讀為x」 earlier in the note (before `at`) put in the text's place."""
+    return any(note.startswith(x, m.end()) for m in SUBSTITUTES.finditer(note, 0, at))
 
 
 def _cut_twice(st: Statement, k: int) -> bool:
