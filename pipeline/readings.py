@@ -57,7 +57,10 @@ _SCOPE_CLAUSE = (
 SCOPE_RE = re.compile(f"(?:{_SCOPE_CLAUSE})+")
 # … at the end of a note, any short stretch ending in 同 (`族師治令同`, `篇内同`), but not a
 # variant remark (`本或作惡同`: 17 of the 42 such ends on train juan)
-END_SCOPE_RE = re.compile(r"[^反音也作]{1,10}同")
+END_SCOPE_RE = re.compile(r"[^反音也作]{1,10}同"
+                          # … and the longer lists of where else (`下其妻爲母之爲妻禫爲庶母爲祖庶母皆同`, `下之種也同`,
+                          # `後不音者同`, `凡度長短曰長皆同此音`: KR1d0053_033, _026, KR1d0003_017, KR1d0053_006, train)
+                          r"|[下後注此經][^反音作]{1,40}?[皆並竝]同|[下後][^反音作]{1,10}同|後不音者同|凡[^反音作]{1,20}皆同此音")
 # a gloss or a variant remark of the previous head before its scope: `遺于季反與也注同`,
 # `辟音避本亦作避下同`
 GLOSS_RE = re.compile(r"[^也反音]{1,8}也|[本夲字]?[亦又或今]?作[^作](?:音?同)?")

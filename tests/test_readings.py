@@ -420,3 +420,14 @@ def test_yin_fei_the_reading_is_wrong_is_no_homophone():
     assert r.sounds[0].homophone == "非"
     [r] = parse_note("厞扶未反劉音非隱也")  # KR1d0028_014: 劉's reading 非, then the gloss 隱也
     assert [(s.homophone, s.authority) for s in r.sounds] == [(None, ()), ("非", ("劉",))]
+
+
+def test_a_long_list_of_where_else_ends_a_note_as_its_scope():
+    # KR1d0053_033 (train): 爲于僞反下其妻爲母之爲妻禫爲庶母爲祖庶母皆同 — the list is where else 爲 is so read
+    assert _note("KR1d0053_033", "爲于僞反下其妻")[1][-1].scope == "下其妻爲母之爲妻禫爲庶母爲祖庶母皆同"
+    # KR1d0053_026: 下之種也同 (a 也 inside); KR1d0003_017: 後不音者同 ("later ones not read: the same")
+    assert _note("KR1d0053_026", "種之勇反下之種也同")[1][-1].scope == "下之種也同"
+    text, readings, _targets = _note("KR1d0003_017", "甸音電")
+    assert readings[-1].scope == "後不音者同"
+    # a variant remark at a note's end is no scope: 本又作稚同 (KR1d0053_009)
+    assert [r.scope for r in _note("KR1d0053_009", next(k for k in _juan("KR1d0053_009") if k.endswith("本又作稚同")))[1]][-1] is None
