@@ -429,5 +429,8 @@ def test_a_long_list_of_where_else_ends_a_note_as_its_scope():
     assert _note("KR1d0053_026", "種之勇反下之種也同")[1][-1].scope == "下之種也同"
     text, readings, _targets = _note("KR1d0003_017", "甸音電")
     assert readings[-1].scope == "後不音者同"
+    # … and between two entries (KR1d0003_029: …陳直覲反下之陳可陳陳前狥陳行陳廵陳皆同餘以意求之蒐所留反)
+    readings = _note("KR1d0003_029", "中音仲下放此陳直覲反")[1]
+    assert [(r.head, r.scope) for r in readings[1:3]] == [("陳", "下之陳可陳陳前狥陳行陳廵陳皆同"), ("蒐", None)]
     # a variant remark at a note's end is no scope: 本又作稚同 (KR1d0053_009)
     assert [r.scope for r in _note("KR1d0053_009", next(k for k in _juan("KR1d0053_009") if k.endswith("本又作稚同")))[1]][-1] is None
