@@ -262,7 +262,8 @@ def align_block(base: str, note: str, note_marks: dict[int, str] | None = None, 
             a = anchor_lemma(base, fb, c.lemma, prev, exact_only=c.exact_only,
                              particles_ok=c.type == "variant")
             if a.start is None and c.type != "variant" and (read := _as_emended(c.lemma, emended)) != fold(c.lemma):
-                # the word the emendation named is glossed where it was named (「綏當為緌。緌，…」: the 綏 of 綏當為緌)
+                # the lemma as the note's emendation or reading has it, turned back to the passage's word (禮賓 →
+                # 醴賓 after 「醴當作禮」); the word the emendation named itself where it was named (「綏當為緌。緌，…」)
                 at = next((span for x, span in emended.values() if x == read), None)
                 b = _Anchor(*at) if at else anchor_lemma(base, fb, read, prev, exact_only=True)
                 a = _Anchor(b.start, b.end, 0.9 * b.factor) if b.start is not None else a
