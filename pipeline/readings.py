@@ -81,6 +81,8 @@ MAX_HEAD = 3
 READING_NOTES = "音義"
 # `樂音洛下音岳`: the same head read otherwise at its next occurrence (下) — an alternative
 LATER = ("下", "同")
+# a head printed with the 也 after it in the glossed text (`容也羊凶反`), one or two characters
+LOCATED_RE = re.compile(r"[^反音也同]{1,2}也")
 # the upper and lower character of a two-character head (`句芒古侯反下音亡`), maybe after the
 # authority who reads it so (`巾巾竝如字劉下居覲反`)
 UPPER_LOWER = ("上", "下")
@@ -157,6 +159,15 @@ def parse_note(text: str, targets: list[str] | None = None, fold: Callable[[str]
             readings.append(finder.one_of(two, UPPER_LOWER.index(side.group(2)), [sound]))
             continue
         two = None
+        if (readings and not remark and not authority and LOCATED_RE.fullmatch(rest)
+                and (hit := finder.find_ahead(rest)) is not None):
+            # the word printed with the 也 that follows it in the text, to say which (`賔客也下客以逺同容也羊凶反`:
+            # 容 of the 注's 容也; `樂也音洛`, `國分也扶問反`: KR1d0053_047, _021, KR1d0003_030, train) — a head, not
+            # a gloss of the entry before
+            reading = finder.anchored(rest[:-1], start, hit, len(rest) - 1)
+            reading.sounds.append(sound)
+            readings.append(reading)
+            continue
         if readings and _continues(rest, authority, remark):
             names = _authority(rest)[1] if remark and not _authority(rest)[0] else ((rest,) if rest in LATER else ())
             sound.authority = names + authority
@@ -464,6 +475,14 @@ class _Finder:
         """Whether `head` stands at or after the cursor."""
         t0, k0 = self.cursor
         return any(self.targets[t].find(self.fold(head), k0 if t == t0 else 0) >= 0 for t in range(t0, len(self.targets)))
+
+    def find_ahead(self, text: str) -> tuple[int, int] | None:
+        """Where `text` stands at or after the cursor (folded), or None."""
+        return self._find(self.fold(text), ahead_only=True)
+
+    def anchored(self, head: str, start: int, hit: tuple[int, int], size: int) -> Reading:
+        """The head (at `start` of the note) anchored at `hit`, `size` characters; the cursor goes after it."""
+        return self._anchored(head, start, hit, size)
 
     def _anchored(self, head: str, start: int, hit: tuple[int, int], size: int) -> Reading:
         t, at = hit

@@ -434,3 +434,16 @@ def test_a_long_list_of_where_else_ends_a_note_as_its_scope():
     assert [(r.head, r.scope) for r in readings[1:3]] == [("陳", "下之陳可陳陳前狥陳行陳廵陳皆同"), ("蒐", None)]
     # a variant remark at a note's end is no scope: 本又作稚同 (KR1d0053_009)
     assert [r.scope for r in _note("KR1d0053_009", next(k for k in _juan("KR1d0053_009") if k.endswith("本又作稚同")))[1]][-1] is None
+
+
+def test_a_word_printed_with_the_ye_after_it_in_the_text_is_a_head():
+    # KR1d0053_047 (train): …賔客也下客以逺同容也羊凶反 — 容 of the 注's 容也, read 羊凶反; not another reading of 漆
+    text, readings, targets = _note("KR1d0053_047", "贛音貢濟子禮反下同漆依注音切")
+    rong = next(r for r in readings if text[r.sounds[0].start : r.sounds[0].end] == "羊凶反")
+    assert (rong.head, text[rong.head_start : rong.head_end], _anchored(rong, targets)) == ("容", "容", "容")
+    # KR1d0053_021: …染如豔反又如琰反樂也音洛 — 樂 read 洛, not a third reading of 染
+    text, readings, targets = _note("KR1d0053_021", "祝之六反徐之又反注同殽")
+    ran = next(r for r in readings if r.head == "染")
+    assert [text[s.start : s.end] for s in ran.sounds] == ["如豔反", "如琰反"]
+    le = next(r for r in readings if r.head == "樂")
+    assert [text[s.start : s.end] for s in le.sounds] == ["音洛"] and _anchored(le, targets) == "樂"
