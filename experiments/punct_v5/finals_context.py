@@ -6,6 +6,9 @@ neighbouring breaks, bucketed); a3 = the three characters after; pe = the charac
 clause before; last = the unit's last break. Reads no dev juan (docs/segmentation.md, "Stop 38").
 
     python experiments/punct_v5/finals_context.py [SEGMENTER_DIR]
+
+(Stop 38 measured models/segmenter-v5-passage, in git history at fff18f3^; the default is the shipped v6-passage.
+`score_keys` is shared with finals_passage.py.)
 """
 import sys
 from pathlib import Path
@@ -18,9 +21,6 @@ from sklearn.linear_model import LogisticRegression  # noqa: E402
 from pipeline.segment import read_segmenter  # noqa: E402
 from pipeline.train.segment import context as C  # noqa: E402
 
-seg = read_segmenter(Path(sys.argv[1]) if len(sys.argv) > 1 else ROOT / "models/segmenter-v5-passage", with_prior=False)
-backend = seg.backend
-records = C.group_records()
 
 def bucket(d):
     return "1" if d <= 1 else "2" if d == 2 else "3" if d == 3 else "4" if d == 4 else "5-6" if d <= 6 else "7-9" if d <= 9 else "10+"
@@ -49,13 +49,16 @@ def extra(recs, where, variant):
             out[j] = tuple(ks)
     return out
 
-def run(group, variant):
+def score_keys(records, backend, group, add=None, label="current"):
+    """Fit the finals regression of `group` on its train rows with the keys `add(recs, where)` gives each
+    row besides the shipped ones (None: the shipped keys alone), as `_fit` fits it, and print the best tune
+    sentence F1 over C and the thresholds beside the model alone's."""
     train, tune = records[group]
     _, w, num, keys, y = C._rows("finals", backend, train)
     tp, tw, tnum, tkeys, _ = C._rows("finals", backend, tune)
-    if variant:
-        ex = extra(train, w, variant); keys = [a + b for a, b in zip(keys, ex)]
-        tex = extra(tune, tw, variant); tkeys = [a + b for a, b in zip(tkeys, tex)]
+    if add is not None:
+        keys = [a + b for a, b in zip(keys, add(train, w))]
+        tkeys = [a + b for a, b in zip(tkeys, add(tune, tw))]
     counts = {}
     for ks in keys:
         for k in ks:
@@ -71,8 +74,13 @@ def run(group, variant):
             f = C._score("finals", tune, tp, tw, q >= t, backend)
             if best is None or f > best[0]:
                 best = (f, c, t)
-    print(group, variant or "current", f"model {base:.4f} prior {best[0]:.4f} C {best[1]} t {best[2]}", flush=True)
+    print(group, label, f"model {base:.4f} prior {best[0]:.4f} C {best[1]} t {best[2]}", flush=True)
 
-for group in sorted(records):
-    for variant in ("", "g", "g+a3", "g+pe", "g+last", "g+a3+pe+last"):
-        run(group, variant)
+
+if __name__ == "__main__":
+    seg = read_segmenter(Path(sys.argv[1]) if len(sys.argv) > 1 else ROOT / "models/segmenter-v6-passage", with_prior=False)
+    records = C.group_records()
+    for group in sorted(records):
+        for variant in ("", "g", "g+a3", "g+pe", "g+last", "g+a3+pe+last"):
+            score_keys(records, seg.backend, group, (lambda recs, where, v=variant: extra(recs, where, v)) if variant else None,
+                       variant or "current")

@@ -12,8 +12,9 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from sklearn.linear_model import LogisticRegression  # noqa: E402
+from finals_context import score_keys  # noqa: E402
 
 from pipeline.segment import read_segmenter  # noqa: E402
 from pipeline.train.segment import context as C  # noqa: E402
@@ -40,39 +41,14 @@ def extra(recs, where, variant):
     return out
 
 
-def run(records, backend, group, variant):
-    train, tune = records[group]
-    _, w, num, keys, y = C._rows("finals", backend, train)
-    tp, tw, tnum, tkeys, _ = C._rows("finals", backend, tune)
-    if variant:
-        keys = [a + b for a, b in zip(keys, extra(train, w, variant))]
-        tkeys = [a + b for a, b in zip(tkeys, extra(tune, tw, variant))]
-    counts = {}
-    for ks in keys:
-        for k in ks:
-            counts[k] = counts.get(k, 0) + 1
-    vocab = {k: i for i, k in enumerate(sorted(k for k, c in counts.items() if c >= C.MIN_COUNT))}
-    X = C.sparse_design(num, keys, vocab)
-    tX = C.sparse_design(tnum, tkeys, vocab)
-    base = C._score("finals", tune, tp, tw, None, backend)
-    best = None
-    for c in (0.1, 0.3, 1.0):
-        lr = LogisticRegression(C=c, max_iter=5000).fit(X, y)
-        q = lr.predict_proba(tX)[:, 1]
-        for t in C.THRESHOLDS:
-            f = C._score("finals", tune, tp, tw, q >= t, backend)
-            if best is None or f > best[0]:
-                best = (f, c, t)
-    print(group, variant or "current", f"model {base:.4f} prior {best[0]:.4f} C {best[1]} t {best[2]}", flush=True)
-
-
 def main() -> None:
     seg = read_segmenter(Path(sys.argv[1]) if len(sys.argv) > 1 else ROOT / "models/segmenter-v6-passage",
                          with_prior=False)
     records = C.group_records()
     for group in sorted(records):
         for variant in ("", "ps", "ps+cross"):
-            run(records, seg.backend, group, variant)
+            score_keys(records, seg.backend, group, (lambda recs, where, v=variant: extra(recs, where, v)) if variant else None,
+                       variant or "current")
 
 
 if __name__ == "__main__":
