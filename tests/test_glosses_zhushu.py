@@ -708,3 +708,9 @@ def test_a_definition_of_the_word_as_the_note_reads_it_glosses_the_passages_word
              50: "。", 51: "，", 58: "。"}
     got = spans(base, note, marks)
     assert ("reference", "祝", 12, 13) in got and not [g for g in got if g[0] == "definition" and g[1] == "祝"]
+
+
+def test_you_between_the_word_and_wei_of_another_editions_reading_is_an_adverb():
+    # KR1d0030_008#99 (集釋, train): 「今文觶又爲觚」 — the modern text again writes 觶 as 觚: the lemma 觶, not 觶又
+    got = spans("公坐取賓所媵觶興惟公所賜", "至此又言興者明公崇禮不倦也今文觶又爲觚", {2: "，", 6: "，", 13: "。", 19: "。"})
+    assert ("variant", "觶", 6, 7) in got
