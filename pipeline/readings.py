@@ -409,21 +409,21 @@ class _Finder:
             if names and n > len(names) and self._head_like(joined[-n:]):
                 hit = self._find(self.fold(joined[-n:]), ahead_only=True)
                 if hit is not None:
-                    return self._anchored(joined[-n:], offset + len(joined) - n, hit, n), True
+                    return self.anchored(joined[-n:], offset + len(joined) - n, hit, n), True
         for ahead_only in (True, False):
             for n in range(min(MAX_HEAD, len(rest)), 0, -1):
                 if not self._head_like(rest[-n:]):
                     continue
                 hit = self._find(self.fold(rest[-n:]), ahead_only)
                 if hit is not None:
-                    return self._anchored(rest[-n:], offset + len(rest) - n, hit, n), False
+                    return self.anchored(rest[-n:], offset + len(rest) - n, hit, n), False
         last = rest[-1]
         variant = re.search(r"作([^作])[^作]*$", remark)  # the form after the last 作: 本又作󰊡又作䬤並同 → 䬤
         forms = [variant.group(1)] if variant else []
         forms += [later] if later else []
         hit = self._find_any(forms + self._alternates(last))
         if hit is not None:
-            return self._anchored(last, offset + len(rest) - 1, hit, 1), False
+            return self.anchored(last, offset + len(rest) - 1, hit, 1), False
         return Reading(last, offset + len(rest) - 1, offset + len(rest)), False
 
     @staticmethod
@@ -439,7 +439,7 @@ class _Finder:
             hit = (t, k)
         else:
             hit = self._find_any([head] + self._alternates(head))
-        reading = self._anchored(head, start, hit, 1) if hit else Reading(head, start, end)
+        reading = self.anchored(head, start, hit, 1) if hit else Reading(head, start, end)
         reading.sounds.extend(sounds)
         return reading
 
@@ -473,8 +473,7 @@ class _Finder:
 
     def ahead(self, head: str) -> bool:
         """Whether `head` stands at or after the cursor."""
-        t0, k0 = self.cursor
-        return any(self.targets[t].find(self.fold(head), k0 if t == t0 else 0) >= 0 for t in range(t0, len(self.targets)))
+        return self.find_ahead(head) is not None
 
     def find_ahead(self, text: str) -> tuple[int, int] | None:
         """Where `text` stands at or after the cursor (folded), or None."""
@@ -482,9 +481,6 @@ class _Finder:
 
     def anchored(self, head: str, start: int, hit: tuple[int, int], size: int) -> Reading:
         """The head (at `start` of the note) anchored at `hit`, `size` characters; the cursor goes after it."""
-        return self._anchored(head, start, hit, size)
-
-    def _anchored(self, head: str, start: int, hit: tuple[int, int], size: int) -> Reading:
         t, at = hit
         self.cursor = (t, at + size)
         return Reading(head, start, start + len(head), target=t, anchor_start=at, anchor_end=at + size)
