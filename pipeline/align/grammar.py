@@ -128,7 +128,8 @@ def without_zi(x: str, in_base) -> str:
 _KEYWORDS = re.compile(
     r"(?P<kw>猶|之[為爲]言(?!也)|之言|讀[為爲如曰若]|當[為爲作]|謂之|謂|者)"
 )
-# adverbs between a word and the 作 / 為 of its other reading (「今文觶又爲觚」, KR1d0030_008#99, train: 觶, not 觶又)
+# adverbs a reader steps over between a word and its formula or the 作 / 為 of its other reading (X亦猶Y, X皆當作Y;
+# 「今文觶又爲觚」, KR1d0030_008#99, train: 觶, not 觶又)
 _ADVERBS = "亦皆或竝並又"
 _GOVERNS = frozenset("不無未言非弗勿毋其之所以而于於與及若則")  # words that govern what follows
 _FORMULA_AT = re.compile(r"猶|之言|讀[為爲如曰若]|當[為爲作]|謂(?!之)|者")
