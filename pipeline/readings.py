@@ -26,15 +26,6 @@ from collections.abc import Callable
 
 from pipeline.model import Reading, Sound
 
-# one reading formula: 反切 (two characters + 反, sometimes after 音: 圜音于權反), homophone
-# (音 + one character; not 音者 of the scope `後不音者放此`), 如字 (also 音如字: `一音如字`)
-# two 反切 at once (`好呼報呼老二反`: 呼報反 and 呼老反) come first, so that 老二反 is not one;
-# 音反 is a homophone (`阪險上音反又蒲版反`) where no 反切 can be read; 音與X同 ("read as X",
-# `哨音稍劉李音與燿同`) is the homophone X, not 與; so, the nearest formula, is 音近X ("read
-# close to X", `服䖍音近蠻`), not 近
-FORMULA_RE = re.compile(
-    r"音?(?P<two>[^反音同也]{4})二反|音?(?P<fq>[^反音同也]{2})反|音與(?P<same>[^音同也如者與])同"
-    r"|音近(?P<near>[^音同也如者])|(?<!漢書)音(?P<hom>[^音同也如者])|音?(?P<rz>如字)")
 # authorities and alternative markers that may stand before a formula, longest first
 AUTHORITIES = (
     "徐邈", "劉昌宗", "李軌", "沈重", "王肅", "鄭司農", "司農", "杜子春", "干寳", "干寶", "戚袞",
@@ -44,18 +35,35 @@ AUTHORITIES = (
     "徐", "沈", "劉", "李", "戚", "干", "鄭", "王", "馬", "孫", "郭", "舊", "聶", "呂", "皇", "盧", "何", "杜", "范", "庾",
 )
 ALTERNATIVE = ("一", "又", "或", "亦", "皆", "並", "竝", "俱")
+# one reading formula: 反切 (two characters + 反, sometimes after 音: 圜音于權反), homophone
+# (音 + one character; not 音者 of the scope `後不音者放此`), 如字 (also 音如字: `一音如字`)
+# two 反切 at once (`好呼報呼老二反`: 呼報反 and 呼老反) come first, so that 老二反 is not one — not
+# where the four characters hold an authority or a marker (`如比徐方二反`, `肂本又作肄以二反`: 比 and 肄
+# read 方二反 and 以二反, KR1d0003_013, KR1d0053_010, train), unless the two 反切 share their upper
+# character (`肉柔又柔育二反`: 柔又反 and 柔育反, KR1d0003_041, train);
+# 音反 is a homophone (`阪險上音反又蒲版反`) where no 反切 can be read; 音與X同 ("read as X",
+# `哨音稍劉李音與燿同`) is the homophone X, not 與; so, the nearest formula, is 音近X ("read
+# close to X", `服䖍音近蠻`), not 近
+_NOT_IN_TWO = "".join(a for a in AUTHORITIES if len(a) == 1) + "".join(ALTERNATIVE) + "作字曰如"
+FORMULA_RE = re.compile(
+    rf"音?(?P<two>(?P<upper>[^反音同也])[^反音同也](?P=upper)[^反音同也]|[^反音同也{_NOT_IN_TWO}]{{4}})二反"
+    r"|音?(?P<fq>[^反音同也]{2})反|音與(?P<same>[^音同也如者與])同"
+    r"|音近(?P<near>[^音同也如者])|(?<!漢書)音(?P<hom>[^音同也如者])|音?(?P<rz>如字)")
 # "both": after a scope, a lone 並 is a head (竝於鬼神: `…皆放此並歩頂反`)
 BOTH = ("並", "竝")
 # the scope of the previous entry, at the start of the text between two formulas: clauses
 # ending in 同 (下同, 注同, 下及注同, 下除乗君…皆同: `除` lists exceptions, so longer) or 放此
-# (下皆倣此, 後不音者放此), one after another (注同下以自治…皆放此)
+# (下皆倣此, 後不音者放此), one after another (注同下以自治…皆放此); 篇内同 "the same throughout the
+# chapter" (`長丁丈反篇内並同`, `朝直遙反篇内除下注朝之餘皆同`); after 出注, "the word is the 注's"
+# (`甸音田出注下甸役同`, `端音冕出注下諸侯𤣥端同`: KR1d0053_032, _029, KR1d0003_019, train)
 _SCOPE_CLAUSE = (
     r"[下後][^反音也同]{0,6}除[^反音也]{0,16}?同"
+    r"|篇[内內][^反音也]{0,10}?同"
     r"|[下注後此皆並竝經][^反音也]{0,10}?同"
     r"|[下後注此經][^反音也作]{11,40}?[皆並竝]同"
     r"|(?:[下後注餘][^反也]{0,12}?)?[放倣]此"
 )
-SCOPE_RE = re.compile(f"(?:{_SCOPE_CLAUSE})+")
+SCOPE_RE = re.compile(f"(?:出注)?(?:{_SCOPE_CLAUSE})+")
 # … at the end of a note, any short stretch ending in 同 (`族師治令同`, `篇内同`), but not a
 # variant remark (`本或作惡同`: 17 of the 42 such ends on train juan)
 END_SCOPE_RE = re.compile(r"[^反音也作]{1,10}同"
@@ -81,6 +89,8 @@ MAX_HEAD = 3
 READING_NOTES = "音義"
 # `樂音洛下音岳`: the same head read otherwise at its next occurrence (下) — an alternative
 LATER = ("下", "同")
+# an edition, before the alternative marker of its reading (`本又如字`, `一本又力錦反`)
+EDITIONS = ("本", "夲", "一本")
 # a head printed with the 也 after it in the glossed text (`容也羊凶反`), one or two characters
 LOCATED_RE = re.compile(r"[^反音也同]{1,2}也")
 # the upper and lower character of a two-character head (`句芒古侯反下音亡`), maybe after the
@@ -135,10 +145,11 @@ def parse_note(text: str, targets: list[str] | None = None, fold: Callable[[str]
                 rest, authority = authority[0], authority[1:]
                 start = text.find(rest, start)
             elif readings and len(authority) == 1 and (
-                    (scope and (authority[0] in BOTH or finder.ahead(authority[0])))
+                    (scope and (authority[0] in BOTH or (len(authority[0]) == 1 and finder.ahead(authority[0]))))
                     or finder.read_as_its_word("", authority, sound)):
                 # after a scope a new entry begins: `…皆放此並歩頂反` (竝於鬼神), `…皆同戚音傶`
-                # (戚 of the 注 ahead; `…下同徐戶交反` is 徐邈's alternative); so does a name read as
+                # (戚 of the 注 ahead; `…下同徐戶交反` is 徐邈's alternative; a name of two characters is the
+                # commentator the 注 quotes, `…注饋遺同司農音維`: KR1d0003_009, train); so does a name read as
                 # the word it is, where the text has it ahead (`…張里反王往況反`: 王 "to rule", not 王肅's)
                 rest, authority = authority[0], ()
                 start = text.find(rest, start)
@@ -168,8 +179,12 @@ def parse_note(text: str, targets: list[str] | None = None, fold: Callable[[str]
             reading.sounds.append(sound)
             readings.append(reading)
             continue
-        if readings and _continues(rest, authority, remark):
-            names = _authority(rest)[1] if remark and not _authority(rest)[0] else ((rest,) if rest in LATER else ())
+        if readings and _continues(rest, authority, remark) and not (
+                # the word 下 read as itself (`適丁厯反下遐嫁反`, `摯音志下户嫁反`: KR1d0003_021, KR1d0053_010,
+                # train), where it stands ahead: a head, not the previous head's next occurrence (`樂音洛下音岳`)
+                rest == "下" and _own_reading(rest, sound) and finder.ahead(rest)):
+            names = _authority(rest)[1] if remark and not _authority(rest)[0] else \
+                ((rest,) if rest in LATER or rest in EDITIONS else ())
             sound.authority = names + authority
             readings[-1].sounds.append(sound)
             continue
@@ -371,6 +386,10 @@ def _continues(rest: str, authority: tuple[str, ...], remark: str) -> bool:
     """An alternative of the previous head: nothing but authorities (and a gloss, a remark) before it."""
     if rest in LATER or rest == "絶句" or (rest.startswith("一讀") and len(rest) <= 3):
         return True  # `一讀此如字`, `一讀下五教反`: another way of reading the passage
+    if rest in EDITIONS and authority:
+        # `為于偽反本又如字`, `廪彼錦反一本又力錦反`: an edition's reading of the same head, not a head 本
+        # (KR1d0053_029, _052, train)
+        return True
     if rest.endswith("同") and not remark:
         # `訂李音亭呂沈同劉當定反`, `溠音詐…字林同劉昨雖反`, `玼…本亦作瑳與下瑳字同倉我反`: what ends
         # in 同 ("… the same") is said of the previous head; no head is read as 同

@@ -447,3 +447,44 @@ def test_a_word_printed_with_the_ye_after_it_in_the_text_is_a_head():
     assert [text[s.start : s.end] for s in ran.sounds] == ["如豔反", "如琰反"]
     le = next(r for r in readings if r.head == "樂")
     assert [text[s.start : s.end] for s in le.sounds] == ["音洛"] and _anchored(le, targets) == "樂"
+
+
+def _entries(text, readings):
+    return [(r.head, [text[s.start : s.end] for s in r.sounds], r.scope) for r in readings]
+
+
+def test_two_fanqie_at_once_hold_no_authority_or_marker():
+    # KR1d0003_013 (train): 如比徐方二反 — 徐邈 reads 比 方二反, not two 反切 如比 and 徐方
+    text, readings, _targets = _note("KR1d0003_013", next(k for k in _juan("KR1d0003_013") if "如比徐方二反" in k)[:6])
+    assert ("如比", ["方二反"], None) in _entries(text, readings)
+    # KR1d0003_041 (train): 肉柔又柔育二反 — two 反切 that share their upper character, 又 notwithstanding
+    text, readings, _targets = _note("KR1d0003_041", next(k for k in _juan("KR1d0003_041") if "柔又柔育二反" in k)[:6])
+    assert ("肉", ["柔又", "柔育二反"], "下同") in _entries(text, readings)
+
+
+def test_a_scope_after_chu_zhu_or_throughout_the_chapter_is_kept():
+    # KR1d0053_029 (train): 端音冕出注下諸侯𤣥端同朝直遙反篇内除下注朝之餘皆同闔胡獵反…
+    text, readings, _targets = _note("KR1d0053_029", "端音冕出注")
+    assert [(r.head, r.scope) for r in readings[:3]] == [
+        ("端", "出注下諸侯𤣥端同"), ("朝", "篇内除下注朝之餘皆同"), ("闔", None)]
+
+
+def test_xia_read_as_itself_after_a_reading_is_a_head():
+    # KR1d0003_021 (train): 適丁厯反下遐嫁反 — the 經's 下 (則下其君之禮) read 遐嫁反, not a second reading of 適
+    text, readings, targets = _note("KR1d0003_021", "適丁厯反下遐嫁反")
+    xia = readings[1]
+    assert _entries(text, readings)[:2] == [("適", ["丁厯反"], None), ("下", ["遐嫁反"], None)]
+    assert _anchored(xia, targets) == "下" and targets[xia.target].text[xia.anchor_start - 1] == "則"
+    # …but the head's next occurrence read otherwise stays the head's (樂音洛下音岳)
+    text, readings, _targets = _note("KR1d0053_059", next(k for k in _juan("KR1d0053_059") if "樂音洛又音岳下戸嫁反" in k)[:6])
+    assert ("樂", ["音洛", "音岳"], None) in _entries(text, readings) and ("下", ["戸嫁反"], None) in _entries(text, readings)
+
+
+def test_an_editions_reading_and_a_commentators_name_open_no_entry():
+    # KR1d0053_029 (train): 為于偽反本又如字 — an edition reads 為 如字; no head 本
+    text, readings, _targets = _note("KR1d0053_029", "為于偽反本又如字")
+    assert _entries(text, readings)[0] == ("為", ["于偽反", "如字"], None) and "本" not in [r.head for r in readings]
+    assert readings[0].sounds[1].authority == ("本", "又")
+    # KR1d0003_009 (train): 遺維季反注饋遺同司農音維 — 鄭司農's reading of 遺 after the scope, not a head 司農
+    text, readings, _targets = _note("KR1d0003_009", next(k for k in _juan("KR1d0003_009") if "司農音維" in k)[:6])
+    assert ("遺", ["維季反", "音維"], "注饋遺同") in _entries(text, readings)
