@@ -488,3 +488,14 @@ def test_an_editions_reading_and_a_commentators_name_open_no_entry():
     # KR1d0003_009 (train): 遺維季反注饋遺同司農音維 — 鄭司農's reading of 遺 after the scope, not a head 司農
     text, readings, _targets = _note("KR1d0003_009", next(k for k in _juan("KR1d0003_009") if "司農音維" in k)[:6])
     assert ("遺", ["維季反", "音維"], "注饋遺同") in _entries(text, readings)
+
+
+def test_a_book_cited_for_its_reading_is_an_authority_not_a_head():
+    # KR1d0053_053 (train): 載依注讀曰栽音災生也詩音再 — the 詩 reads 載 再: another reading of 載, no head 詩
+    text, readings, _targets = _note("KR1d0053_053", next(k for k in _juan("KR1d0053_053") if "詩音再" in k)[:6])
+    zai = next(r for r in readings if r.head == "載")
+    assert [text[s.start : s.end] for s in zai.sounds] == ["音災", "音再"] and zai.sounds[1].authority == ("詩",)
+    assert "詩" not in [r.head for r in readings]
+    # KR1d0028_014 (儀禮注疏, where the stop-65 hand check found the class): 報禮記音芳付反下同 — 報 of the 注's 小記曰報葬者, not 記
+    text, readings, targets = _note("KR1d0028_014", "報禮記音芳付反")
+    assert (readings[0].head, _anchored(readings[0], targets), readings[0].sounds[0].authority) == ("報", "報", ("禮記",))
