@@ -5,6 +5,7 @@ by hand (docs/glosses.md) or as the pre-fill of a gold set (annotations/gold/).
     python benchmarks/gloss_sample.py --book KR1d0030 --split train --blocks 30 --jsonl out.jsonl
     python benchmarks/gloss_sample.py --book KR1d0003 --split tune --blocks 15 --seed 33
     python benchmarks/gloss_sample.py --book KR1d0028 --split all --blocks 20 --seed 40   # 儀禮注疏: no punct data
+    python benchmarks/gloss_sample.py --book KR1d0053 --split train --juan 029 --blocks 100000   # a whole juan
 
 Blocks: the 注 units of a 注疏 (KR1d0003, KR1d0053) or the 鄭注 units of the 集釋 (KR1d0030), from
 the juan of the chosen split (dev = juan 10, 20, …; train = the juan in data/punct that are not
@@ -52,10 +53,12 @@ def split_juan(book: str, split: str) -> list[str]:
     return sorted(j for j, s in seen.items() if s == split and j != "000")
 
 
-def blocks(book: str, split: str):
+def blocks(book: str, split: str, only: list[str] | None = None):
     from pipeline.ingest import read_document
 
     for j in split_juan(book, split):
+        if only and j not in only:
+            continue
         doc = read_document(str(ROOT / "data" / "corpus" / book / f"{book}_{j}.txt"))
         for u in doc.units:
             if u.kind == "commentary" and u.marker in MARKERS[book] and u.text:
@@ -70,6 +73,8 @@ def main(argv=None) -> int:
     ap.add_argument("--split", default="train", choices=("train", "dev", "tune", "all"))
     ap.add_argument("--blocks", type=int, default=20)
     ap.add_argument("--seed", type=int, default=20261201)
+    ap.add_argument("--juan", action="append",
+                    help="only these juan of the split (`--juan 029`; with a large --blocks, every block of a whole juan)")
     ap.add_argument("--jsonl", help="write the sampled records (gold format, system glosses) here")
     args = ap.parse_args(argv)
 
@@ -77,7 +82,9 @@ def main(argv=None) -> int:
     from pipeline.evaluate.glosses import note_marks
     from pipeline.segment import load_segmenter
 
-    pool = list(blocks(args.book, args.split))
+    pool = list(blocks(args.book, args.split, args.juan))
+    if args.juan and not pool:
+        ap.error(f"no blocks: juan {', '.join(args.juan)} not in the {args.split} split of {args.book}")
     picked = sorted(random.Random(args.seed).sample(range(len(pool)), min(args.blocks, len(pool))))
     seg = load_segmenter()
     if args.split == "train":  # the phrase memory knows train juan's marks by heart
