@@ -714,3 +714,49 @@ def test_you_between_the_word_and_wei_of_another_editions_reading_is_an_adverb()
     # KR1d0030_008#99 (集釋, train): 「今文觶又爲觚」 — the modern text again writes 觶 as 觚: the lemma 觶, not 觶又
     got = spans("公坐取賓所媵觶興惟公所賜", "至此又言興者明公崇禮不倦也今文觶又爲觚", {2: "，", 6: "，", 13: "。", 19: "。"})
     assert ("variant", "觶", 6, 7) in got
+
+
+def _with_marks(punctuated: str) -> tuple[str, dict[int, str]]:
+    """The note and its marks from a punctuated copy (the marks as the segmenter gave them)."""
+    text, marks = "", {}
+    for ch in punctuated:
+        if ch in "，。、：":
+            marks[len(text)] = ch
+        else:
+            text += ch
+    return text, marks
+
+
+def test_a_clause_opened_by_sui_is_a_concession_not_a_head():
+    # KR1d0053_042#7 (train), the segmenter's marks: 「雖有親之大喪，猶為輕服者…」 — "although …, still …": no gloss of
+    # the passage's 雖 (the def the reader took), nor an equivalence 雖有親之大喪 ≡ 為輕服
+    base = "雖諸父昆弟之喪如當父母之喪其除諸父昆弟之喪也皆服其除喪之服卒事反喪服"
+    note, marks = _with_marks("雖有親之大喪，猶為輕服者，除骨肉之恩也。唯君之喪，不除私服。言當者，期大功之喪，或終始皆在三年之中。")
+    got = [(g.type, g.lemma) for g in align_block(base, note, marks, zhushu=True)]
+    assert not [g for g in got if g[1].startswith("雖")] and ("explanation", "當") in got
+    # KR1d0053_029#68 (train): 「雖不賦，猶為之禁」 — no equivalence 雖不賦 (unanchored) beside the glosses of 列 and 造
+    base = "年不順成君衣布搢本關梁不租山澤列而不賦土功不興大夫不得造車馬"
+    note, marks = _with_marks("列之言遮列也。雖不賦，猶為之禁，不得非時取也。造，謂作新也。")
+    got = [(g.type, g.lemma) for g in align_block(base, note, marks, zhushu=True)]
+    assert got == [("sound", "列"), ("reference", "造")]
+    # a concession that quotes the passage is its words (KR1d0053_043#192: 女雖未許嫁年二十而笄)
+    note, marks = _with_marks("雖未許嫁，年二十，亦為成人矣。")
+    assert [g.lemma for g in align_block("女雖未許嫁年二十而笄禮之婦人執其禮", note, marks, zhushu=True)] == ["雖未許嫁年二十"]
+
+
+def test_a_lemma_printed_with_ji_yi_or_si_for_another_anchors_on_the_passages_form():
+    # KR1d0053_029#166 (train): the passage prints 為己偞卑, the note 「已猶大也」 — the lemma is the passage's 己
+    note, marks = _with_marks("水漿，非盛饌也。已，猶大也。")
+    got = align_block("唯水漿不祭若祭為己偞卑", note, marks, zhushu=True)
+    assert [(g.type, g.lemma, g.lemma_start) for g in got] == [("definition", "水漿", 1), ("equivalence", "己", 8)]
+    # KR1d0053_032#117 (train): the passage 已則否, the note 「己則否者…」
+    note, marks = _with_marks("己則否者，不貴非時之恩於人所不能也。")
+    got = align_block("生不及祖父母諸父昆弟而父稅喪已則否", note, marks, zhushu=True)
+    assert [(g.lemma, g.lemma_start, g.lemma_end) for g in got] == [("已則否", 14, 17)]
+
+
+def test_du_jie_wei_read_here_as_everywhere_is_a_reading():
+    # KR1d0053_029#81 (train): 「犆讀皆如直道而行之直」 — 犆 read as 直, as in every place
+    note, marks = _with_marks("幦，覆苓也。犆讀皆如直道而行之直。")
+    assert [(g.type, g.lemma, g.lemma_start) for g in align_block("君羔幦虎犆", note, marks, zhushu=True)] == [
+        ("definition", "幦", 2), ("reading", "犆", 4)]

@@ -267,6 +267,12 @@ def align_block(base: str, note: str, note_marks: dict[int, str] | None = None, 
                 at = next((span for x, span in emended.values() if x == read), None)
                 b = _Anchor(*at) if at else anchor_lemma(base, fb, read, prev, exact_only=True)
                 a = _Anchor(b.start, b.end, 0.9 * b.factor) if b.start is not None else a
+            if a.start is None and c.type != "variant":
+                for form in _lookalike_forms(c.lemma):
+                    b = anchor_lemma(base, fb, form, prev, exact_only=True)
+                    if b.start is not None:
+                        a = _Anchor(b.start, b.end, 0.9 * b.factor)
+                        break
             if a.start is not None:
                 lemma = base[a.start : a.end]
         if withdrawn and a.start is not None and c.type != "variant" and (why := withdrawn(lemma)):
@@ -296,6 +302,22 @@ def align_block(base: str, note: str, note_marks: dict[int, str] | None = None, 
             if c.type in ("emendation", "reading"):
                 emended.update(_substitution(glosses[-1]))
     return glosses
+
+
+# the prints write 己, 已 and 巳 for one another: 「已猶大也」 of the passage's 為己偞卑, 「己則否者」 of 已則否, 「已之言起也」
+# of 戊巳 (KR1d0053_029, _032, _016, train). Not in the variant fold, which would anchor every reading of 已 on a 己
+_LOOKALIKES = "己已巳"
+
+
+def _lookalike_forms(lemma: str) -> list[str]:
+    """The lemma with its 己 / 已 / 巳 written as the others, tried where it anchors nowhere as it stands."""
+    at = [i for i, ch in enumerate(lemma) if ch in _LOOKALIKES]
+    if not at or len(at) > 2:
+        return []
+    forms = [""]
+    for i, ch in enumerate(lemma):
+        forms = [f + c for f in forms for c in (_LOOKALIKES if i in at else ch)]
+    return [f for f in forms if f != lemma]
 
 
 def _substitution(g: Gloss) -> dict[str, tuple[str, tuple[int, int]]]:

@@ -125,8 +125,9 @@ def without_zi(x: str, in_base) -> str:
     return x
 
 
+# 讀皆為 / 讀皆如, "read, here as everywhere, as" (「卒讀皆為倅」, 「犆讀皆如直道而行之直」: KR1d0053_062, _029, train)
 _KEYWORDS = re.compile(
-    r"(?P<kw>猶|之[為爲]言(?!也)|之言|讀[為爲如曰若]|當[為爲作]|謂之|謂|者)"
+    r"(?P<kw>猶|之[為爲]言(?!也)|之言|讀皆?[為爲如曰若]|當[為爲作]|謂之|謂|者)"
 )
 # adverbs a reader steps over between a word and its formula or the 作 / 為 of its other reading (X亦猶Y, X皆當作Y;
 # 「今文觶又爲觚」, KR1d0030_008#99, train: 觶, not 觶又)
@@ -325,6 +326,13 @@ def read_edition_variant(st: Statement) -> bool:
     if m and st.in_base(m.group(1)) and not any(s < b < s + m.end() and b != s + m.end(1) for b in st.inner):
         return read_variant(text, s, e, st.in_base, st.out, bare=True)
     return False
+
+
+def skip_concessive(st: Statement) -> bool:
+    """「雖不歌，猶鼓琴瑟…」, 「雖有親之大喪，猶為輕服者…」: a clause opened by 雖 "although" is the note's own
+    concession, no head (the 猶 after it is "still", not an equivalence) — unless it quotes the passage
+    (「雖未許嫁，年二十，亦為成人矣」 of 女雖未許嫁年二十而笄). Found on train juan of the three books (KR1d0053_029, _042 …)."""
+    return st.seg.startswith("雖") and not st.in_base(st.text[st.s : st.first_end])
 
 
 # a book or speaker cited by name, 「射義曰：…」, 「詩云…」, 「又曰…」: what follows is another text's
@@ -703,6 +711,7 @@ def read_unmarked_head(st: Statement) -> bool:
 # Tried in order on each statement; the first that returns True has read it.
 READERS: tuple[Callable[[Statement], bool], ...] = (
     read_edition_variant,
+    skip_concessive,
     skip_citation,
     read_yan,
     read_du_x_as_y,
