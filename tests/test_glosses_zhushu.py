@@ -760,3 +760,14 @@ def test_du_jie_wei_read_here_as_everywhere_is_a_reading():
     note, marks = _with_marks("幦，覆苓也。犆讀皆如直道而行之直。")
     assert [(g.type, g.lemma, g.lemma_start) for g in align_block("君羔幦虎犆", note, marks, zhushu=True)] == [
         ("definition", "幦", 2), ("reading", "犆", 4)]
+
+
+def test_wei_x_zhe_reading_the_whole_passage_is_no_gloss_but_wei_zhi_x_zhe_explains_x():
+    # KR1d0030_019#32 (集釋, train), the segmenter's marks: 「謂養子者，有它，故賤者代之慈已」 of 乳母 — "it means the one who
+    # nurses the child": no explanation of a head 謂養子
+    note, marks = _with_marks("謂養子者，有它，故賤者代之慈已。")
+    assert align_block("乳母", note, marks) == []
+    # KR1d0030_019#6: 「謂之緦者，治其縷，細如絲也」 — why it is called 緦: an explanation of the passage's 緦
+    note, marks = _with_marks("謂之緦者，治其縷，細如絲也。")
+    got = align_block("𫝊曰緦者十五升抽其半有事其縷無事其布曰緦", note, marks)
+    assert [(g.type, g.lemma, g.lemma_start) for g in got] == [("explanation", "緦", 2)]

@@ -470,6 +470,10 @@ def read_keyword_formula(st: Statement) -> bool:
                 continue  # 釋獲者, 執事者: 者 belongs to the lemma
             if text[k + 1 : e] == "也":
                 continue  # 「問學學誠者也」: …者也 closes a nominal sentence; no 「X者，」 head
+            if x.startswith("謂") and not x.startswith("謂之") and not st.in_base(x):
+                # 「謂養子者，有它故，賤者代之慈已」, 「謂服無親者，當為之主」 (KR1d0030_019, train): "it means X, who …" —
+                # the note's reading of the whole passage, no head 謂X to explain (「謂之X者」 explains X: read on)
+                return True
             kx = longest_base_prefix(x, st.in_base) if st.sentence_start and not st.in_base(x) else 0
             if kx and kx < len(x) and x[kx] in (x[0], x[kx - 1]) and not any(s < b < k for b in st.inner):
                 # 「授授先者一人」, 「命之命使者」 (KR1d0030_015#211, _002#353, train): the head repeated to define it
