@@ -771,3 +771,7 @@ def test_wei_x_zhe_reading_the_whole_passage_is_no_gloss_but_wei_zhi_x_zhe_expla
     note, marks = _with_marks("謂之緦者，治其縷，細如絲也。")
     got = align_block("𫝊曰緦者十五升抽其半有事其縷無事其布曰緦", note, marks)
     assert [(g.type, g.lemma, g.lemma_start) for g in got] == [("explanation", "緦", 2)]
+    # KR1d0053_025#158 (train): 「謂禽為利者，凡田，大獸公之，小禽私之」 — why the passage calls the game 利: its 利
+    note, marks = _with_marks("謂禽為利者，凡田，大獸公之，小禽私之。")
+    got = align_block("而流示之禽而鹽諸利以觀其不犯命也", note, marks, zhushu=True)
+    assert [(g.type, g.lemma, g.lemma_start) for g in got] == [("explanation", "利", 8)]

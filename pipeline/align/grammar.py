@@ -472,7 +472,12 @@ def read_keyword_formula(st: Statement) -> bool:
                 continue  # 「問學學誠者也」: …者也 closes a nominal sentence; no 「X者，」 head
             if x.startswith("謂") and not x.startswith("謂之") and not st.in_base(x):
                 # 「謂養子者，有它故，賤者代之慈已」, 「謂服無親者，當為之主」 (KR1d0030_019, train): "it means X, who …" —
-                # the note's reading of the whole passage, no head 謂X to explain (「謂之X者」 explains X: read on)
+                # the note's reading of the whole passage, no head 謂X to explain (「謂之X者」 explains X: read on).
+                # 「謂Y為X者」 says why the passage calls Y X: an explanation of X where X stands in the passage
+                # (「謂弟之妻為婦者，卑逺之」, 「謂鎧為甲者」: KR1d0040_011, KR1d0057_006, read at stop 65)
+                called = re.fullmatch(r"謂.{1,6}?[為爲](.{1,3})", x)
+                if called and st.in_base(called.group(1)):
+                    st.add("explanation", called.group(1), k - len(called.group(1)), 0.7, exact_only=True)
                 return True
             kx = longest_base_prefix(x, st.in_base) if st.sentence_start and not st.in_base(x) else 0
             if kx and kx < len(x) and x[kx] in (x[0], x[kx - 1]) and not any(s < b < k for b in st.inner):
