@@ -775,3 +775,11 @@ def test_wei_x_zhe_reading_the_whole_passage_is_no_gloss_but_wei_zhi_x_zhe_expla
     note, marks = _with_marks("謂禽為利者，凡田，大獸公之，小禽私之。")
     got = align_block("而流示之禽而鹽諸利以觀其不犯命也", note, marks, zhushu=True)
     assert [(g.type, g.lemma, g.lemma_start) for g in got] == [("explanation", "利", 8)]
+
+
+def test_ci_x_this_x_here_opens_a_gloss_of_x():
+    # KR1d0053_029#36 (train), the segmenter's marks: 「此內朝，路寢門外之正朝也」 — "this 內朝 is …": a gloss of 内朝
+    note, marks = _with_marks("朝服，冠𤣥端素裳也。此内朝，路寢門外之正朝也。天子諸侯皆三朝。")
+    got = align_block("朝服以日視朝於内朝", note, marks, zhushu=True)
+    assert [(g.type, g.lemma, g.lemma_start) for g in got] == [("definition", "朝服", 0), ("definition", "内朝", 7)]
+    assert got[1].text.startswith("此内朝")

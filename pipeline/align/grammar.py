@@ -158,6 +158,12 @@ def _strip_lead(text: str, pos: int, end: int, clause_ends=(), in_base=None) -> 
     m = ATTRIBUTION.match(text, pos, end)
     if m and m.end() < end:
         pos = m.end()
+    if text.startswith("此", pos) and in_base is not None:
+        # 「此庠，謂鄉學也」, 「此內朝，路寢門外之正朝也」 (KR1d0053_013, _029, train): "this X (here) is Y" — the head is
+        # X, a word of the passage closing the first clause by itself
+        ce = next((c for c in clause_ends if c > pos + 1), end)
+        if ce < end and ce - pos - 1 <= 6 and in_base(text[pos + 1 : ce]) and not in_base(text[pos:ce]):
+            return pos + 1
     for lead in LEAD_STRIP:
         k = pos + len(lead)
         if text.startswith(lead, pos) and k < end and (k not in clause_ends or lead == "或曰"):
