@@ -783,3 +783,8 @@ def test_ci_x_this_x_here_opens_a_gloss_of_x():
     got = align_block("朝服以日視朝於内朝", note, marks, zhushu=True)
     assert [(g.type, g.lemma, g.lemma_start) for g in got] == [("definition", "朝服", 0), ("definition", "内朝", 7)]
     assert got[1].text.startswith("此内朝")
+    # …but not where what follows is a statement about this case, not a short 「謂…」 / 「…也」 (KR1d0053_056#76, train:
+    # 「此又哭、三哭，皆言袒」 — "here the 又哭 and the 三哭 both say 袒", no definition of 又哭)
+    base = "遂冠歸入門左北面哭盡哀免袒成踊東即位拜賔成踊賔出主人拜送於又哭免袒成踊於三哭猶免袒成踊三日成服於五哭相者告事畢"
+    note, marks = _with_marks("為父於又哭，括髪而不袒。此又哭、三哭，皆言袒。袒、衍字也。")
+    assert "又哭" not in [g.lemma for g in align_block(base, note, marks, zhushu=True)]

@@ -160,9 +160,12 @@ def _strip_lead(text: str, pos: int, end: int, clause_ends=(), in_base=None) -> 
         pos = m.end()
     if text.startswith("此", pos) and in_base is not None:
         # 「此庠，謂鄉學也」, 「此內朝，路寢門外之正朝也」 (KR1d0053_013, _029, train): "this X (here) is Y" — the head is
-        # X, a word of the passage closing the first clause by itself
+        # X, a word of the passage closing the first clause by itself, and Y a short 「謂…」 or 「…也」; a longer Y is a
+        # statement about this case (「此主皮之射，與天子大射張皮侯…」, 「此帶牡麻，兼男子小功以下…」: KR1d0040, read at stop 65)
         ce = next((c for c in clause_ends if c > pos + 1), end)
-        if ce < end and ce - pos - 1 <= 6 and in_base(text[pos + 1 : ce]) and not in_base(text[pos:ce]):
+        y = text[ce:end]
+        if ce < end and ce - pos - 1 <= 6 and in_base(text[pos + 1 : ce]) and not in_base(text[pos:ce]) \
+                and len(y) <= 12 and (y.startswith("謂") or y.endswith("也")):
             return pos + 1
     for lead in LEAD_STRIP:
         k = pos + len(lead)
