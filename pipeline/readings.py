@@ -41,8 +41,8 @@ ALTERNATIVE = ("一", "又", "或", "亦", "皆", "並", "竝", "俱")
 # one reading formula: 反切 (two characters + 反, sometimes after 音: 圜音于權反), homophone
 # (音 + one character; not 音者 of the scope `後不音者放此`), 如字 (also 音如字: `一音如字`)
 # two 反切 at once (`好呼報呼老二反`: 呼報反 and 呼老反) come first, so that 老二反 is not one — not
-# where the four characters hold an authority or a marker (`如比徐方二反`, `肂本又作肄以二反`: 比 and 肄
-# read 方二反 and 以二反, KR1d0003_013, KR1d0053_010, train), unless the two 反切 share their upper
+# where the four characters hold an authority or a marker (`如比徐方二反`, `諡音示徐又以二反`: 比 and 諡
+# read 方二反 and 以二反, KR1d0003_013, KR1d0053_019, train), unless the two 反切 share their upper
 # character (`肉柔又柔育二反`: 柔又反 and 柔育反, KR1d0003_041, train);
 # 音反 is a homophone (`阪險上音反又蒲版反`) where no 反切 can be read; 音與X同 ("read as X",
 # `哨音稍劉李音與燿同`) is the homophone X, not 與; so, the nearest formula, is 音近X ("read
@@ -183,7 +183,7 @@ def parse_note(text: str, targets: list[str] | None = None, fold: Callable[[str]
             readings.append(reading)
             continue
         if readings and _continues(rest, authority, remark) and not (
-                # the word 下 read as itself (`適丁厯反下遐嫁反`, `摯音志下户嫁反`: KR1d0003_021, KR1d0053_010,
+                # the word 下 read as itself (`適丁厯反下遐嫁反`, `大音泰後大廟同下户嫁反`: KR1d0003_021, KR1d0053_029,
                 # train), where it stands ahead: a head, not the previous head's next occurrence (`樂音洛下音岳`)
                 rest == "下" and _own_reading(rest, sound) and finder.ahead(rest)):
             names = _authority(rest)[1] if remark and not _authority(rest)[0] else \
