@@ -51,22 +51,24 @@ _NOT_IN_TWO = "".join(a for a in AUTHORITIES if len(a) == 1) + "".join(ALTERNATI
 FORMULA_RE = re.compile(
     rf"音?(?P<two>(?P<upper>[^反音同也])[^反音同也](?P=upper)[^反音同也]|[^反音同也{_NOT_IN_TWO}]{{4}})二反"
     r"|音?(?P<fq>[^反音同也]{2})反|音與(?P<same>[^音同也如者與])同"
-    r"|音近(?P<near>[^音同也如者])|(?<!漢書)音(?P<hom>[^音同也如者])|音?(?P<rz>如字)")
+    r"|音近(?P<near>[^音同也如者])|(?<!漢書)(?<!同此)音(?P<hom>[^音同也如者])|音?(?P<rz>如字)")
 # "both": after a scope, a lone 並 is a head (竝於鬼神: `…皆放此並歩頂反`)
 BOTH = ("並", "竝")
 # the scope of the previous entry, at the start of the text between two formulas: clauses
 # ending in 同 (下同, 注同, 下及注同, 下除乗君…皆同: `除` lists exceptions, so longer) or 放此
 # (下皆倣此, 後不音者放此), one after another (注同下以自治…皆放此); 篇内同 "the same throughout the
 # chapter" (`長丁丈反篇内並同`, `朝直遙反篇内除下注朝之餘皆同`); after 出注, "the word is the 注's"
-# (`甸音田出注下甸役同`, `端音冕出注下諸侯𤣥端同`: KR1d0053_032, _029, KR1d0003_019, train)
+# (`甸音田出注下甸役同`, `端音冕出注下諸侯𤣥端同`: KR1d0053_032, _029, KR1d0003_019, train); 凡…放此 "wherever …"
+# (`㑹古外反凡要會㑹計之字皆放此`) and a closing 此音 "(with) this reading" (`積子賜反此二字相連皆同此音飲…`: the 音 is no
+# homophone; KR1d0003_003, train)
 _SCOPE_CLAUSE = (
     r"[下後][^反音也同]{0,6}除[^反音也]{0,16}?同"
     r"|篇[内內][^反音也]{0,10}?同"
     r"|[下注後此皆並竝經][^反音也]{0,10}?同"
-    r"|[下後注此經][^反音也作]{11,40}?[皆並竝]同"
-    r"|(?:[下後注餘][^反也]{0,12}?)?[放倣]此"
+    r"|[下後注此經][^反音也作]{10,40}?[皆並竝]同"
+    r"|(?:[下後注餘凡][^反也]{0,12}?)?[放倣]此"
 )
-SCOPE_RE = re.compile(f"(?:出注)?(?:{_SCOPE_CLAUSE})+")
+SCOPE_RE = re.compile(f"(?:出注)?(?:{_SCOPE_CLAUSE})+(?:此音)?")
 # … at the end of a note, any short stretch ending in 同 (`族師治令同`, `篇内同`), but not a
 # variant remark (`本或作惡同`: 17 of the 42 such ends on train juan)
 END_SCOPE_RE = re.compile(r"[^反音也作]{1,10}同"

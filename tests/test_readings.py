@@ -499,3 +499,17 @@ def test_a_book_cited_for_its_reading_is_an_authority_not_a_head():
     # KR1d0028_014 (儀禮注疏, where the stop-65 hand check found the class): 報禮記音芳付反下同 — 報 of the 注's 小記曰報葬者, not 記
     text, readings, targets = _note("KR1d0028_014", "報禮記音芳付反")
     assert (readings[0].head, _anchored(readings[0], targets), readings[0].sounds[0].authority) == ("報", "報", ("禮記",))
+
+
+def test_scopes_opened_by_fan_or_ending_tong_ci_yin_or_ten_characters_long():
+    # KR1d0003_003 (train, read whole at stop 65): 㑹古外反凡要會㑹計之字皆放此卒子忽反 — "wherever 要會 / 會計: the same"
+    text, readings, _targets = _note("KR1d0003_003", "政鄭音征")
+    assert ("㑹", ["古外反"], "凡要會㑹計之字皆放此") in _entries(text, readings)
+    # 治直吏反注及下之治贊治官掌其治皆同朝直遥反 — a list of ten characters before 皆同
+    text, readings, _targets = _note("KR1d0003_003", "治直吏反注及下")
+    assert _entries(text, readings)[0] == ("治", ["直吏反"], "注及下之治贊治官掌其治皆同")
+    # 積子賜反此二字相連皆同此音飲鄭徐於鴆反 — "…the same, this reading"; then the head 飲, read by 鄭 and 徐 (no head 此, 音飲)
+    text, readings, targets = _note("KR1d0003_003", "委於偽反積子賜反")
+    got = _entries(text, readings)
+    assert got[1] == ("積", ["子賜反"], "此二字相連皆同此音") and got[2] == ("飲", ["於鴆反"], "注同")
+    assert readings[2].sounds[0].authority == ("鄭", "徐") and _anchored(readings[2], targets) == "飲"
