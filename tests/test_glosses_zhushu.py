@@ -739,6 +739,12 @@ def test_a_clause_opened_by_sui_is_a_concession_not_a_head():
     note, marks = _with_marks("列之言遮列也。雖不賦，猶為之禁，不得非時取也。造，謂作新也。")
     got = [(g.type, g.lemma) for g in align_block(base, note, marks, zhushu=True)]
     assert got == [("sound", "列"), ("reference", "造")]
+    # 雖 inside the clause before 猶 (KR1d0053_045#144, train: 「君雖不升堂，猶辟之也」): the same concession
+    base = "大夫君不迎于門外入即位于堂下主人北靣衆主人南面婦人即位于房中若有君命命夫命婦之命四隣賔客其君後主人而拜"
+    note, marks = _with_marks("入即位于下，不升堂，而立阼階之下，西靣下正君也。衆主人南靣於其北，婦人即位於房中。君雖不升堂，猶辟之"
+                              "也。後主人而拜者，將拜賔，使主人陪其後，而君前拜。")
+    got = [(g.type, g.lemma) for g in align_block(base, note, marks, zhushu=True)]
+    assert ("explanation", "後主人而拜") in got and not [lemma for _t, lemma in got if "雖" in lemma]
     # a concession that quotes the passage is its words (KR1d0053_043#192: 女雖未許嫁年二十而笄)
     note, marks = _with_marks("雖未許嫁，年二十，亦為成人矣。")
     assert [g.lemma for g in align_block("女雖未許嫁年二十而笄禮之婦人執其禮", note, marks, zhushu=True)] == ["雖未許嫁年二十"]
@@ -753,6 +759,10 @@ def test_a_lemma_printed_with_ji_yi_or_si_for_another_anchors_on_the_passages_fo
     note, marks = _with_marks("己則否者，不貴非時之恩於人所不能也。")
     got = align_block("生不及祖父母諸父昆弟而父稅喪已則否", note, marks, zhushu=True)
     assert [(g.lemma, g.lemma_start, g.lemma_end) for g in got] == [("已則否", 14, 17)]
+    # KR1d0053_055#41 (train): 「民致行己者」 of the passage's 民致行已 — the whole lemma, not the part that anchors as printed
+    note, marks = _with_marks("章，眀也。貞，正也。民致行己者，民之行皆盡己心。")
+    got = align_block("子曰上好仁則下之為仁争先人故長民者章志貞教尊仁以子愛百姓民致行已以説其上矣", note, marks, zhushu=True)
+    assert ("民致行已", 28, 32) in [(g.lemma, g.lemma_start, g.lemma_end) for g in got]
 
 
 def test_du_jie_wei_read_here_as_everywhere_is_a_reading():

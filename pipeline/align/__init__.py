@@ -267,7 +267,8 @@ def align_block(base: str, note: str, note_marks: dict[int, str] | None = None, 
                 at = next((span for x, span in emended.values() if x == read), None)
                 b = _Anchor(*at) if at else anchor_lemma(base, fb, read, prev, exact_only=True)
                 a = _Anchor(b.start, b.end, 0.9 * b.factor) if b.start is not None else a
-            if a.start is None and c.type != "variant":
+            if c.type != "variant" and (a.start is None or a.end - a.start < len(c.lemma)):
+                # (also where only a part of the lemma anchored: 「民致行己者」 of 民致行已, KR1d0053_055, train)
                 for form in _lookalike_forms(c.lemma):
                     b = anchor_lemma(base, fb, form, prev, exact_only=True)
                     if b.start is not None:

@@ -514,6 +514,8 @@ def read_keyword_formula(st: Statement) -> bool:
             return True
         if kw == "猶" and _still(text, k + 1, st):
             return True  # 「死猶不為諡耳」: 猶 "still" before a negated clause, no equivalence
+        if kw == "猶" and "雖" in x_stripped and not st.in_base(x_stripped):
+            return True  # 「君雖不升堂，猶辟之也」 (KR1d0053, train): "although …, still": a concession, as skip_concessive reads it
         # a long unmarked head before 猶 / 謂 is mostly a clause (猶 "still", 謂 "means that")
         optional = kw in ("猶", "謂") and len(x_stripped) >= 4 and k not in st.clause_ends
         return st.add(typ, x_stripped, s, 0.9, optional=optional)
