@@ -7,6 +7,7 @@ import json
 
 from pipeline.align import align_block
 from pipeline.evaluate import glosses as ev
+from pipeline.model import PUNCTUATION_MARKS
 
 
 def spans(base, note, marks):
@@ -720,7 +721,7 @@ def _with_marks(punctuated: str) -> tuple[str, dict[int, str]]:
     """The note and its marks from a punctuated copy (the marks as the segmenter gave them)."""
     text, marks = "", {}
     for ch in punctuated:
-        if ch in "，。、：":
+        if ch in PUNCTUATION_MARKS:
             marks[len(text)] = ch
         else:
             text += ch

@@ -268,7 +268,8 @@ def align_block(base: str, note: str, note_marks: dict[int, str] | None = None, 
                 b = _Anchor(*at) if at else anchor_lemma(base, fb, read, prev, exact_only=True)
                 a = _Anchor(b.start, b.end, 0.9 * b.factor) if b.start is not None else a
             if c.type != "variant" and (a.start is None or a.end - a.start < len(c.lemma)):
-                # (also where only a part of the lemma anchored: 「民致行己者」 of 民致行已, KR1d0053_055, train)
+                # 己 / 已 / 巳 printed for one another, where the lemma anchored nowhere or only in part (「民致行己者」 of
+                # 民致行已, KR1d0053_055, train)
                 for form in _lookalike_forms(c.lemma):
                     b = anchor_lemma(base, fb, form, prev, exact_only=True)
                     if b.start is not None:
@@ -311,7 +312,7 @@ _LOOKALIKES = "己已巳"
 
 
 def _lookalike_forms(lemma: str) -> list[str]:
-    """The lemma with its 己 / 已 / 巳 written as the others, tried where it anchors nowhere as it stands."""
+    """The lemma with its 己 / 已 / 巳 (at most two) written as the others; [] when it has none."""
     at = [i for i, ch in enumerate(lemma) if ch in _LOOKALIKES]
     if not at or len(at) > 2:
         return []
