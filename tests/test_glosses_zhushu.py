@@ -799,3 +799,34 @@ def test_ci_x_this_x_here_opens_a_gloss_of_x():
     base = "遂冠歸入門左北面哭盡哀免袒成踊東即位拜賔成踊賔出主人拜送於又哭免袒成踊於三哭猶免袒成踊三日成服於五哭相者告事畢"
     note, marks = _with_marks("為父於又哭，括髪而不袒。此又哭、三哭，皆言袒。袒、衍字也。")
     assert "又哭" not in [g.lemma for g in align_block(base, note, marks, zhushu=True)]
+
+
+def test_a_short_word_glossed_after_a_comma_the_segmenter_put_for_a_full_stop():
+    # KR1d0053_031#48 (train), the segmenter's marks: 「…爲四達，反坫，反爵之坫也」 — the comma after 四達 stands for the
+    # edition's full stop, and 反坫 (whose gloss repeats its 坫) opens a definition
+    base = "山節藻梲復廟重檐刮楹達鄉反坫出尊崇坫康圭疏屏天子之廟飾也"
+    note, marks = _with_marks("鄉，牖屬，謂夾戸窓也。每室八窓，爲四達，反坫，反爵之坫也。出尊，當尊南也。")
+    got = [(g.type, g.lemma) for g in align_block(base, note, marks, zhushu=True)]
+    assert ("definition", "反坫") in got and ("definition", "出尊") in got
+    # after a clause that only names who speaks the statement opens with the name, as everywhere (KR1d0003_008#127, train)
+    base = "縫人掌王宫之縫線之事以役女御以縫王及后之衣服"
+    note, marks = _with_marks("宮中餘裁縫事，則專為焉。鄭司農云：線，縷也。")
+    got = {g.lemma: (g.text, g.said_by) for g in align_block(base, note, marks, zhushu=True)}
+    assert got["線"] == ("鄭司農云線縷也", "鄭司農")
+    # a short 「Y者」 in a run of them likewise (KR1d0053_001#139, train: 「僚友，官同者，執友，志同者」)…
+    base = "故州閭鄉黨稱其孝也兄弟親戚稱其慈也僚友稱其弟也執友稱其仁也交遊稱其信也"
+    note, marks = _with_marks("周禮二十五家為閭，五州為鄉。僚友，官同者，執友，志同者。")
+    assert [g.lemma for g in align_block(base, note, marks, zhushu=True)] == ["僚友", "執友"]
+    # …but not after another word of the passage, where the two share the 「Y者」 (KR1d0053_056#59, train)
+    base = "相者告就次於又哭括髪成踊於三哭猶括髪成踊三日成服於五哭相者告事畢"
+    note, marks = _with_marks("又哭，三哭，不袒者，哀戚已久，殺之也。")
+    assert [g.lemma for g in align_block(base, note, marks, zhushu=True)] == ["又哭"]
+    # …and a word whose gloss repeats its last character is no new head after a word of the passage waiting for its
+    # gloss, nor after the 曰 that names it (KR1d0053_029#8, KR1d0053_002#477, train: 「東門、南門，皆為國門也」, 「平底曰：鐓，取其鐓也」)
+    base = "𤣥端而朝日於東門之外聽朔於南門之外閏月則闔門左扉立于其中"
+    note, marks = _with_marks("朝日，春分之時也。東門、南門，皆為國門也。")
+    got = {g.lemma: g.text for g in align_block(base, note, marks, zhushu=True)}
+    assert got["東門"] == "東門南門皆為國門也"
+    base = "進戈者前其鐏後其刅進矛㦸者前其鐓"
+    note, marks = _with_marks("後刃，敬也。鋭底曰鐏，取其鐏也。平底曰：鐓，取其鐓也。")
+    assert ("reference", "鐓") in [(g.type, g.lemma) for g in align_block(base, note, marks, zhushu=True)]

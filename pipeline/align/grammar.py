@@ -827,7 +827,18 @@ def read_note(note: str, marks: dict[int, str], in_base, base_count=lambda x: 1,
             # name) nor where it glosses a head waiting before it (「禮器，言禮使人成器」)
             yan = _YAN_ZHE.match(body) or (_YAN_BARE.match(body) if nxt else None)
             remark = bool(yan and in_base(yan.group(1)) and not in_base("言" + yan.group(1)) and not head_before)
-            if (len(body) <= 3 and in_base(body) and nxt.endswith("也") and len(nxt) <= 6 and body[-1] not in nxt) or (
+            # 「…天帝之明堂，函鍾，林鍾也」, 「…爲四達，反坫，反爵之坫也」, 「…官同者，執友，志同者」: a word of the passage (up to
+            # three characters) glossed by a short 「Y也」 — or a 「Y者」 in a run of them —, where the segmenter put a comma
+            # for the full stop (stop 66: train silver and every train block read). Not a clause ending in 也, which closes
+            # a gloss (「右也，左也，言相須而成也」); not after a clause that only names who speaks (「鄭司農云：衽席，單席也」: the
+            # statement opened there); and where the gloss repeats the word's last character, not where the word may
+            # itself gloss a head waiting before it (「東門、南門，皆為國門也」, 「馬者，獻馬，見成馬於王也」) or be the name
+            # just given (「平底曰：鐓，取其鐓也」)
+            short_gloss = nxt.endswith("也") or (nxt.endswith("者") and prev.endswith("者") and not in_base(prev))
+            who = ATTRIBUTION.match(prev)
+            waiting = (len(prev) <= 4 and in_base(prev.removesuffix("者"))) or prev.endswith(("曰", "云"))
+            if (len(body) <= 3 and in_base(body) and short_gloss and len(nxt) <= 6 and not body.endswith("也")
+                    and not (who and who.end() == len(prev)) and (body[-1] not in nxt or not waiting)) or (
                 # the gloss repeats its lemma: 「…，即陳，陳在房中」, 「…，復復反也」
                 (len(body) <= 4 and kb == len(body) and nxt[:1] == body[-1])
                 or (kb and kb < len(body) and body[kb] == body[kb - 1])
