@@ -830,3 +830,16 @@ def test_a_short_word_glossed_after_a_comma_the_segmenter_put_for_a_full_stop():
     base = "進戈者前其鐏後其刅進矛㦸者前其鐓"
     note, marks = _with_marks("後刃，敬也。鋭底曰鐏，取其鐏也。平底曰：鐓，取其鐓也。")
     assert ("reference", "鐓") in [(g.type, g.lemma) for g in align_block(base, note, marks, zhushu=True)]
+
+
+def test_y_zhe_yue_x_names_the_word_of_the_passage():
+    # KR1d0003_005#60 (train): 「少者曰死。老者曰終」 — "of the young one says 死, of the old 終": Y曰X whose Y ends in 者,
+    # not an explanation 「X者…」 of a head 少 that the passage does not hold
+    base = "凡民之有疾病者分而治之死終則各書其所以而入于醫師"
+    note, marks = _with_marks("少者曰死。老者曰終，所以謂治之不愈之狀也。")
+    got = [(g.type, g.lemma, g.text) for g in align_block(base, note, marks, zhushu=True)]
+    assert got[:2] == [("reference", "死", "少者曰死"), ("reference", "終", "老者曰終")]
+    # (KR1d0053_035#278, train) 「於卑者曰賜，於尊者曰獻」
+    base = "其以乘壺酒束脩一犬賜人若獻人則陳酒執脩以將命亦曰乘壺酒束脩一犬"
+    note, marks = _with_marks("陳重者，執輕者，便也。於卑者曰賜，於尊者曰獻。")
+    assert [g.lemma for g in align_block(base, note, marks, zhushu=True) if g.type == "reference"] == ["賜", "獻"]

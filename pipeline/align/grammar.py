@@ -458,6 +458,10 @@ def read_keyword_formula(st: Statement) -> bool:
             called = _CALLED_IN_CLAUSE.match(text, k + 1, stop)
             if called and st.in_base(called.group(2)):
                 return st.add("reference", called.group(2), called.start(2), 0.85)
+            # 「少者曰死，老者曰終」, 「麤者曰薪，細者曰蒸」 (KR1d0003_005#60, train): likewise Y of Y曰X, the name closing the clause
+            named = _NAMED_AFTER.fullmatch(text, k + 1, st.first_end)
+            if named and st.in_base(named.group(1)):
+                return st.add("reference", named.group(1), named.start(1), 0.7)
         if not x:
             y_end = next((b for b in st.inner if b > k), e)
             y = text[k + len(kw) : y_end].rstrip("也")
@@ -961,6 +965,7 @@ def _listed_heads(note: str, sent, i: int, ce: int, new: list[Candidate], in_bas
 # glosses of a character, before which a quoted phrase only locates it (coordinated heads)
 _LOCATES = frozenset({"reading", "emendation", "explanation", "sound"})
 _NAME_AT_END = re.compile(r"(.{1,6}?)曰(.{1,3})$")
+_NAMED_AFTER = re.compile(r"曰(.{1,3})")  # the name right after Y者 (Y者曰X)
 _CALLED_AT_END = re.compile(r"(.{1,12}?)謂之(.{1,4}?)[也者]?$")
 _CALLED_IN_CLAUSE = re.compile(r"(.{0,8}?)謂之(.{1,4}?)[也]?$")
 _CALLED_BARE = re.compile(r"謂之(.{1,4}?)[也者]?")  # a clause that is only 謂之X
