@@ -6,6 +6,7 @@ error class was found (docs/glosses.md, "注疏: error classes found on train ju
 import json
 
 from pipeline.align import align_block
+from pipeline.align.grammar import _names_in_run
 from pipeline.evaluate import glosses as ev
 from pipeline.model import PUNCTUATION_MARKS
 
@@ -843,3 +844,14 @@ def test_y_zhe_yue_x_names_the_word_of_the_passage():
     base = "其以乘壺酒束脩一犬賜人若獻人則陳酒執脩以將命亦曰乘壺酒束脩一犬"
     note, marks = _with_marks("陳重者，執輕者，便也。於卑者曰賜，於尊者曰獻。")
     assert [g.lemma for g in align_block(base, note, marks, zhushu=True) if g.type == "reference"] == ["賜", "獻"]
+
+
+def test_a_run_of_y_yue_x_names_each_word():
+    # KR1d0003_005#205 (train), the segmenter's marks: 「熬麥曰麷麻曰蕡稻曰白，黍曰黑」 — three names in one clause, each of
+    # the passage: three references, each with its own Y (the last alone was read, with the whole run as its text)
+    base = "朝事之籩其實麷蕡白黑形鹽膴鮑魚鱐"
+    note, marks = _with_marks("熬麥曰麷麻曰蕡稻曰白，黍曰黑。")
+    got = [(g.lemma, g.text) for g in align_block(base, note, marks, zhushu=True)]
+    assert got == [("麷", "熬麥曰麷"), ("蕡", "麻曰蕡"), ("白", "稻曰白"), ("黑", "黍曰黑")]
+    # a run with only one name in the passage reads as before (KR1d0003_004, train: 鵠 of 「四尺曰鵠二尺曰正四寸曰質」)
+    assert _names_in_run("四尺曰鵠二尺曰正四寸曰質", lambda w: w == "鵠") == []

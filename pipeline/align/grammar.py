@@ -610,11 +610,42 @@ def read_second_clause_formula(st: Statement) -> bool:
 
 
 def read_name(st: Statement) -> bool:
-    """Y曰X: a short name after 曰 closing the first clause."""
+    """Y曰X: a short name after 曰 closing the first clause; a run of them with no mark between, each
+    (「熬麥曰麷麻曰蕡稻曰白」, 「少曰委多曰積」)."""
+    names = _names_in_run(st.text[st.s : st.first_end], st.in_base)
+    if names:
+        for a, x_at, b in names:
+            st.out.append(Candidate(st.s + a, st.s + b, "reference", st.text[st.s + x_at : st.s + b], st.s + x_at, 0.7))
+        return True
     m = re.match(r"(.{1,8}?)曰(.{1,3})$", st.text[st.s : st.first_end])
     if m and st.in_base(m.group(2)) and not st.in_base(m.group(1)):
         return st.add("reference", m.group(2), st.s + m.end(1) + 1, 0.7)
     return False
+
+
+def _names_in_run(clause: str, in_base) -> list[tuple[int, int, int]]:
+    """(start, name start, end) of each Y曰X of a clause that is only a run of them, where at least two names stand in
+    the passage: 「時見曰㑹殷見曰同」, 「長曰質短曰劑」, 「手曰潄足曰澣」 (KR1d0003, KR1d0053, train; the last name alone was
+    read before). Each name is the one or two characters after 曰 that the passage holds, the rest up to the next 曰 the
+    next Y (one to four characters, not in the passage); a name the passage lacks is skipped (「四尺曰鵠二尺曰正」)."""
+    pieces = clause.split("曰")
+    if len(pieces) < 3 or not 1 <= len(pieces[0]) <= 4 or in_base(pieces[0]):
+        return []
+    out, a, pos = [], 0, len(pieces[0]) + 1
+    for k, piece in enumerate(pieces[1:], 1):
+        last = k == len(pieces) - 1
+        if last:
+            n = len(piece) if 1 <= len(piece) <= 3 else 0
+        else:
+            n = next((n for n in (2, 1) if len(piece) - n >= 1 and in_base(piece[:n])), 1)
+            if not 1 <= len(piece) - n <= 4 or in_base(piece[n:]):
+                return []
+        if not n:
+            return []
+        if in_base(piece[:n]):
+            out.append((a, pos, pos + n))
+        a, pos = pos + n, pos + len(piece) + 1
+    return out if len(out) >= 2 else []
 
 
 # 「凡X，Y」 states a rule for every X (「凡獻皆薦也」, 「凡腊用全」, 「凡治有故」), not what X is; only a
