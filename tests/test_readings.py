@@ -513,3 +513,16 @@ def test_scopes_opened_by_fan_or_ending_tong_ci_yin_or_ten_characters_long():
     got = _entries(text, readings)
     assert got[1] == ("積", ["子賜反"], "此二字相連皆同此音") and got[2] == ("飲", ["於鴆反"], "注同")
     assert readings[2].sounds[0].authority == ("鄭", "徐") and _anchored(readings[2], targets) == "飲"
+
+
+def test_a_head_printed_in_four_characters_is_read_whole():
+    # KR1d0053_029 (train, read whole at stop 65): 深衣三袪起魚反 — the head as printed, not its last three (衣三袪)
+    text, readings, targets = _note("KR1d0053_029", "朝直遙反深衣三袪起魚反")
+    assert _entries(text, readings)[1] == ("深衣三袪", ["起魚反"], None) and _anchored(readings[1], targets) == "深衣三袪"
+    # KR1d0053_004 (train): 使音史射市夜反則辭以疾如字 — 則辭以疾, not 辭以疾
+    text, readings, _targets = _note("KR1d0053_004", "使音史射市夜反則辭以疾如字")
+    assert _entries(text, readings)[2][:2] == ("則辭以疾", ["如字"])
+    # …while four characters before another authority's reading that anchor nowhere are still a gloss of the head before
+    # (KR1d0003_033, train: 汧徐口千反劉苦見友李一音空定反 — 「劉苦見友」, the print's 友 for 反, is no head)
+    text, readings, _targets = _note("KR1d0003_033", next(k for k in _juan("KR1d0003_033") if "汧徐口千反" in k)[:5])
+    assert [r.head for r in readings if r.head_start >= text.index("汧")][:1] == ["汧"] and "友" not in [r.head for r in readings]
