@@ -85,10 +85,10 @@ GLOSS_RE = re.compile(r"[^也反音]{1,8}也|[本夲字]?[亦又或今]?作[^作
 # 鷙與摯同音至: KR1d0003_004, KR1d0053_030, train)
 _NAMES = "|".join(AUTHORITIES)
 REMARK_RE = re.compile(
-    rf"(?:(?:讀者)?[一亦又]?依(?:注作.音?同|注讀[為爲曰].|[^依反]{{1,3}}?(?:作.)?)|讀[為爲曰].|(?:(?:{_NAMES}|一云|一)?(?:[本夲字注]|當)?[亦又或今]?作[^作](?:[並竝注]?音?同)?)+(?:與[^與反音]同)?|(?:{_NAMES})本同|與[^與反音]同|及注[^反音]{{1,2}}同)$")
-# a variant remark right after a reading (`共音恭本或作供`, `取音娶本又作娶`): where the text
-# prints the variant, the head anchors on it
-AFTER_RE = re.compile(r"(?:[本夲字]?[亦又或今]?作)(.)")
+    rf"(?:(?:讀者)?[一亦又]?依(?:注作.音?同|注讀[為爲曰].|[^依反]{{1,3}}?(?:作.)?)|讀[為爲曰].|(?:(?:{_NAMES}|一云|一|古)?(?:[本夲字注]|當)?[亦又或今]?作[^作](?:[並竝注]?音?同)?)+(?:與[^與反音]同)?|(?:{_NAMES})本同|與[^與反音]同|及注[^反音]{{1,2}}同)$")
+# a variant remark right after a reading (`共音恭本或作供`, `取音娶本又作娶`, `牷音全一本作純`): where the text
+# prints the variant, the head anchors on it (REMARK_RE takes the old edition's 古本 too: `古本又作亲音壯巾反`, stop 66)
+AFTER_RE = re.compile(r"(?:一?[本夲字]?[亦又或今]?作)(.)")
 # a head as printed, up to four characters (`深衣三袪起魚反`, `則辭以疾如字`, `有行有行並下孟反`: stop 66, 26 train heads that
 # were cut to their last three)
 MAX_HEAD = 4

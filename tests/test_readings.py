@@ -526,3 +526,14 @@ def test_a_head_printed_in_four_characters_is_read_whole():
     # (KR1d0003_033, train: 汧徐口千反劉苦見友李一音空定反 — 「劉苦見友」, the print's 友 for 反, is no head)
     text, readings, _targets = _note("KR1d0003_033", next(k for k in _juan("KR1d0003_033") if "汧徐口千反" in k)[:5])
     assert [r.head for r in readings if r.head_start >= text.index("汧")][:1] == ["汧"] and "友" not in [r.head for r in readings]
+
+
+def test_an_old_edition_and_a_variant_after_yi_ben():
+    # KR1d0053_005 (train, read whole at stop 66): 榛側巾反字林云仕巾反木叢也古本又作亲音壯巾反 — the old edition (古本) writes 亲
+    # and reads it 壯巾反: another reading of 榛, not a head 古
+    text, readings, _targets = _note("KR1d0053_005", "椇俱羽反榛側巾反")
+    assert _entries(text, readings)[1] == ("榛", ["側巾反", "仕巾反", "音壯巾反"], None)
+    assert "古" not in [r.head for r in readings]
+    # 牷音全一本作純 — the glossed 注 prints the edition's 純: the head anchors there
+    text, readings, targets = _note("KR1d0053_005", "索所百反注同求也牷音全")
+    assert [(r.head, _anchored(r, targets)) for r in readings][1] == ("牷", "純")
