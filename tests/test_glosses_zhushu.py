@@ -855,3 +855,18 @@ def test_a_run_of_y_yue_x_names_each_word():
     assert got == [("麷", "熬麥曰麷"), ("蕡", "麻曰蕡"), ("白", "稻曰白"), ("黑", "黍曰黑")]
     # a run with only one name in the passage reads as before (KR1d0003_004, train: 鵠 of 「四尺曰鵠二尺曰正四寸曰質」)
     assert _names_in_run("四尺曰鵠二尺曰正四寸曰質", lambda w: w == "鵠") == []
+
+
+def test_x_zhe_right_after_an_attribution_is_one_statement_with_it():
+    # KR1d0003_005#135 (train): 「鄭司農云：有秩酒者，給事中予之酒」 — the clause after the attribution quotes the passage's own
+    # 有秩酒者: one statement from 鄭司農云, whose head is 有秩酒者 (it was read as a later clause, where no definition opens)
+    base = "凡有秩酒者以書契授之"
+    note, marks = _with_marks("鄭司農云：有秩酒者，給事中予之酒。秩，常也。")
+    got = [(g.type, g.lemma, g.text, g.said_by) for g in align_block(base, note, marks, zhushu=True)]
+    assert got[0] == ("definition", "有秩酒者", "鄭司農云有秩酒者給事中予之酒", "鄭司農")
+    # an X者 that explains a word of the passage keeps the name in its text, as every attributed gloss does
+    # (KR1d0003_032#30, train: 「鄭司農云：五兵者，戈、殳、㦸、酋矛、夷矛」)
+    base = "司兵掌五兵五盾各辨其物與其等以待軍事"
+    note, marks = _with_marks("等，謂功沽上下。鄭司農云：五兵者，戈、殳、㦸、酋矛、夷矛。")
+    assert ("explanation", "五兵", "鄭司農云五兵者戈殳㦸酋矛夷矛") in [(g.type, g.lemma, g.text) for g in
+                                                                 align_block(base, note, marks, zhushu=True)]

@@ -871,9 +871,10 @@ def read_note(note: str, marks: dict[int, str], in_base, base_count=lambda x: 1,
             # just given (「平底曰：鐓，取其鐓也」)
             short_gloss = nxt.endswith("也") or (nxt.endswith("者") and prev.endswith("者") and not in_base(prev))
             who = ATTRIBUTION.match(prev)
+            attributed = who is not None and who.end() == len(prev)
             waiting = (len(prev) <= 4 and in_base(prev.removesuffix("者"))) or prev.endswith(("曰", "云"))
             if (len(body) <= 3 and in_base(body) and short_gloss and len(nxt) <= 6 and not body.endswith("也")
-                    and not (who and who.end() == len(prev)) and (body[-1] not in nxt or not waiting)) or (
+                    and not attributed and (body[-1] not in nxt or not waiting)) or (
                 # the gloss repeats its lemma: 「…，即陳，陳在房中」, 「…，復復反也」
                 (len(body) <= 4 and kb == len(body) and nxt[:1] == body[-1])
                 or (kb and kb < len(body) and body[kb] == body[kb - 1])
@@ -890,7 +891,10 @@ def read_note(note: str, marks: dict[int, str], in_base, base_count=lambda x: 1,
                 hidden.add(i)
             elif (
                 body.startswith(EDITION + ("或曰",))
-                or (body.endswith("者") and len(body) <= 9 and nxt and not body.startswith("謂"))
+                # (not right after a clause that only names who speaks, where X is the passage's: 「鄭司農云：有秩酒者，給事中
+                # 予之酒」 is one statement, opened there, whose head is the passage's own 有秩酒者; stop 66)
+                or (body.endswith("者") and len(body) <= 9 and nxt and not body.startswith("謂")
+                    and not (attributed and (in_base(body) or in_base(body[:-1]))))
                 # a strong formula in a later clause, as a run-on sentence hides it:
                 # 「…長六尺，宵，讀為綃」, 「…，X讀為Y」, 「…，X當為Y」, 「…，X之言Y」
                 or ((m := _STRONG.match(body)) and not all(ch in _ADVERBS for ch in (m.group("x") or m.group("y"))))
