@@ -870,3 +870,15 @@ def test_x_zhe_right_after_an_attribution_is_one_statement_with_it():
     note, marks = _with_marks("等，謂功沽上下。鄭司農云：五兵者，戈、殳、㦸、酋矛、夷矛。")
     assert ("explanation", "五兵", "鄭司農云五兵者戈殳㦸酋矛夷矛") in [(g.type, g.lemma, g.text) for g in
                                                                  align_block(base, note, marks, zhushu=True)]
+
+
+def test_zhi_yan_after_more_than_one_character_is_the_words_of_not_a_sound_gloss():
+    # KR1d0053_005#110 (train): 「天子之言出、諸侯之生名，皆有大惡」 — "the 天子 being said to 出": no sound gloss of 天子
+    base = "天子不言出諸侯不生名君子不親惡"
+    note, marks = _with_marks("天子之言出諸侯之生名，皆有大惡，君子所逺出，名以絶之。")
+    assert [g for g in align_block(base, note, marks, zhushu=True) if g.type == "sound"] == []
+    # (KR1d0053_002#156, train) 「聽先生之言，既說又敬」; a one-character X is the sound gloss it always was
+    note, marks = _with_marks("聽先生之言，既說又敬。")
+    assert align_block("正爾容聽必恭", note, marks, zhushu=True) == []
+    note, marks = _with_marks("后之言後也。")
+    assert [(g.type, g.lemma) for g in align_block("天子之妃曰后", note, marks, zhushu=True)] == [("sound", "后")]

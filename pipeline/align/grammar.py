@@ -516,6 +516,10 @@ def read_keyword_formula(st: Statement) -> bool:
             # 「行道曰糧，謂糒也」, 「聚土曰封，謂壝堳埒…」 (KR1d0003_016, _009, train): the head clause names the
             # word of the passage (Y曰X) and 謂 says what it is — X, not the unanchored 「行道曰糧」
             return True
+        if typ == "sound" and len(x_stripped) > 1:
+            # X之言Y glosses one character (后之言後, 婦之言服); after a longer X, 之言 is "the words of": 「天子之言出…」,
+            # 「聽先生之言」, 「取衆民之言」 (stop 66: over every train block, 20 such records, the 4 anchored all wrong)
+            return True
         if kw == "猶" and _still(text, k + 1, st):
             return True  # 「死猶不為諡耳」: 猶 "still" before a negated clause, no equivalence
         if kw == "猶" and "雖" in x_stripped and not st.in_base(x_stripped):
