@@ -818,7 +818,12 @@ def test_a_short_word_glossed_after_a_comma_the_segmenter_put_for_a_full_stop():
     base = "故州閭鄉黨稱其孝也兄弟親戚稱其慈也僚友稱其弟也執友稱其仁也交遊稱其信也"
     note, marks = _with_marks("周禮二十五家為閭，五州為鄉。僚友，官同者，執友，志同者。")
     assert [g.lemma for g in align_block(base, note, marks, zhushu=True)] == ["僚友", "執友"]
-    # …but not after another word of the passage, where the two share the 「Y者」 (KR1d0053_056#59, train)
+    # …only in a run of 「X，Y者」 pairs: in 「死者，祖父母，則為後者…」 (儀禮述註 KR1d0040_011#31, the 疏 it quotes; a shared text,
+    # read when the stop's runs were compared) 死者 is a head, not a gloss closing one, and 祖父母 opens nothing
+    base = "為人後者為所後之祖父母妻妻之父母昆弟昆弟之子若子"
+    note, marks = _with_marks("支子則第二以下庶子也。死者，祖父母，則為後者，曽祖父母，齊衰三月也。")
+    assert "祖父母" not in [g.lemma for g in align_block(base, note, marks)]
+    # …and not after another word of the passage, where the two share the 「Y者」 (KR1d0053_056#59, train)
     base = "相者告就次於又哭括髪成踊於三哭猶括髪成踊三日成服於五哭相者告事畢"
     note, marks = _with_marks("又哭，三哭，不袒者，哀戚已久，殺之也。")
     assert [g.lemma for g in align_block(base, note, marks, zhushu=True)] == ["又哭"]

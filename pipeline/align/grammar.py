@@ -867,13 +867,15 @@ def read_note(note: str, marks: dict[int, str], in_base, base_count=lambda x: 1,
             yan = _YAN_ZHE.match(body) or (_YAN_BARE.match(body) if nxt else None)
             remark = bool(yan and in_base(yan.group(1)) and not in_base("言" + yan.group(1)) and not head_before)
             # 「…天帝之明堂，函鍾，林鍾也」, 「…爲四達，反坫，反爵之坫也」, 「…官同者，執友，志同者」: a word of the passage (up to
-            # three characters) glossed by a short 「Y也」 — or a 「Y者」 in a run of them —, where the segmenter put a comma
+            # three characters) glossed by a short 「Y也」 — or a 「Y者」 in a run of 「X，Y者」 pairs —, where the segmenter put a comma
             # for the full stop (stop 66: train silver and every train block read). Not a clause ending in 也, which closes
             # a gloss (「右也，左也，言相須而成也」); not after a clause that only names who speaks (「鄭司農云：衽席，單席也」: the
             # statement opened there); and where the gloss repeats the word's last character, not where the word may
             # itself gloss a head waiting before it (「東門、南門，皆為國門也」, 「馬者，獻馬，見成馬於王也」) or be the name
             # just given (「平底曰：鐓，取其鐓也」)
-            short_gloss = nxt.endswith("也") or (nxt.endswith("者") and prev.endswith("者") and not in_base(prev))
+            before = note[sent[i - 2][0] : sent[i - 2][1]] if i >= 2 else ""
+            short_gloss = nxt.endswith("也") or (nxt.endswith("者") and prev.endswith("者") and not in_base(prev)
+                                                  and len(before) <= 4 and in_base(before))
             who = ATTRIBUTION.match(prev)
             attributed = who is not None and who.end() == len(prev)
             waiting = (len(prev) <= 4 and in_base(prev.removesuffix("者"))) or prev.endswith(("曰", "云"))
