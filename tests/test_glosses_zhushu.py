@@ -823,6 +823,11 @@ def test_a_short_word_glossed_after_a_comma_the_segmenter_put_for_a_full_stop():
     base = "為人後者為所後之祖父母妻妻之父母昆弟昆弟之子若子"
     note, marks = _with_marks("支子則第二以下庶子也。死者，祖父母，則為後者，曽祖父母，齊衰三月也。")
     assert "祖父母" not in [g.lemma for g in align_block(base, note, marks)]
+    # …nor where the 「Y也」 is itself a word of the passage: the last item of a list (李如圭's 釋曰 of KR1d0030_028#116, train
+    # juan, the segmenter's marks: 「脊、骨，三正脊，脡脊，横脊也」 — 脡脊 is no head glossed 横脊)
+    base = "佐食遷肵俎於阼階西西縮乃反佐食二人上利升羊載右胖髀不升肩臂臑膊骼正脊一脡脊一横脊一短脅一正脅一代脅一"
+    note, marks = _with_marks("凡牲體前脛骨三，肩臂臑也。脊、骨，三正脊，脡脊，横脊也。")
+    assert "脡脊" not in [g.lemma for g in align_block(base, note, marks)]
     # …and not after another word of the passage, where the two share the 「Y者」 (KR1d0053_056#59, train)
     base = "相者告就次於又哭括髪成踊於三哭猶括髪成踊三日成服於五哭相者告事畢"
     note, marks = _with_marks("又哭，三哭，不袒者，哀戚已久，殺之也。")

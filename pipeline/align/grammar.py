@@ -878,7 +878,8 @@ def read_note(note: str, marks: dict[int, str], in_base, base_count=lambda x: 1,
                                                   and len(before) <= 4 and in_base(before))
             who = ATTRIBUTION.match(prev)
             attributed = who is not None and who.end() == len(prev)
-            waiting = (len(prev) <= 4 and in_base(prev.removesuffix("者"))) or prev.endswith(("曰", "云"))
+            waiting = (len(prev) <= 4 and in_base(prev.removesuffix("者"))) or prev.endswith(("曰", "云")) \
+                or in_base(nxt.removesuffix("也"))  # or be an item of a list: 「脊骨三：正脊，脡脊，横脊也」
             if (len(body) <= 3 and in_base(body) and short_gloss and len(nxt) <= 6 and not body.endswith("也")
                     and not attributed and (body[-1] not in nxt or not waiting)) or (
                 # the gloss repeats its lemma: 「…，即陳，陳在房中」, 「…，復復反也」
