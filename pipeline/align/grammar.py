@@ -871,15 +871,15 @@ def read_note(note: str, marks: dict[int, str], in_base, base_count=lambda x: 1,
             # for the full stop (stop 66: train silver and every train block read). Not a clause ending in 也, which closes
             # a gloss (「右也，左也，言相須而成也」); not after a clause that only names who speaks (「鄭司農云：衽席，單席也」: the
             # statement opened there); and where the gloss repeats the word's last character, not where the word may
-            # itself gloss a head waiting before it (「東門、南門，皆為國門也」, 「馬者，獻馬，見成馬於王也」) or be the name
-            # just given (「平底曰：鐓，取其鐓也」)
-            before = note[sent[i - 2][0] : sent[i - 2][1]] if i >= 2 else ""
+            # itself gloss a head waiting before it (「東門、南門，皆為國門也」, 「馬者，獻馬，見成馬於王也」), be the name
+            # just given (「平底曰：鐓，取其鐓也」) or an item of a list whose last item the 「Y也」 is
+            two_back = note[sent[i - 2][0] : sent[i - 2][1]] if i >= 2 else ""
             short_gloss = nxt.endswith("也") or (nxt.endswith("者") and prev.endswith("者") and not in_base(prev)
-                                                  and len(before) <= 4 and in_base(before))
+                                                  and len(two_back) <= 4 and in_base(two_back))
             who = ATTRIBUTION.match(prev)
             attributed = who is not None and who.end() == len(prev)
             waiting = (len(prev) <= 4 and in_base(prev.removesuffix("者"))) or prev.endswith(("曰", "云")) \
-                or in_base(nxt.removesuffix("也"))  # or be an item of a list: 「脊骨三：正脊，脡脊，横脊也」
+                or in_base(nxt.removesuffix("也"))  # or be an item of a list: 「…正脊，脡脊，横脊也」
             if (len(body) <= 3 and in_base(body) and short_gloss and len(nxt) <= 6 and not body.endswith("也")
                     and not attributed and (body[-1] not in nxt or not waiting)) or (
                 # the gloss repeats its lemma: 「…，即陳，陳在房中」, 「…，復復反也」
