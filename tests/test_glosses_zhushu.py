@@ -892,3 +892,34 @@ def test_zhi_yan_after_more_than_one_character_is_the_words_of_not_a_sound_gloss
     assert align_block("正爾容聽必恭", note, marks, zhushu=True) == []
     note, marks = _with_marks("后之言後也。")
     assert [(g.type, g.lemma) for g in align_block("天子之妃曰后", note, marks, zhushu=True)] == [("sound", "后")]
+
+
+def test_a_number_run_on_into_a_longer_one_or_a_product_is_no_head():
+    # KR1d0003_029#140 (train), the segmenter's marks: 「天子六軍，三三而居一偏」 — "in threes": no head 三 defined by
+    # its repeated character, as 「七七四十九」 and 「四十九以前」 are no heads 七, 四十
+    base = "中軍以鼙令鼓鼓人皆三鼓司馬振鐸羣吏作旗車徒皆作鼓行鳴鐲車徒皆行及表乃止三鼔摝鐸羣吏弊旗車徒皆坐"
+    note, marks = _with_marks("中軍，中軍之將也。天子六軍，三三而居一偏。羣吏既聽誓，各復其部曲。")
+    lemmas = [g.lemma for g in align_block(base, note, marks, zhushu=True)]
+    assert "中軍" in lemmas and "三" not in lemmas
+    # KR1d0030_015#221 (the 集釋, train): 「一一受之」 "one by one"
+    base = "贊者北面坐辯取庶羞之大興一以授賓賓受兼壹祭之"
+    note, marks = _with_marks("一一受之，而兼壹祭之，庶羞，輕也。自祭之于膷臐之間，以異饌也。")
+    assert "一" not in [g.lemma for g in align_block(base, note, marks)]
+    # a head that is more than a number still has its repeated character (KR1d0030_023#26, train): 「聲三，三有聲」
+    base = "商祝免袒執功布入升自西階盡階不升堂聲三啟三命哭"
+    note, marks = _with_marks("聲三，三有聲，存神也。啟三，三言啟，告神也。")
+    assert [g.lemma for g in align_block(base, note, marks)][:1] == ["聲三"]
+
+
+def test_you_after_a_conjunction_is_still_not_an_equivalence():
+    # 禮記集說 (KR1d0057_009#13, 藍田吕氏曰: a shared text the reader was never tuned on), the segmenter's marks:
+    # 「人謀非不定，而猶求於鬼神」 — "and still seeks it of the spirits": no equivalence 而 ≡ 求於鬼神
+    base = "卜筮者先聖王之所以使民信時日敬鬼神畏法令也所以使民決嫌疑定猶與也故曰疑而筮之則弗非也日而行事則必踐之"
+    note, marks = _with_marks("敬鬼神者，人謀非不定，而猶求於鬼神，知有所尊而不敢必也。")
+    glosses = align_block(base, note, marks)
+    assert [g.lemma for g in glosses if g.type == "equivalence"] == [] and "敬鬼神" in [g.lemma for g in glosses]
+    # a conjunction glossed by one word keeps its gloss (KR1d0030_013#192, _008#132: the 集釋, train)
+    note, marks = _with_marks("善其能使于四方。而猶女也。")
+    assert [(g.type, g.lemma) for g in align_block("公曰然而不善乎", note, marks)] == [("equivalence", "而")]
+    note, marks = _with_marks("乃猶而也。")
+    assert [(g.type, g.lemma) for g in align_block("士升大夫不拜乃飲實爵", note, marks)] == [("equivalence", "乃")]

@@ -135,6 +135,7 @@ _ADVERBS = "亦皆或竝並又"
 _GOVERNS = frozenset("不無未言非弗勿毋其之所以而于於與及若則")  # words that govern what follows
 _FORMULA_AT = re.compile(r"猶|之言|讀[為爲如曰若]|當[為爲作]|謂(?!之)|者")
 NUMERALS = frozenset("一二三四五六七八九十")
+_CONJUNCTIONS = frozenset("而乃則且然故")  # before 猶 mostly "and still", "then still"
 NEGATIONS = frozenset("無不非未弗勿毋莫")  # 三者 "the three": a head, unlike 使者 / 擯者
 # X者 that are words of the note, not lemma heads: 古者 (of old), 今者, 或者 (perhaps) ...
 NOT_LEMMA_ZHE = frozenset(("古", "今", "或", "昔", "然", "所以", "所", "此", "是", "凡"))
@@ -522,6 +523,10 @@ def read_keyword_formula(st: Statement) -> bool:
             return True
         if kw == "猶" and _still(text, k + 1, st):
             return True  # 「死猶不為諡耳」: 猶 "still" before a negated clause, no equivalence
+        if kw == "猶" and x_stripped in _CONJUNCTIONS and len(_clause_after(text, k + 1, st).rstrip("也")) > 1:
+            # 「而猶在内也」, 「而猶求於鬼神…」 (禮記集說, 表記集傳; stop 67): after a conjunction 猶 is "still"; where the
+            # thirteen shared books gloss a conjunction by 猶, the word is one character (「而猶女也」, 「乃猶而也」, 「然猶而也」)
+            return True
         if kw == "猶" and "雖" in x_stripped and not st.in_base(x_stripped):
             return True  # 「君雖不升堂，猶辟之也」 (KR1d0053, train): "although …, still": a concession, as skip_concessive reads it
         # a long unmarked head before 猶 / 謂 is mostly a clause (猶 "still", 謂 "means that")
@@ -539,13 +544,17 @@ def _read_called(st: Statement, k: int, strip: str = "也者") -> None:
         st.add("reference", xx, k + 2, 0.85)
 
 
+def _clause_after(text: str, y: int, st: Statement) -> str:
+    """The statement's text from y to the end of its clause."""
+    return text[y : next((b for b in st.inner if b > y), st.e)]
+
+
 def _still(text: str, y: int, st: Statement) -> bool:
     """猶 followed by a negated clause of three characters or more (不 / 未 / 無 / 弗 / 非 + …, 也 / 耳 /
     矣 not counted) reads "still not …", not X猶Y (「不再，猶不更也」, 「微，猶非也」 keep their Y)."""
     if y >= len(text) or text[y] not in "不未無弗非":
         return False
-    end = next((b for b in st.inner if b > y), st.e)
-    return len(text[y:end].rstrip("也耳矣焉")) >= 3
+    return len(_clause_after(text, y, st).rstrip("也耳矣焉")) >= 3
 
 
 def _read_zhe(st: Statement, x: str, k: int) -> None:
@@ -743,6 +752,10 @@ def read_unmarked_head(st: Statement) -> bool:
     if not k or k >= len(seg) or (s + k) in st.clause_ends:
         return False
     x, rest = seg[:k], seg[k:]
+    if rest[0] in NUMERALS and all(ch in NUMERALS for ch in x):
+        # a number of the passage run on into a longer one or a product: 「七七四十九」, 「三三而居一偏」, 「一一受之」,
+        # 「四十九以前」 (stop 67: 13 such heads over the thirteen shared books, none a gloss; 「一，一人也」 has its mark)
+        return True
     if rest[0] in x:
         return st.add("definition", x, s, 0.6, exact_only=True)
     if is_formula_next(rest) or x in ("言",):
