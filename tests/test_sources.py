@@ -25,7 +25,7 @@ from lxml import etree
 from pipeline.export import FORMATS, assemble, bundle, records
 from pipeline.ingest import read_document
 from pipeline.people import person
-from pipeline.model import ENTITY_LABELS, Entity, UnitKind, spans_from_marks
+from pipeline.model import ENTITY_LABELS, Entity, Gloss, UnitKind, spans_from_marks
 
 ROOT = Path(__file__).resolve().parent.parent
 FIX = ROOT / "tests" / "fixtures" / "sources"
@@ -137,13 +137,15 @@ def test_one_speaker_table_built_by_its_script():
 
 
 def _annotate(doc):
-    """Hand-set sentences (a mark every 7 characters) and an entity at the start of every
-    unit with text, so that the sentences and entities tables have rows of every source."""
+    """Hand-set sentences (a mark every 7 characters), an entity at the start of every unit with text and a
+    gloss at the start of every commentary, so that the sentences, entities and glosses tables have rows of every source."""
     for unit in doc.units:
         if unit.kind in ("base", "commentary", "report") and unit.text:
             unit.marks = {k: "。" for k in range(7, len(unit.text), 7)}
             unit.sentences = spans_from_marks(len(unit.text), unit.marks, final_only=True)
             unit.entities = [Entity(0, 1, "ROLE", unit.text[0], "rule")]
+            if unit.kind == "commentary" and len(unit.text) >= 2:  # an unanchored gloss, for the glosses table's source
+                unit.glosses = [Gloss(0, 2, unit.text[:2], "definition", unit.text[0], None, None, None, 0.5)]
     return doc
 
 
@@ -178,9 +180,15 @@ def test_tables_carry_the_source(outputs, docs):
         for r in rows:
             u = unit_of[r["unit"]]
             assert (r[col], r[col + "_name"]) == (u.source, u.source_name), (kind, r)
-    for kind in ("units", "sentences", "entities"):
+    # a gloss carries its commentary unit's speaker (stop 67: a gathered commentary's 鄭氏曰 / 朱子 blocks, without a join)
+    glosses = _jsonl(outputs, "glosses")
+    assert {r["unit_source"] for r in glosses} >= {"注"}
+    for r in glosses:
+        u = unit_of[r["unit"]]
+        assert (r["unit_source"], r["unit_source_name"]) == (u.source, u.source_name), r
+    for kind in ("units", "sentences", "entities", "glosses"):
         table = pq.read_table(io.BytesIO(outputs[f"parquet/{kind}.parquet"]))
-        col = "unit_source" if kind == "entities" else "source"
+        col = "unit_source" if kind in ("entities", "glosses") else "source"
         for c in (col, col + "_name"):
             assert table.column(c).to_pylist() == [r[c] for r in _jsonl(outputs, kind)]
 

@@ -124,6 +124,8 @@ SCHEMAS: dict[str, list[tuple[str, str, str]]] = {
         ("lemma_line", "int64", "printed line of the lemma's first character"),
         ("said_by", "string", "who the note says the statement is by, as printed: a commentator the 注 quotes or whose reading it gives (鄭司農云 …, 杜子春讀X為Y: 鄭司農, 杜子春, 鄭大夫, 賈侍中, 許叔重), 或 (someone), 𤣥 (鄭玄's own 𤣥謂 after them); null where it names nobody"),
         ("said_by_name", "string", "the person said_by names, where the speaker table knows the name in the book (鄭司農: 鄭衆, 杜子春, 鄭大夫: 鄭興, 賈侍中: 賈逵, 許叔重: 許慎, 𤣥: 鄭玄); null else"),
+        ("unit_source", "string", "who speaks in the commentary unit the gloss stands in (units.source: 注, 疏, a gathered commentary's 鄭氏曰 …)"),
+        ("unit_source_name", "string", "person of that source (units.source_name: 鄭玄, 賈公彦 …)"),
     ],
     "collation": [
         ("doc", "string", "document id"),
@@ -292,6 +294,8 @@ def document_records(doc: Document, split: str, stages: list[str]) -> dict[str, 
                     "lemma_line": lemma_prov["line"],
                     "said_by": gl.said_by,
                     "said_by_name": gl.said_by_name,
+                    "unit_source": unit.source,
+                    "unit_source_name": unit.source_name,
                 }
             )
         # a word's text, form and lemma hold a Kanripo character only if its unit's text does
