@@ -92,6 +92,10 @@ AFTER_RE = re.compile(r"(?:一?[本夲字]?[亦又或今]?作)(.)")
 # a head as printed, up to four characters (`深衣三袪起魚反`, `則辭以疾如字`, `有行有行並下孟反`: stop 66, 26 train heads that
 # were cut to their last three)
 MAX_HEAD = 4
+# before another authority's reading, a head is read up to three characters only: a longer unanchored text there is a
+# gloss of the head before (`鄔徐於據反縣名屬太原劉烏古反`); with MAX_HEAD, `汧徐口千反劉苦見友李一音空定反` (the print's 友 for 反)
+# would read a head 友
+HEAD_BEFORE_AUTHORITY = 3
 # the marker of Lu Deming's reading notes in the 注疏 (ingest's unit.marker)
 READING_NOTES = "音義"
 # `樂音洛下音岳`: the same head read otherwise at its next occurrence (下) — an alternative
@@ -237,9 +241,8 @@ def parse_note(text: str, targets: list[str] | None = None, fold: Callable[[str]
         reading, took_names = finder.head(rest, start, remark, later.group(1) if later else None, names)
         if took_names:
             sound.authority = ()
-        if reading.target is None and readings and authority and len(rest) > 3 and "作" not in rest:
-            # `鄔徐於據反縣名屬太原劉烏古反`: a gloss, then another authority for the same head (more than three characters,
-            # not MAX_HEAD: `汧徐口千反劉苦見友李一音空定反`, the print's 友 for 反, would read a head 友)
+        if reading.target is None and readings and authority and len(rest) > HEAD_BEFORE_AUTHORITY and "作" not in rest:
+            # `鄔徐於據反縣名屬太原劉烏古反`: a gloss, then another authority for the same head
             # (not `…亦作兆舋舊許鄞反`: the previous entry's variant remark, then a head)
             readings[-1].sounds.append(sound)
             continue
