@@ -136,12 +136,6 @@ _GOVERNS = frozenset("不無未言非弗勿毋其之所以而于於與及若則"
 _FORMULA_AT = re.compile(r"猶|之言|讀[為爲如曰若]|當[為爲作]|謂(?!之)|者")
 NUMERALS = frozenset("一二三四五六七八九十")
 _CONJUNCTIONS = frozenset("而乃則且然故")  # before 猶 mostly "and still", "then still"
-
-
-def still_after_conjunction(x: str, y: str) -> bool:
-    """「而猶在内也」, 「而猶求於鬼神…」 (禮記集說, 表記集傳; stop 67): after a conjunction X, 猶 is "still", no X猶Y; where the
-    thirteen shared books gloss a conjunction by 猶, Y is one character (「而猶女也」, 「乃猶而也」, 「然猶而也」)."""
-    return x in _CONJUNCTIONS and len(y.rstrip("也")) > 1
 NEGATIONS = frozenset("無不非未弗勿毋莫")  # 三者 "the three": a head, unlike 使者 / 擯者
 # X者 that are words of the note, not lemma heads: 古者 (of old), 今者, 或者 (perhaps) ...
 NOT_LEMMA_ZHE = frozenset(("古", "今", "或", "昔", "然", "所以", "所", "此", "是", "凡"))
@@ -529,7 +523,7 @@ def read_keyword_formula(st: Statement) -> bool:
             return True
         if kw == "猶" and _still(text, k + 1, st):
             return True  # 「死猶不為諡耳」: 猶 "still" before a negated clause, no equivalence
-        if kw == "猶" and still_after_conjunction(x_stripped, _clause_after(text, k + 1, st)):
+        if kw == "猶" and _still_after_conjunction(x_stripped, _clause_after(text, k + 1, st)):
             return True
         if kw == "猶" and "雖" in x_stripped and not st.in_base(x_stripped):
             return True  # 「君雖不升堂，猶辟之也」 (KR1d0053, train): "although …, still": a concession, as skip_concessive reads it
@@ -551,6 +545,12 @@ def _read_called(st: Statement, k: int, strip: str = "也者") -> None:
 def _clause_after(text: str, y: int, st: Statement) -> str:
     """The statement's text from y to the end of its clause."""
     return text[y : next((b for b in st.inner if b > y), st.e)]
+
+
+def _still_after_conjunction(x: str, y: str) -> bool:
+    """「而猶在内也」, 「而猶求於鬼神…」 (禮記集說, 表記集傳; stop 67): after a conjunction X, 猶 is "still", no X猶Y; where the
+    thirteen shared books gloss a conjunction by 猶, Y is one character (「而猶女也」, 「乃猶而也」, 「然猶而也」)."""
+    return x in _CONJUNCTIONS and len(y.rstrip("也")) > 1
 
 
 def _still(text: str, y: int, st: Statement) -> bool:
@@ -846,7 +846,7 @@ def read_note(note: str, marks: dict[int, str], in_base, base_count=lambda x: 1,
         if j is None or in_base(note[j - 1 : k]) or any(j < c < k for c in cuts) or note[j:k] in _NOT_HEADS \
                 or note[j:k].endswith("所"):
             continue
-        if m.group() == "猶" and still_after_conjunction(note[j:k], note[k + 1 : min((c for c in cuts if c > k), default=len(note))]):
+        if m.group() == "猶" and _still_after_conjunction(note[j:k], note[k + 1 : min((c for c in cuts if c > k), default=len(note))]):
             continue  # 「…，而猶求於鬼神」: "and still", no head
         if j in cuts and cuts[j] not in FINAL:
             cuts[j] = "。"
@@ -924,7 +924,7 @@ def read_note(note: str, marks: dict[int, str], in_base, base_count=lambda x: 1,
                 # a strong formula in a later clause, as a run-on sentence hides it:
                 # 「…長六尺，宵，讀為綃」, 「…，X讀為Y」, 「…，X當為Y」, 「…，X之言Y」
                 or ((m := _STRONG.match(body)) and not all(ch in _ADVERBS for ch in (m.group("x") or m.group("y")))
-                    and not (m.group("y") and still_after_conjunction(m.group("y"), body[m.end():])))
+                    and not (m.group("y") and _still_after_conjunction(m.group("y"), body[m.end():])))
                 # (a clause ending in 也 closes a gloss, it is no head: 「憲，表也，謂縣之也」)
                 or (len(body) <= 4 and _STRONG_NEXT.match(nxt) and not body.endswith("也"))
                 # another reading of a word of the passage in a later clause: 「…亳西，見，或為敗，邑或為予」,
