@@ -925,3 +925,16 @@ def test_you_after_a_conjunction_is_still_not_an_equivalence():
     assert [(g.type, g.lemma) for g in align_block("公曰然而不善乎", note, marks)] == [("equivalence", "而")]
     note, marks = _with_marks("乃猶而也。")
     assert [(g.type, g.lemma) for g in align_block("士升大夫不拜乃飲實爵", note, marks)] == [("equivalence", "乃")]
+
+
+def test_x_zhe_in_a_question_is_no_explanation():
+    # 禮記集說 (KR1d0057_004#59) and 表記集傳 (KR1d0063_002#119), shared texts the reader was never tuned on, the segmenter's
+    # marks: 「況入君門者乎」 "how much more one who enters the lord's gate?", 「然則展禽髙尚者乎」 — questions, no 「X者，」
+    # explanation of the passage's 入君門 / 髙尚
+    note, marks = _with_marks("見君之乗車，與君之路馬，猶不敢慢也。況入君門者乎？以此敎天下，朝廷之儀，猶有不肅者。")
+    assert "入君門" not in [g.lemma for g in align_block("大夫士出入君門由闑右不踐閾", note, marks)]
+    note, marks = _with_marks("然則展禽髙尚者乎？曰：亦可謂厚終者矣。")
+    assert align_block("易曰不事王侯髙尚其事", note, marks) == []
+    # the same opening before 「X者，Y」 is read (KR1d0057_002#64): 「然則自别於禽獸者，衆人而已」
+    note, marks = _with_marks("豈特使自别於禽獸哉？然則自别於禽獸者，衆人而已。")
+    assert "自别於禽獸" in [g.lemma for g in align_block("使人以有禮知自别於禽獸", note, marks)]

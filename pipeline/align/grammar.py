@@ -136,6 +136,7 @@ _GOVERNS = frozenset("不無未言非弗勿毋其之所以而于於與及若則"
 _FORMULA_AT = re.compile(r"猶|之言|讀[為爲如曰若]|當[為爲作]|謂(?!之)|者")
 NUMERALS = frozenset("一二三四五六七八九十")
 _CONJUNCTIONS = frozenset("而乃則且然故")  # before 猶 mostly "and still", "then still"
+_ASKS = ("然則", "況", "夫以", "豈")  # open a question or a rhetorical one: 「然則…者與」, 「況…者乎」
 NEGATIONS = frozenset("無不非未弗勿毋莫")  # 三者 "the three": a head, unlike 使者 / 擯者
 # X者 that are words of the note, not lemma heads: 古者 (of old), 今者, 或者 (perhaps) ...
 NOT_LEMMA_ZHE = frozenset(("古", "今", "或", "昔", "然", "所以", "所", "此", "是", "凡"))
@@ -484,6 +485,8 @@ def read_keyword_formula(st: Statement) -> bool:
                 continue  # 釋獲者, 執事者: 者 belongs to the lemma
             if text[k + 1 : e] == "也":
                 continue  # 「問學學誠者也」: …者也 closes a nominal sentence; no 「X者，」 head
+            if x.startswith(_ASKS) and text[k + 1 : k + 2] in "乎與歟邪耶" and (k + 2 == e or k + 2 in st.clause_ends):
+                return True  # 「然則展禽髙尚者乎」, 「況入君門者乎」 (表記集傳, 禮記集說; stop 67): a question, no 「X者，」 explanation
             if x.startswith("謂") and not x.startswith("謂之") and not st.in_base(x):
                 # 「謂養子者，有它故，賤者代之慈已」, 「謂服無親者，當為之主」 (KR1d0030_019, train): "it means X, who …" —
                 # the note's reading of the whole passage, no head 謂X to explain (「謂之X者」 explains X: read on).
