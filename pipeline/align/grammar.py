@@ -485,7 +485,7 @@ def read_keyword_formula(st: Statement) -> bool:
                 continue  # 釋獲者, 執事者: 者 belongs to the lemma
             if text[k + 1 : e] == "也":
                 continue  # 「問學學誠者也」: …者也 closes a nominal sentence; no 「X者，」 head
-            if x.startswith(_ASKS) and text[k + 1 : k + 2] in "乎與歟邪耶" and (k + 2 == e or k + 2 in st.clause_ends):
+            if x.startswith(_ASKS) and k + 1 < e and text[k + 1] in "乎與歟邪耶" and (k + 2 == e or k + 2 in st.clause_ends):
                 return True  # 「然則展禽髙尚者乎」, 「況入君門者乎」 (表記集傳, 禮記集說; stop 67): a question, no 「X者，」 explanation
             if x.startswith("謂") and not x.startswith("謂之") and not st.in_base(x):
                 # 「謂養子者，有它故，賤者代之慈已」, 「謂服無親者，當為之主」 (KR1d0030_019, train): "it means X, who …" —
