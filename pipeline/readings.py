@@ -51,7 +51,7 @@ _NOT_IN_TWO = "".join(a for a in AUTHORITIES if len(a) == 1) + "".join(ALTERNATI
 FORMULA_RE = re.compile(
     rf"音?(?P<two>(?P<upper>[^反音同也])[^反音同也](?P=upper)[^反音同也]|[^反音同也{_NOT_IN_TWO}]{{4}})二反"
     r"|音?(?P<fq>[^反音同也]{2})反|音與(?P<same>[^音同也如者與])同"
-    r"|音近(?P<near>[^音同也如者])|(?<!漢書)(?<!同此)音(?P<hom>[^音同也如者])|音?(?P<rz>如字)")
+    r"|音近(?P<near>[^音同也如者])|(?<!漢書)(?<!同此)音(?![上下][^反音同也]{2}反)(?P<hom>[^音同也如者])|音?(?P<rz>如字)")
 # "both": after a scope, a lone 並 is a head (竝於鬼神: `…皆放此並歩頂反`)
 BOTH = ("並", "竝")
 # the scope of the previous entry, at the start of the text between two formulas: clauses
@@ -107,7 +107,9 @@ LOCATED_RE = re.compile(r"[^反音也同]{1,2}也")
 # the upper and lower character of a two-character head (`句芒古侯反下音亡`), maybe after the
 # authority who reads it so (`巾巾竝如字劉下居覲反`)
 UPPER_LOWER = ("上", "下")
-SIDE_RE = re.compile(f"({_NAMES})?([上下])$")
+# — or after the alternative's marker (`好惡並如字一音上呼報反下烏路反`: "another reading: the upper 呼報反, the lower 烏路反";
+# 音上 is no homophone there, FORMULA_RE)
+SIDE_RE = re.compile(f"(?:({_NAMES})|([一又或])音)?([上下])$")
 
 
 def parse_note(text: str, targets: list[str] | None = None, fold: Callable[[str], str] | None = None,
@@ -172,13 +174,13 @@ def parse_note(text: str, targets: list[str] | None = None, fold: Callable[[str]
                 continue  # a formula with no head before it: nothing to read
         side = SIDE_RE.fullmatch(rest) if not remark else None
         if (side and readings and (len(readings[-1].head) == 2 or two)
-                and not _own_reading(side.group(2), sound)):
+                and not _own_reading(side.group(3), sound)):
             # the upper or lower character of the two-character head before: `句芒古侯反下音亡`
             # (芒), `好惡並如字上呼報反下烏路反`, `巾巾竝如字劉下居覲反` — not the head at its next
             # occurrence, which is said of a one-character head (`樂音洛下音岳`)
-            sound.authority = tuple(filter(None, [side.group(1)])) + authority
+            sound.authority = tuple(filter(None, [side.group(1) or side.group(2)])) + authority
             two = readings[-1] if len(readings[-1].head) == 2 else two
-            readings.append(finder.one_of(two, UPPER_LOWER.index(side.group(2)), [sound]))
+            readings.append(finder.one_of(two, UPPER_LOWER.index(side.group(3)), [sound]))
             continue
         two = None
         if (readings and not remark and not authority and LOCATED_RE.fullmatch(rest)
@@ -200,7 +202,7 @@ def parse_note(text: str, targets: list[str] | None = None, fold: Callable[[str]
             readings[-1].sounds.append(sound)
             continue
         sound.authority = authority
-        if readings and finder.read_as_its_word(rest, authority, sound):
+        if finder.read_as_its_word(rest, authority, sound):
             # the name read as its word after the previous entry's remark: `业此古丘字王于况反` (王 "to rule",
             # KR1d0053_046, train; 「业，此古丘字」 ends the entry of 业) — not where the head is printed with
             # the word before it (`謂王于况反`, `追王于况反`: the head 謂王, 追王, as `_Finder.head` reads it)

@@ -313,6 +313,12 @@ def test_the_upper_or_lower_character_of_a_two_character_head():
     assert [(r.head, [text[s.start:s.end] for s in r.sounds]) for r in readings] == [
         ("詰", ["去吉反"]), ("好惡", ["如字"]), ("好", ["呼報反"]), ("惡", ["烏路反"])]
     assert _anchored(readings[2], targets) == "好" and _anchored(readings[3], targets) == "惡"
+    # stop 68 (train juan 51): the same after the alternative's marker — `…好惡並如字一音上呼報反下烏路反`, "another
+    # reading: the upper 呼報反, the lower 烏路反"; 音上 was read as a homophone of 好惡
+    text, readings, targets = _note("KR1d0053_051", "哀樂音洛")
+    assert [(r.head, [text[s.start:s.end] for s in r.sounds], _anchored(r, targets)) for r in readings[2:]] == [
+        ("好惡", ["如字"], "好惡"), ("好", ["呼報反"], "好"), ("惡", ["烏路反"], "惡")]
+    assert readings[3].sounds[0].authority == ("一",)
     text, readings, targets = _note("KR1d0053_014", "大皥上音太")
     da = readings[0]
     assert (da.head, text[da.sounds[0].start:da.sounds[0].end], _anchored(da, targets)) == ("大", "音太", "大")
@@ -378,6 +384,11 @@ def test_x_zi_the_character_x_is_the_head():
     # the head printed with the word before it stays whole: 謂王 (the finder's own reading)
     text, readings, _ = _note("KR1d0053_054", "聿尹必反謂王于况反")
     assert [r.head for r in readings] == ["聿", "謂王"]
+    # stop 68 (train juan 54): so at a note's start, after a remark with no reading — `道有至義依注讀為道有至有義王于况反`
+    # is 王 of 「至道以王」, not a head 有至有義 that 王肅 reads 于况反
+    text, readings, targets = _note("KR1d0053_054", "道有至義依注讀為")
+    assert [(r.head, _anchored(r, targets)) for r in readings] == [("王", "王"), ("脫", "脱")]  # 脱 as the 注 prints it
+    assert readings[0].sounds[0].authority == ()
 
 
 def test_every_head_is_the_text_at_its_span():
