@@ -938,3 +938,20 @@ def test_x_zhe_in_a_question_is_no_explanation():
     # the same opening before 「X者，Y」 is read (KR1d0057_002#64): 「然則自别於禽獸者，衆人而已」
     note, marks = _with_marks("豈特使自别於禽獸哉？然則自别於禽獸者，衆人而已。")
     assert "自别於禽獸" in [g.lemma for g in align_block("使人以有禮知自别於禽獸", note, marks)]
+
+
+def test_y_yue_x_that_says_is_no_name():
+    # 表記集傳 (KR1d0063_002#106, #112) and 禮記集說 (KR1d0057_004#124, _009#15), shared texts the reader was never tuned
+    # on, the segmenter's marks: 曰 "says" after a speaker with a negation (「午曰：不可」) or after a word that opens what a
+    # text says (「既曰古」 "since it says 古", 「且曰：假爾」) — no Y曰X name of the passage's 不可, 古 (of 古昔), 假爾
+    base = "子曰事君慎始而敬終子曰事君可貴可賤可富可貧可生可殺而不可使為亂"
+    for said in ("夜見胥午而告之。午曰：不可。天之所廢，孰能興之？", "晉侯将救之。伯宗曰不可。雖鞭之長，不及馬腹。"):
+        note, marks = _with_marks(said)
+        assert "不可" not in [g.lemma for g in align_block(base, note, marks)], said
+    note, marks = _with_marks("既曰古。又曰：昔皆以别於今而言耳。既曰古昔。又曰：先王，何也？")
+    assert not {"古", "古昔"} & {g.lemma for g in align_block("長者不及毋儳言正爾容聽必恭毋勦説毋雷同必則古昔稱先王", note, marks)}
+    note, marks = _with_marks("為日以人事為之耳。且曰：假爾，則以誠在我故也。")
+    assert "假爾" not in [g.lemma for g in align_block("曰為日假爾泰龜有常假爾泰筮有常", note, marks)]
+    # a name is still read (KR1d0053_006#80, train): 「聚土曰封」
+    note, marks = _with_marks("聚土曰封。")
+    assert [(g.type, g.lemma) for g in align_block("封之若堂者", note, marks)] == [("reference", "封")]

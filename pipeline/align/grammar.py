@@ -365,7 +365,7 @@ def skip_citation(st: Statement) -> bool:
         # 「羊曰：柔毛」, 「火熟曰：堲」 (KR1d0030_028#142, KR1d0053_006#129, train): a mark the
         # segmenter put after 曰 as before a quote; a short word of the passage after it is Y曰X
         x = st.text[after : next((b for b in st.inner if b > after), st.e)]
-        if 1 <= len(x) <= 3 and st.in_base(x):
+        if 1 <= len(x) <= 3 and st.in_base(x) and not says(name, x):
             st.add("reference", x, after, 0.7)
     if not name or after == st.first_end:
         return True  # 「又曰…」, 「射義曰：」 (曰 closing its clause): a citation
@@ -629,6 +629,16 @@ def read_second_clause_formula(st: Statement) -> bool:
     return False
 
 
+# Y曰X where 曰 is "says", not "is called": Y a word that opens what a text or a speaker says (「既曰古」 "since it says 古",
+# 「且曰假爾」, 「猶曰大夫…」, 「故先曰則古昔」), or X a negation of two characters or more (「午曰不可」, 「伯宗曰不可」: speech).
+# Stop 68, from the Y曰X references of the thirteen shared books (禮記集說, 表記集傳): no name there.
+_SAYS_AFTER = ("既", "且", "猶", "先")
+
+
+def says(y: str, x: str) -> bool:
+    return y.endswith(_SAYS_AFTER) or (len(x) >= 2 and x[0] in NEGATIONS)
+
+
 def read_name(st: Statement) -> bool:
     """Y曰X: a short name after 曰 closing the first clause; a run of them with no mark between, each
     (「熬麥曰麷麻曰蕡稻曰白」, 「少曰委多曰積」)."""
@@ -638,7 +648,7 @@ def read_name(st: Statement) -> bool:
             st.out.append(Candidate(st.s + a, st.s + b, "reference", st.text[st.s + x_at : st.s + b], st.s + x_at, 0.7))
         return True
     m = re.match(r"(.{1,8}?)曰(.{1,3})$", st.text[st.s : st.first_end])
-    if m and st.in_base(m.group(2)) and not st.in_base(m.group(1)):
+    if m and st.in_base(m.group(2)) and not st.in_base(m.group(1)) and not says(m.group(1), m.group(2)):
         return st.add("reference", m.group(2), st.s + m.end(1) + 1, 0.7)
     return False
 
@@ -938,7 +948,8 @@ def read_note(note: str, marks: dict[int, str], in_base, base_count=lambda x: 1,
                 or remark
                 or ((m := _OR_READS_AT.match(body)) and in_base(m.group(1)))
                 # 「…囷圜倉，穿地曰窌」: a short name closing a later clause (Y曰X, X a word of the passage)
-                or ((m := _NAME_AT_END.match(body)) and in_base(m.group(2)) and not in_base(m.group(1)))
+                or ((m := _NAME_AT_END.match(body)) and in_base(m.group(2)) and not in_base(m.group(1))
+                    and not says(m.group(1), m.group(2)))
                 # 「…，室中西南隅謂之奥」 (KR1d0030_022#31, train): likewise Y謂之X
                 or ((m := _CALLED_AT_END.match(body)) and in_base(m.group(2)) and not in_base(m.group(1)))
             ):
