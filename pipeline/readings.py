@@ -74,7 +74,9 @@ SCOPE_RE = re.compile(f"(?:出注)?(?:{_SCOPE_CLAUSE})+(?:此音)?")
 END_SCOPE_RE = re.compile(r"[^反音也作]{1,10}同"
                           # … and the longer lists of where else (`下其妻爲母之爲妻禫爲庶母爲祖庶母皆同`, `下之種也同`,
                           # `後不音者同`, `凡度長短曰長皆同此音`: KR1d0053_033, _026, KR1d0003_017, KR1d0053_006, train)
-                          r"|[下後注此經][^反音作]{1,40}?[皆並竝]同|[下後][^反音作]{1,10}同|後不音者同|凡[^反音作]{1,20}皆同此音")
+                          r"|[下後注此經][^反音作]{1,40}?[皆並竝]同|[下後][^反音作]{1,10}同|後不音者同|凡[^反音作]{1,20}皆同此音"
+                          # … and 「X放此」 "so at X" (`聒古活反銜枚氏放此`: the chapter 銜枚氏, KR1d0003_036, stop 68's whole juan)
+                          r"|[^反音作也]{1,10}[放倣]此")
 # a gloss or a variant remark of the previous head before its scope: `遺于季反與也注同`,
 # `辟音避本亦作避下同`
 GLOSS_RE = re.compile(r"[^也反音]{1,8}也|[本夲字]?[亦又或今]?作[^作](?:音?同)?")
@@ -102,6 +104,8 @@ READING_NOTES = "音義"
 LATER = ("下", "同")
 # an edition, before the alternative marker of its reading (`本又如字`, `一本又力錦反`)
 EDITIONS = ("本", "夲", "一本")
+# "some say", before the authority of another reading (`或云司農音符`)
+SOME_SAY = ("或云", "一云")
 # a head printed with the 也 after it in the glossed text (`容也羊凶反`), one or two characters
 LOCATED_RE = re.compile(r"[^反音也同]{1,2}也")
 # the upper and lower character of a two-character head (`句芒古侯反下音亡`), maybe after the
@@ -197,7 +201,7 @@ def parse_note(text: str, targets: list[str] | None = None, fold: Callable[[str]
                 # train), where it stands ahead: a head, not the previous head's next occurrence (`樂音洛下音岳`)
                 rest == "下" and _own_reading(rest, sound) and finder.ahead(rest)):
             names = _authority(rest)[1] if remark and not _authority(rest)[0] else \
-                ((rest,) if rest in LATER or rest in EDITIONS else ())
+                ((rest,) if rest in LATER or rest in EDITIONS or rest in SOME_SAY else ())
             sound.authority = names + authority
             readings[-1].sounds.append(sound)
             continue
@@ -208,6 +212,15 @@ def parse_note(text: str, targets: list[str] | None = None, fold: Callable[[str]
             # the word before it (`謂王于况反`, `追王于况反`: the head 謂王, 追王, as `_Finder.head` reads it)
             rest, authority, remark, start = authority[0], (), "", sound.start - 1
             sound.authority = ()
+        if len(rest) >= 2 and rest.endswith("則") and not rest.startswith("則") and not remark:
+            # 則 "then", after a remark on the text: the reading that follows from it, of the character before 則
+            # (`今本或無持字從則如字`: 從; `一本作神可見則如字`: 見; `本作室與堂也與則如字`: 與 — KR1d0003_025, KR1d0053_047,
+            # _026, train) or, after 「如X義」, of the head before (`…案如杜義則音姑`: by 杜子春's sense 橭 reads 姑, KR1d0003_036,
+            # stop 68's whole juan). Not the head printed with 則 (`則君則音明`: 則 of the 經's 則君)
+            rest = rest[:-1]
+            if rest.endswith("義") and readings:
+                readings[-1].sounds.append(sound)
+                continue
         if len(rest) >= 2 and rest.endswith("字") and not remark:
             # "the character X": `下祝字之又反` (the lower 祝), `衒…本又作御字魚據反`, `樂樂下字音洛`
             # (KR1d0053_004, _028, KR1d0028_005, train) — the head is X, not 字
@@ -255,6 +268,8 @@ def parse_note(text: str, targets: list[str] | None = None, fold: Callable[[str]
         rest, scope = _tail(text[prev_end:])
         if not scope and END_SCOPE_RE.fullmatch(rest):
             scope = rest  # `治直吏反族師治令同`: what ends a note with 同 is where the reading holds
+            if later := re.search(r"[下後][^反音也下後]{0,4}[放倣]此$", scope):
+                scope = later.group(0)  # a gloss before it (`廌依字直買反解廌獸名後放此`): the scope is 後放此
         readings[-1].scope = (readings[-1].scope or "") + scope if scope else readings[-1].scope
     return readings
 
@@ -399,6 +414,10 @@ def _continues(rest: str, authority: tuple[str, ...], remark: str) -> bool:
     """An alternative of the previous head: nothing but authorities (and a gloss, a remark) before it."""
     if rest in LATER or rest == "絶句" or (rest.startswith("一讀") and len(rest) <= 3):
         return True  # `一讀此如字`, `一讀下五教反`: another way of reading the passage
+    if rest in SOME_SAY and authority:
+        # `夫方符反或云司農音符` "some say 司農 reads 符": another reading of the same head, not a head 云 (the three such in
+        # the three books, KR1d0003_011, _036, _040, train; stop 68's whole juan 36)
+        return True
     if rest in EDITIONS and authority:
         # `為于偽反本又如字`, `廪彼錦反一本又力錦反`: an edition's reading of the same head, not a head 本
         # (KR1d0053_029, _052, train)

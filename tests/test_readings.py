@@ -548,3 +548,25 @@ def test_an_old_edition_and_a_variant_after_yi_ben():
     # 牷音全一本作純 — the glossed 注 prints the edition's 純: the head anchors there
     text, readings, targets = _note("KR1d0053_005", "索所百反注同求也牷音全")
     assert [(r.head, _anchored(r, targets)) for r in readings][1] == ("牷", "純")
+
+
+def test_some_say_then_and_a_chapter_scope():
+    """Stop 68, a whole train juan read by hand (周禮注疏 juan 36): `夫方符反或云司農音符` is another reading of 夫 ("some say
+    司農 reads 符"), not a head 云 anchored on the 注's 鄭司農云; `…案如杜義則音姑` ("by 杜子春's sense, then read 姑") a reading
+    of 橭, not of a head 則; and `聒古活反銜枚氏放此` ends with where else the reading holds (the chapter 銜枚氏)."""
+    text, readings, targets = _note("KR1d0003_036", "夫方符反")
+    fu = readings[0]
+    assert (fu.head, [text[s.start:s.end] for s in fu.sounds]) == ("夫", ["方符反", "音符"])
+    assert fu.sounds[1].authority == ("或云", "司農") and "云" not in [r.head for r in readings]
+    assert _anchored(readings[1], targets) == "齍" and targets[readings[1].target].kind == "base"
+    text, readings, targets = _note("KR1d0003_036", "橭劉音沽")
+    assert [(r.head, len(r.sounds)) for r in readings] == [("橭", 3), ("梓", 1), ("樗", 1)]
+    assert text[readings[0].sounds[2].start:readings[0].sounds[2].end] == "音姑"
+    text, readings, _ = _note("KR1d0003_036", "去起吕反注去之同")
+    assert (readings[-1].head, readings[-1].scope) == ("聒", "銜枚氏放此")
+    # the character before 則 where a remark precedes (`一本作治國之要治則如字`, KR1d0053_052, train); 則 printed as the head
+    # stays (`則君則音明`: 則 of the 經's 則君, KR1d0053_022, train)
+    text, readings, targets = _note("KR1d0053_052", "示依注音寘")
+    assert (readings[-1].head, _anchored(readings[-1], targets)) == ("治", "治")
+    text, readings, targets = _note("KR1d0053_022", "則君則音明")
+    assert (readings[0].head, _anchored(readings[0], targets)) == ("則", "則")
