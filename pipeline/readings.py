@@ -87,7 +87,7 @@ GLOSS_RE = re.compile(r"[^也反音]{1,8}也|[本夲字]?[亦又或今]?作[^作
 # 鷙與摯同音至: KR1d0003_004, KR1d0053_030, train)
 _NAMES = "|".join(AUTHORITIES)
 REMARK_RE = re.compile(
-    rf"(?:(?:讀者)?[一亦又]?依(?:注作.音?同|注讀[為爲曰].|[^依反]{{1,3}}?(?:作.)?)|讀[為爲曰].|(?:(?:{_NAMES}|一云|一|古)?(?:[本夲字注]|當)?[亦又或今]?作[^作](?:[並竝注]?音?同)?)+(?:與[^與反音]同)?|(?:{_NAMES})本同|與[^與反音]同|及注[^反音]{{1,2}}同)$")
+    rf"(?:(?:讀者)?[一亦又]?依(?!字讀.)(?:注作.音?同|注讀[為爲曰].|[^依反]{{1,3}}?(?:作.)?)|讀[為爲曰].|(?:(?:{_NAMES}|一云|一|古)?(?:[本夲字注]|當)?[亦又或今]?作[^作](?:[並竝注]?音?同)?)+(?:與[^與反音]同)?|(?:{_NAMES})本同|與[^與反音]同|及注[^反音]{{1,2}}同)$")
 # a variant remark right after a reading (`共音恭本或作供`, `取音娶本又作娶`, `牷音全一本作純`): where the text
 # prints the variant, the head anchors on it (REMARK_RE takes the old edition's 古本 too: `古本又作亲音壯巾反`, stop 66)
 AFTER_RE = re.compile(r"(?:一?[本夲字]?[亦又或今]?作)(.)")
@@ -139,6 +139,10 @@ def parse_note(text: str, targets: list[str] | None = None, fold: Callable[[str]
         rest, scope = _tail(between) if readings else (between, None)
         if scope:
             readings[-1].scope = (readings[-1].scope or "") + scope
+        if rest == "出注" and readings:
+            # "(read) as the 注 has it", then the 反切 of the same head (`吉音誥出注羔報反`: KR1d0053_055, stop 68's whole juan)
+            readings[-1].sounds.append(sound)
+            continue
         if rest == "乂" and readings:
             # the print's 乂 for 又: 4 of the 5 乂 in the 音義 of the three 注疏 stand alone between two readings
             # (`蜺五兮反乂五歴反又五結反`, KR1d0003_041, train); the fifth is a head (`乂或又作艾魚廢反`)
@@ -163,11 +167,13 @@ def parse_note(text: str, targets: list[str] | None = None, fold: Callable[[str]
                 start = text.find(rest, start)
             elif readings and len(authority) == 1 and (
                     (scope and (authority[0] in BOTH or (len(authority[0]) == 1 and finder.ahead(authority[0]))))
-                    or finder.read_as_its_word("", authority, sound)):
+                    or finder.read_as_its_word("", authority, sound)
+                    or (sound.kind == "ruzi" and _own_reading_next(text, sounds, k, authority[0]) and finder.ahead(authority[0]))):
                 # after a scope a new entry begins: `…皆放此並歩頂反` (竝於鬼神), `…皆同戚音傶`
                 # (戚 of the 注 ahead; `…下同徐戶交反` is 徐邈's alternative; a name of two characters is the
                 # commentator the 注 quotes, `…注饋遺同司農音維`: KR1d0003_009, train); so does a name read as
-                # the word it is, where the text has it ahead (`…張里反王往況反`: 王 "to rule", not 王肅's)
+                # the word it is, where the text has it ahead (`…張里反王往況反`: 王 "to rule", not 王肅's), also where
+                # it is read 如字 and another reads it as that word (`赫許百反王如字徐于況反`: 王 of 成王之孚, KR1d0053_055, stop 68)
                 rest, authority = authority[0], ()
                 start = text.find(rest, start)
             elif readings:
@@ -212,6 +218,13 @@ def parse_note(text: str, targets: list[str] | None = None, fold: Callable[[str]
             # the word before it (`謂王于况反`, `追王于况反`: the head 謂王, 追王, as `_Finder.head` reads it)
             rest, authority, remark, start = authority[0], (), "", sound.start - 1
             sound.authority = ()
+        if len(rest) >= 2 and rest.endswith("當") and not remark and not _own_reading("當", sound):
+            # 當 "should be read", not the word 當 (丁浪反): `上先正當音征` (正 of 先正, KR1d0053_055, stop 68's whole juan),
+            # `羶當失然反`, `兌當徒外反` (KR1d0053_026, _036, train); after a gloss, of the head before (`箈音迨…魚衣也當徒来反`)
+            rest = rest[:-1]
+            if rest.endswith("也") and readings:
+                readings[-1].sounds.append(sound)
+                continue
         if len(rest) >= 2 and rest.endswith("則") and not rest.startswith("則") and not remark:
             # 則 "then", after a remark on the text: the reading that follows from it, of the character before 則
             # (`今本或無持字從則如字`: 從; `一本作神可見則如字`: 見; `本作室與堂也與則如字`: 與 — KR1d0003_025, KR1d0053_047,
@@ -231,7 +244,10 @@ def parse_note(text: str, targets: list[str] | None = None, fold: Callable[[str]
             # 徐邈's readings, not a head 徐; 范 of 蜩范 is no 范宣: the pair that stands in the text)
             b, name, _ = next((c for c in sides if finder.ahead(rest[c[0] - 2 : c[0]])), sides[0])
             sound.authority = tuple(filter(None, [name])) + authority
-            first = finder.reading(rest[b - 2], start + b - 2, start + b - 1, [sound])
+            # a word of three whose first and last character are one (`衣緇衣上於既反下如字`: 衣 "to wear" and 衣 "robe";
+            # `數榖數上所主反下所具反` — KR1d0053_055, _039, KR1d0028_002, KR1d0003_020, train): 上 and 下 are the two
+            gap = 2 if b >= 3 and rest[b - 3] == rest[b - 1] and finder.ahead(rest[b - 3 : b]) else 1
+            first = finder.reading(rest[b - 1 - gap], start + b - 1 - gap, start + b - gap, [sound])
             readings.append(first)
             pair = (rest[b - 1], start + b - 1)
             continue
@@ -256,6 +272,11 @@ def parse_note(text: str, targets: list[str] | None = None, fold: Callable[[str]
         reading, took_names = finder.head(rest, start, remark, later.group(1) if later else None, names)
         if took_names:
             sound.authority = ()
+        if reading.target is None and readings and rest.startswith(SOME_SAY):
+            # `清舊才性反一云此詩協韻宜如字`: "one says: this ode rhymes, it should be 如字" — of 清 (KR1d0053_055, stop 68)
+            sound.authority = (rest[:2],) + sound.authority
+            readings[-1].sounds.append(sound)
+            continue
         if reading.target is None and readings and authority and len(rest) > HEAD_BEFORE_AUTHORITY and "作" not in rest:
             # `鄔徐於據反縣名屬太原劉烏古反`: a gloss, then another authority for the same head
             # (not `…亦作兆舋舊許鄞反`: the previous entry's variant remark, then a head)
@@ -280,7 +301,9 @@ def parse_note(text: str, targets: list[str] | None = None, fold: Callable[[str]
 # `…徐音目何胡可反`, `軌媿美反范音犯` were read as another reading by 王肅, 孫炎, 何胤, 范宣)
 OWN_READINGS = {"上": ("時掌反", "時亮反"), "下": ("遐嫁反", "戶嫁反", "户嫁反", "戸嫁反", "胡嫁反"),
                 "王": ("于況反", "往況反", "于况反", "往况反", "于放反", "往放反"), "孫": ("音遜",),
-                "何": ("胡可反", "户可反", "戶可反", "河可反"), "范": ("音犯",)}
+                "何": ("胡可反", "户可反", "戶可反", "河可反"), "范": ("音犯",),
+                # … and 當 "fitting" (丁浪反), the word, where a 當 before a reading is otherwise "should be read"
+                "當": ("丁浪反", "丁郎反", "都浪反", "都郎反")}
 
 
 def _sides(rest: str) -> list[tuple[int, str | None, str]]:
@@ -305,6 +328,14 @@ def _own_reading(word: str, sound: Sound) -> bool:
     else:
         return False
     return formula in OWN_READINGS.get(word, ())
+
+
+def _own_reading_next(text: str, sounds: list[Sound], k: int, word: str) -> bool:
+    """The formula after `k`, with only authorities or an alternative's marker between, is one of `word`'s OWN_READINGS."""
+    if k + 1 >= len(sounds):
+        return False
+    between = text[sounds[k].end : sounds[k + 1].start]
+    return bool(between) and not _authority(between)[0] and _own_reading(word, sounds[k + 1])
 
 
 def _lower_follows(text: str, sounds: list[Sound], k: int) -> bool:

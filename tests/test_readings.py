@@ -570,3 +570,47 @@ def test_some_say_then_and_a_chapter_scope():
     assert (readings[-1].head, _anchored(readings[-1], targets)) == ("治", "治")
     text, readings, targets = _note("KR1d0053_022", "則君則音明")
     assert (readings[0].head, _anchored(readings[0], targets)) == ("則", "則")
+
+
+def test_remarks_between_readings_are_no_heads():
+    """Stop 68, a second whole train juan read by hand (禮記註疏 juan 55, 緇衣), one note: `清舊才性反一云此詩協韻宜如字上先正當
+    音征…勞力報反注勞來同詩依字讀長丁丈反` — 「一云…宜如字」 is another reading of 清 (not a head 宜), 「上先正當音征」 reads 先正
+    (當 "should be read", not a head 當), and 長 after the remark 「詩依字讀」 is a head (its 丁丈反 went to 勞, read by 詩)."""
+    text, readings, targets = _note("KR1d0053_055", "昔吾有先正")
+    got = {r.head: [text[s.start:s.end] for s in r.sounds] for r in readings}
+    assert got["清"] == ["才性反", "如字"] and got["先正"] == ["音征"] and got["勞"] == ["力報反"]
+    assert got["長"] == ["丁丈反"] and "宜" not in got and "當" not in got
+    # 出注 "as the 注 has it" before the 反切 of the same head (`吉音誥出注羔報反`, the same juan)
+    text, readings, _ = _note("KR1d0053_055", "吉音誥出注")
+    assert [(r.head, [text[s.start:s.end] for s in r.sounds]) for r in readings[:2]] == [
+        ("吉", ["音誥", "羔報反"]), ("天", ["音先", "西田反"])]
+    # 當 the word keeps its own reading (`迕違也當丁浪反`, KR1d0053_050); after a gloss, "should be read" is said of the head
+    # before (`箈音迨…司農云水中魚衣也當徒来反`, KR1d0003_006, train)
+    text, readings, _ = _note("KR1d0053_050", "好呼報反厭於豔反")
+    assert "當" in [r.head for r in readings]
+    text, readings, _ = _note("KR1d0003_006", "芹音勤")
+    [tai] = [r for r in readings if r.head == "箈"]
+    assert [text[s.start:s.end] for s in tai.sounds] == ["音迨", "徒来反"]
+
+
+def test_a_name_read_as_its_word_after_ruzi():
+    """Stop 68 (禮記註疏 juan 55, train): `赫許百反王如字徐于況反` — 王 of the 經's 成王之孚, 如字 and by 徐 于況反 ("to rule"),
+    not 王肅 reading 赫 如字; `犧尊鄭素何反王如字` (KR1d0053_023, train) stays 王肅's 如字 of 犧尊."""
+    text, readings, targets = _note("KR1d0053_055", "赫許百反")
+    assert [(r.head, [text[s.start:s.end] for s in r.sounds]) for r in readings] == [
+        ("赫", ["許百反"]), ("王", ["如字", "于況反"])]
+    assert _anchored(readings[1], targets) == "王"
+    text, readings, _ = _note("KR1d0053_023", "琢字又作瑑")
+    [xi] = [r for r in readings if r.head == "犧尊"]
+    assert [(text[s.start:s.end], s.authority) for s in xi.sounds] == [("素何反", ("鄭",)), ("如字", ("王",))]
+
+
+def test_upper_and_lower_of_a_word_of_three_that_repeats_a_character():
+    """Stop 68 (禮記註疏 juan 55, train): `衣緇衣上於既反下如字` — 衣 "to wear" (於既反) and 衣 "robe" (如字), the first and
+    last character of 衣緇衣; 緇 was read 於既反. So `數榖數上所主反下所具反` (KR1d0003_020, dev: listed, not read for the rule)."""
+    text, readings, targets = _note("KR1d0053_055", "好呼報反注同緇")
+    yi = [r for r in readings if text[r.sounds[0].start:r.sounds[0].end] in ("於既反",)]
+    [upper] = yi
+    assert upper.head == "衣" and targets[upper.target].text[upper.anchor_start:upper.anchor_start + 3] == "衣緇衣"
+    [lower] = [r for r in readings if r.head_start == upper.head_start + 2]
+    assert lower.head == "衣" and lower.anchor_start == upper.anchor_start + 2
