@@ -44,13 +44,15 @@ ALTERNATIVE = ("一", "又", "或", "亦", "皆", "並", "竝", "俱")
 # where the four characters hold an authority or a marker (`如比徐方二反`, `諡音示徐又以二反`: 比 and 諡
 # read 方二反 and 以二反, KR1d0003_013, KR1d0053_019, train), unless the two 反切 share their upper
 # character (`肉柔又柔育二反`: 柔又反 and 柔育反, KR1d0003_041, train);
+# the print's 仄 for the 反 of a 反切 (`幠火吾仄`, `賻芳仲仄`, `幾居豈仄`: 7 in the three books' 音義, KR1d0028_013 read whole
+# at stop 68; not the head 仄 of `仄音側`);
 # 音反 is a homophone (`阪險上音反又蒲版反`) where no 反切 can be read; 音與X同 ("read as X",
 # `哨音稍劉李音與燿同`) is the homophone X, not 與; so, the nearest formula, is 音近X ("read
 # close to X", `服䖍音近蠻`), not 近
 _NOT_IN_TWO = "".join(a for a in AUTHORITIES if len(a) == 1) + "".join(ALTERNATIVE) + "作字曰如"
 FORMULA_RE = re.compile(
     rf"音?(?P<two>(?P<upper>[^反音同也])[^反音同也](?P=upper)[^反音同也]|[^反音同也{_NOT_IN_TWO}]{{4}})二反"
-    r"|音?(?P<fq>[^反音同也]{2})反|音與(?P<same>[^音同也如者與])同"
+    r"|音?(?P<fq>[^反音同也]{2})(?:反|仄(?![音反]))|音與(?P<same>[^音同也如者與])同"
     r"|音近(?P<near>[^音同也如者])|(?<!漢書)(?<!同此)音(?![上下][^反音同也]{2}反)(?P<hom>[^音同也如者])|音?(?P<rz>如字)")
 # "both": after a scope, a lone 並 is a head (竝於鬼神: `…皆放此並歩頂反`)
 BOTH = ("並", "竝")
@@ -244,12 +246,17 @@ def parse_note(text: str, targets: list[str] | None = None, fold: Callable[[str]
             # 徐邈's readings, not a head 徐; 范 of 蜩范 is no 范宣: the pair that stands in the text)
             b, name, _ = next((c for c in sides if finder.ahead(rest[c[0] - 2 : c[0]])), sides[0])
             sound.authority = tuple(filter(None, [name])) + authority
-            # a word of three whose first and last character are one (`衣緇衣上於既反下如字`: 衣 "to wear" and 衣 "robe";
-            # `數榖數上所主反下所具反` — KR1d0053_055, _039, KR1d0028_002, KR1d0003_020, train): 上 and 下 are the two
-            gap = 2 if b >= 3 and rest[b - 3] == rest[b - 1] and finder.ahead(rest[b - 3 : b]) else 1
-            first = finder.reading(rest[b - 1 - gap], start + b - 1 - gap, start + b - gap, [sound])
+            # a word of three that repeats a character (`衣緇衣上於既反下如字`: 衣 "to wear" and 衣 "robe"; `數榖數上所主反下所具反`;
+            # `先先柩上如字下西見反` — KR1d0053_055, _039, KR1d0028_002, _013, KR1d0003_020): 上 and 下 are its two copies
+            if b >= 3 and rest[b - 3] in rest[b - 2 : b] and (hit := finder.find_ahead(rest[b - 3 : b])):
+                one, two = b - 3, (b - 1 if rest[b - 3] == rest[b - 1] else b - 2)
+                first = finder.anchored(rest[one], start + one, hit, 1)  # where the word of three stands
+                first.sounds.append(sound)
+            else:
+                one, two = b - 2, b - 1
+                first = finder.reading(rest[one], start + one, start + one + 1, [sound])
             readings.append(first)
-            pair = (rest[b - 1], start + b - 1)
+            pair = (rest[two], start + two)
             continue
         took = False
         for b, name, which in _sides(rest) if not remark and not _own_reading(rest[-1], sound) else ():

@@ -614,3 +614,19 @@ def test_upper_and_lower_of_a_word_of_three_that_repeats_a_character():
     assert upper.head == "衣" and targets[upper.target].text[upper.anchor_start:upper.anchor_start + 3] == "衣緇衣"
     [lower] = [r for r in readings if r.head_start == upper.head_start + 2]
     assert lower.head == "衣" and lower.anchor_start == upper.anchor_start + 2
+    # the repeat first (`先先柩上如字下西見反後後柩上如字下户豆反`, 儀禮注疏 juan 13, train, read whole at stop 68): the two 先
+    # of the 注's 先先柩, not 柩, and not the 經's 先 before it
+    text, readings, targets = _note("KR1d0028_013", "先先柩上如字")
+    assert [(r.head, text[r.sounds[0].start:r.sounds[0].end], targets[r.target].text[r.anchor_start:r.anchor_start + 3])
+            for r in readings] == [("先", "如字", "先先柩"), ("先", "西見反", "先柩者"), ("後", "如字", "後後柩"),
+                                   ("後", "户豆反", "後柩者")]
+
+
+def test_the_prints_ze_for_the_fan_of_a_fanqie():
+    """Stop 68 (儀禮注疏 juan 13, train, read whole): `幠火吾仄去起呂反` — 幠 read 火吾反, the print's 仄 for 反 (7 such in the
+    three books); 幠 had no reading. 仄 itself as a head stays (`…劉去逆反仄音側`, KR1d0003_041, train)."""
+    text, readings, targets = _note("KR1d0028_013", "幠火吾仄")
+    assert [(r.head, text[r.sounds[0].start:r.sounds[0].end]) for r in readings] == [("幠", "火吾仄"), ("去", "起呂反")]
+    assert (readings[0].sounds[0].upper, readings[0].sounds[0].lower) == ("火", "吾") and _anchored(readings[0], targets) == "幠"
+    text, readings, _ = _note("KR1d0003_041", "卻羌畧反")
+    assert ("仄", "音側") in [(r.head, text[r.sounds[0].start:r.sounds[0].end]) for r in readings]
