@@ -53,7 +53,7 @@ _NOT_IN_TWO = "".join(a for a in AUTHORITIES if len(a) == 1) + "".join(ALTERNATI
 FORMULA_RE = re.compile(
     rf"音?(?P<two>(?P<upper>[^反音同也])[^反音同也](?P=upper)[^反音同也]|[^反音同也{_NOT_IN_TWO}]{{4}})二反"
     r"|音?(?P<fq>[^反音同也]{2})(?:反|仄(?![音反]))|音與(?P<same>[^音同也如者與])同"
-    r"|音近(?P<near>[^音同也如者])|(?<!漢書)(?<!同此)音(?![上下][^反音同也]{2}反)(?P<hom>[^音同也如者])|音?(?P<rz>如字)")
+    r"|音近(?P<near>[^音同也如者])|(?<!漢書)(?<!同此)音(?![上下][^反音同也]{2}反|下同|.不同)(?P<hom>[^音同也如者])|音?(?P<rz>如字)")
 # "both": after a scope, a lone 並 is a head (竝於鬼神: `…皆放此並歩頂反`)
 BOTH = ("並", "竝")
 # the scope of the previous entry, at the start of the text between two formulas: clauses
@@ -89,7 +89,7 @@ GLOSS_RE = re.compile(r"[^也反音]{1,8}也|[本夲字]?[亦又或今]?作[^作
 # 鷙與摯同音至: KR1d0003_004, KR1d0053_030, train)
 _NAMES = "|".join(AUTHORITIES)
 REMARK_RE = re.compile(
-    rf"(?:(?:讀者)?[一亦又]?依(?!字讀.)(?:注作.音?同|注讀[為爲曰].|[^依反]{{1,3}}?(?:作.)?)|讀[為爲曰].|(?:(?:{_NAMES}|一云|一|古)?(?:[本夲字注]|當)?[亦又或今]?作[^作](?:[並竝注]?音?同)?)+(?:與[^與反音]同)?|(?:{_NAMES})本同|與[^與反音]同|及注[^反音]{{1,2}}同)$")
+    rf"(?:(?:讀者)?[一亦又]?依(?![字書]讀.)(?:注作.音?同|注讀[為爲曰].|[^依反]{{1,3}}?(?:作.)?)|讀[為爲曰].|(?:(?:{_NAMES}|一云|一|古)?(?:[本夲字注]|當)?[亦又或今]?作[^作](?:[並竝注]?音?同)?)+(?:與[^與反音]同)?|(?:{_NAMES})本同|與[^與反音]同|及注[^反音]{{1,2}}同)$")
 # a variant remark right after a reading (`共音恭本或作供`, `取音娶本又作娶`, `牷音全一本作純`): where the text
 # prints the variant, the head anchors on it (REMARK_RE takes the old edition's 古本 too: `古本又作亲音壯巾反`, stop 66)
 AFTER_RE = re.compile(r"(?:一?[本夲字]?[亦又或今]?作)(.)")
@@ -114,7 +114,8 @@ LOCATED_RE = re.compile(r"[^反音也同]{1,2}也")
 # authority who reads it so (`巾巾竝如字劉下居覲反`)
 UPPER_LOWER = ("上", "下")
 # — or after the alternative's marker (`好惡並如字一音上呼報反下烏路反`: "another reading: the upper 呼報反, the lower 烏路反";
-# 音上 is no homophone there, FORMULA_RE)
+# 音上 is no homophone there, FORMULA_RE; nor are 音下同 "for the reading, the same below" and 音X不同 "differs X from the reading":
+# `政音征本亦作政音下同`, `…云與音大不同`, KR1d0003_033, stop 68's whole juan)
 SIDE_RE = re.compile(f"(?:({_NAMES})|([一又或])音)?([上下])$")
 
 
@@ -170,12 +171,15 @@ def parse_note(text: str, targets: list[str] | None = None, fold: Callable[[str]
             elif readings and len(authority) == 1 and (
                     (scope and (authority[0] in BOTH or (len(authority[0]) == 1 and finder.ahead(authority[0]))))
                     or finder.read_as_its_word("", authority, sound)
-                    or (sound.kind == "ruzi" and _own_reading_next(text, sounds, k, authority[0]) and finder.ahead(authority[0]))):
+                    or (sound.kind == "ruzi" and _own_reading_next(text, sounds, k, authority[0]) and finder.ahead(authority[0]))
+                    or (len(authority[0]) == 1 and authority[0] not in ALTERNATIVE and finder.right_after(authority[0]))):
                 # after a scope a new entry begins: `…皆放此並歩頂反` (竝於鬼神), `…皆同戚音傶`
                 # (戚 of the 注 ahead; `…下同徐戶交反` is 徐邈's alternative; a name of two characters is the
                 # commentator the 注 quotes, `…注饋遺同司農音維`: KR1d0003_009, train); so does a name read as
                 # the word it is, where the text has it ahead (`…張里反王往況反`: 王 "to rule", not 王肅's), also where
-                # it is read 如字 and another reads it as that word (`赫許百反王如字徐于況反`: 王 of 成王之孚, KR1d0053_055, stop 68)
+                # it is read 如字 and another reads it as that word (`赫許百反王如字徐于況反`: 王 of 成王之孚, KR1d0053_055, stop 68),
+                # and a one-character name that the text has right after the head before (`泲子禮反盧音雷`: 盧 of the 經's 河泲其浸
+                # 盧維, not 盧植; `貍亡皆反劉莫拜反沈如字`: 貍沈; `…平碧反盧如字`: 欂盧 — KR1d0003_033, _018, KR1d0053_031, stop 68)
                 rest, authority = authority[0], ()
                 start = text.find(rest, start)
             elif readings:
@@ -559,6 +563,11 @@ class _Finder:
             if hit is not None:
                 return hit
         return None
+
+    def right_after(self, head: str, gap: int = 2) -> bool:
+        """Whether `head` stands within `gap` characters after the cursor (the last head read)."""
+        t, k = self.cursor
+        return t < len(self.targets) and self.targets[t].find(self.fold(head), k, k + gap + len(head)) >= 0
 
     def ahead(self, head: str) -> bool:
         """Whether `head` stands at or after the cursor."""

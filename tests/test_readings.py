@@ -630,3 +630,31 @@ def test_the_prints_ze_for_the_fan_of_a_fanqie():
     assert (readings[0].sounds[0].upper, readings[0].sounds[0].lower) == ("火", "吾") and _anchored(readings[0], targets) == "幠"
     text, readings, _ = _note("KR1d0003_041", "卻羌畧反")
     assert ("仄", "音側") in [(r.head, text[r.sounds[0].start:r.sounds[0].end]) for r in readings]
+
+
+def test_phrases_about_a_reading_are_no_formulas():
+    """Stop 68 (周禮注疏 juan 33, train, read whole): `…劉昨雖反云與音大不同` ("劉 says: it differs much from the reading") has
+    no homophone 大 and no head 與; `政音征本亦作政音下同` no second reading 音下; and after `今依書讀` ("now read as the 書 has
+    it") 睢 is the head of `睢音綏` (the remark took it, and 今 was read)."""
+    text, readings, _ = _note("KR1d0003_033", "華如字劉胡化反")
+    assert "與" not in [r.head for r in readings]
+    text, readings, _ = _note("KR1d0003_033", "政音征")
+    assert [text[s.start:s.end] for s in readings[0].sounds] == ["音征"]
+    text, readings, targets = _note("KR1d0003_033", "沂魚祈反")
+    [sui] = [r for r in readings if text[r.sounds[0].start:r.sounds[0].end] == "音綏"]
+    assert (sui.head, _anchored(sui, targets)) == ("睢", "睢")
+
+
+def test_a_name_standing_right_after_the_head_before_is_a_head():
+    """Stop 68 (周禮注疏 juan 33, train, read whole): `泲子禮反盧音雷` — 盧 of the 經's 「其川河泲其浸盧維」 read 雷, not 盧植's
+    reading of 泲; so `貍亡皆反劉莫拜反沈如字劉直蔭反` (貍沈, KR1d0003_018, train). 又 stays an alternative's marker, and a name
+    the text does not have next stays its authority (`犧尊鄭素何反王如字`)."""
+    text, readings, targets = _note("KR1d0003_033", "野如字劉音與")
+    got = [(r.head, [text[s.start:s.end] for s in r.sounds], _anchored(r, targets)) for r in readings[:3]]
+    assert got == [("野", ["如字", "音與"], "野"), ("泲", ["子禮反"], "泲"), ("盧", ["音雷"], "盧")]
+    text, readings, targets = _note("KR1d0003_018", "貍亡皆反")
+    assert [(r.head, [text[s.start:s.end] for s in r.sounds]) for r in readings[:2]] == [
+        ("貍", ["亡皆反", "莫拜反"]), ("沈", ["如字", "直蔭反"])]
+    text, readings, _ = _note("KR1d0053_026", "笠音立使使")
+    [cuo] = [r for r in readings if r.head == "撮"]
+    assert [text[s.start:s.end] for s in cuo.sounds][:2] == ["七活反", "七括反"]
