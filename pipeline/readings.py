@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
+from itertools import takewhile
 
 from pipeline.model import Reading, Sound
 
@@ -279,10 +280,13 @@ def parse_note(text: str, targets: list[str] | None = None, fold: Callable[[str]
         if took:
             continue
         later = AFTER_RE.match(after)
-        names = "".join(authority) if authority and all(len(a) == 1 and a in AUTHORITIES for a in authority) else ""
+        # the one-character names printed right after the head, which may be its last characters (`謂王于况反`), also before an
+        # alternative's marker (`蒲盧並如字`: 蒲盧 "both", not 盧植 — KR1d0053_052, stop 68's whole juan)
+        lead = len(list(takewhile(lambda a: len(a) == 1 and a in AUTHORITIES, authority)))
+        names = "".join(authority[:lead]) if lead and all(a in ALTERNATIVE for a in authority[lead:]) else ""
         reading, took_names = finder.head(rest, start, remark, later.group(1) if later else None, names)
         if took_names:
-            sound.authority = ()
+            sound.authority = authority[lead:]
         if reading.target is None and readings and rest.startswith(SOME_SAY):
             # `清舊才性反一云此詩協韻宜如字`: "one says: this ode rhymes, it should be 如字" — of 清 (KR1d0053_055, stop 68)
             sound.authority = (rest[:2],) + sound.authority
@@ -454,7 +458,7 @@ def _authority(rest: str) -> tuple[str, tuple[str, ...]]:
 
 def _continues(rest: str, authority: tuple[str, ...], remark: str) -> bool:
     """An alternative of the previous head: nothing but authorities (and a gloss, a remark) before it."""
-    if rest in LATER or rest == "絶句" or (rest.startswith("一讀") and len(rest) <= 3):
+    if rest in LATER or rest == "絶句" or (rest.lstrip("或").startswith("一讀") and len(rest.lstrip("或")) <= 3):
         return True  # `一讀此如字`, `一讀下五教反`: another way of reading the passage
     if rest in SOME_SAY and authority:
         # `夫方符反或云司農音符` "some say 司農 reads 符": another reading of the same head, not a head 云 (the three such in

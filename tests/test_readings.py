@@ -655,6 +655,12 @@ def test_a_name_standing_right_after_the_head_before_is_a_head():
     text, readings, targets = _note("KR1d0003_018", "貍亡皆反")
     assert [(r.head, [text[s.start:s.end] for s in r.sounds]) for r in readings[:2]] == [
         ("貍", ["亡皆反", "莫拜反"]), ("沈", ["如字", "直蔭反"])]
+    # a name that ends the head, before 並 (`蒲盧並如字`: the 經's 蒲盧, "both" 如字 — 禮記註疏 juan 52, train, read whole)
+    text, readings, targets = _note("KR1d0053_052", "蒲盧並如字")
+    assert (readings[0].head, _anchored(readings[0], targets), readings[0].sounds[0].authority) == ("蒲盧", "蒲盧", ("並",))
+    # 或一讀 "some read (it) otherwise" is another reading of the head before (`行行皆下孟反注聖人之行同或一讀皆如字`, the same juan)
+    text, readings, _ = _note("KR1d0053_052", "行行皆下孟反")
+    assert [(r.head, [text[s.start:s.end] for s in r.sounds]) for r in readings] == [("行行", ["下孟反", "如字"])]
     text, readings, _ = _note("KR1d0053_026", "笠音立使使")
     [cuo] = [r for r in readings if r.head == "撮"]
     assert [text[s.start:s.end] for s in cuo.sounds][:2] == ["七活反", "七括反"]
