@@ -955,3 +955,24 @@ def test_y_yue_x_that_says_is_no_name():
     # a name is still read (KR1d0053_006#80, train): 「聚土曰封」
     note, marks = _with_marks("聚土曰封。")
     assert [(g.type, g.lemma) for g in align_block("封之若堂者", note, marks)] == [("reference", "封")]
+
+
+def test_heads_sharing_a_gloss_and_words_said_to_be_the_same():
+    # KR1d0053_039#119 (train), the segmenter's marks: 「貍首，騶虞，所以歌為節也」 — both heads glossed, and the first one's text
+    # is the gloss they share (it was 「貍首」 alone: a definition record with no definition in it)
+    base = "散軍而郊射左射貍首右射騶虞而貫革之射息也"
+    note, marks = _with_marks("郊射，為射宫於郊也。左，東學也。右，西學也。貍首，騶虞，所以歌為節也。貫革，射穿甲革也。")
+    got = {g.lemma: note[g.note_start:g.note_end] for g in align_block(base, note, marks)}
+    assert got["貍首"] == "貍首騶虞所以歌為節也" and got["騶虞"] == "騶虞所以歌為節也"
+    # KR1d0053_052#64 (train, stop 68's whole juan): 「有道，無道，一也」 "having the Way or not, it is the same" — no definition
+    # of 有道 (text 「有道」) or of 無道 (「一也」); the glosses around it stay
+    base = "故君子和而不流强哉矯中立而不倚强哉矯國有道不變塞焉强哉矯國無道至死不變强哉矯"
+    note, marks = _with_marks("此抑女之强也。流，猶移也。塞，猶實也。國有道，不變以趨時。國無道，不變以辟害。有道，無道，一也。矯，强貌。")
+    lemmas = [g.lemma for g in align_block(base, note, marks)]
+    assert "有道" not in lemmas and "無道" not in lemmas and "矯" in lemmas and "流" in lemmas
+    # … and as the segmenter marks it, 「有道，無道一也」 (read as 有道 defined by 「無道一也」)
+    note, marks = _with_marks("國無道，不變以辟害。有道，無道一也。矯，强貌。")
+    assert [g.lemma for g in align_block(base, note, marks)] == ["國無道", "矯"]
+    # a gloss that says 異 "different" of one word stays (KR1d0053_023#89, train): 「不同，言異也」
+    note, marks = _with_marks("省，察也。不同，言異也。")
+    assert [g.lemma for g in align_block("孔子曰禮不可不省也禮不同不豐不殺此之謂也盖言稱也", note, marks)] == ["省", "不同"]

@@ -713,6 +713,10 @@ def read_definition(st: Statement) -> bool:
         # 「器，利則事成」: a conditional about X, not a gloss of it (the train split's edition
         # marks have this shape 3 times, the one without 也 a statement: 「降，賓則出庿門」)
         return False
+    if st.in_base(first) and (m := _SAID_THE_SAME.fullmatch(after.lstrip("，、"))) and st.in_base(m.group(1)):
+        # 「有道，無道一也」 "having the Way and not having it, the same" (KR1d0053_052#64, train, stop 68's whole juan): two
+        # words of the passage said to be one, no definition of the first (as the bare-head reading of read_note)
+        return True
     if st.in_base(first):
         # the base stretch may run on across a misplaced mark (「還，右還…」 for 還右,
         # 「覆手，自弓上取矢」 for 覆手自弓上取): the longest verbatim prefix is the lemma
@@ -980,14 +984,26 @@ def read_note(note: str, marks: dict[int, str], in_base, base_count=lambda x: 1,
                     # phrase paraphrases it and glosses it: 「拜送，送矢也」, 「左頭，頭陽也」
                     and not (new[0].type in _LOCATES and new[0].lemma in note[bare[0] : bare[1]])):
                 # coordinated heads share the gloss: 「救日之弓，救月之矢，謂日月食所作弓矢」,
-                # 「貍首、騶虞，所以歌為節也」 (KR1d0003_036#227, KR1d0053_039#119, train)
-                out.insert(before, Candidate(bare[0], bare[1], new[0].type, note[bare[0] : bare[1]], bare[0], 0.6,
-                                             exact_only=True, optional=True))
+                # 「貍首、騶虞，所以歌為節也」 (KR1d0003_036#227, KR1d0053_039#119, train); the first head's text runs
+                # to the end of the gloss they share (it was the head alone, 「貍首」: stop 68)
+                if new[0].type == "definition" and _SAME_OR_NOT.fullmatch(note, new[0].lemma_note_start + len(new[0].lemma),
+                                                                          new[0].end):
+                    # 「有道，無道，一也」 "having the Way or not, it is the same" (KR1d0053_052#64, train, stop 68's whole
+                    # juan): a statement about the two, no definition of either
+                    del out[before]
+                else:
+                    out.insert(before, Candidate(bare[0], new[0].end, new[0].type, note[bare[0] : bare[1]], bare[0], 0.6,
+                                                 exact_only=True, optional=True))
             out.extend(_listed_heads(note, sent, i, ce, new, in_base))
             out.extend(_called_later(note, sent, i, cs, ce, new, in_base))
             ce1 = sent[i][1]  # the statement's first clause
             bare = (cs, ce1) if not new and ce1 == ce and 2 <= ce - cs <= 6 and in_base(note[cs:ce]) else None
     return out
+
+
+# what a list of words is said to be together, not what each is: the same, different
+_SAME_OR_NOT = re.compile(r"[，、]?(?:皆|亦)?[一同異]也?")
+_SAID_THE_SAME = re.compile(r"(?![言謂即])(.{1,6}?)[，、]?(?:皆|亦)?[一同異]也?")  # not 「不同，言異也」
 
 
 def _called_later(note: str, sent, i: int, cs: int, ce: int, new: list[Candidate], in_base) -> list[Candidate]:
