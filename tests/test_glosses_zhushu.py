@@ -976,3 +976,12 @@ def test_heads_sharing_a_gloss_and_words_said_to_be_the_same():
     # a gloss that says 異 "different" of one word stays (KR1d0053_023#89, train): 「不同，言異也」
     note, marks = _with_marks("省，察也。不同，言異也。")
     assert [g.lemma for g in align_block("孔子曰禮不可不省也禮不同不豐不殺此之謂也盖言稱也", note, marks)] == ["省", "不同"]
+
+
+def test_du_dang_wei_reads_the_word_before_it():
+    # KR1d0003_022#62 (train, stop 68's whole juan), the segmenter's marks: 「九㲈讀當為大韶，字之誤也」 "九㲈 should be read 大韶"
+    # — the lemma is the passage's 九㲈 (it was 九㲈讀, unanchored)
+    base = "路鼓路鼗陰竹之管龍門之琴瑟九德之歌九㲈之舞於宗廟之中奏之若樂九變則人鬼可得而禮矣"
+    note, marks = _with_marks("孤竹，竹特生者。雲和、空桑、龍門皆山名。九㲈讀當為大韶，字之誤也。")
+    [g] = [g for g in align_block(base, note, marks) if note[g.note_start:g.note_end].startswith("九㲈")]
+    assert (g.lemma, base[g.lemma_start:g.lemma_start + 2], g.type) == ("九㲈", "九㲈", "reading")
