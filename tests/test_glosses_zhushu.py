@@ -985,3 +985,12 @@ def test_du_dang_wei_reads_the_word_before_it():
     note, marks = _with_marks("孤竹，竹特生者。雲和、空桑、龍門皆山名。九㲈讀當為大韶，字之誤也。")
     [g] = [g for g in align_block(base, note, marks) if note[g.note_start:g.note_end].startswith("九㲈")]
     assert (g.lemma, base[g.lemma_start:g.lemma_start + 2], g.type) == ("九㲈", "九㲈", "reading")
+
+
+def test_a_list_whose_last_word_runs_into_what_is_said_of_them_all():
+    # KR1d0003_022#62 (train, stop 68's whole juan): 「雲和、空桑、龍門皆山名」 — the three names share 「皆山名」; only 雲和 was
+    # read (the list reader wanted a comma before the predicate: 「騶虞、采蘋、采蘩，皆樂章名」)
+    base = "靁鼓靁鼗孤竹之管雲和之琴瑟雲門之舞靈鼓靈鼗孫竹之管空桑之琴瑟咸池之舞路鼓路鼗陰竹之管龍門之琴瑟九德之歌"
+    note, marks = _with_marks("孤竹，竹特生者。孫竹，竹枝根之末生者。隂竹，生於山北者。雲和、空桑、龍門皆山名。")
+    got = {g.lemma: note[g.note_start:g.note_end] for g in align_block(base, note, marks)}
+    assert got["空桑"] == "空桑龍門皆山名" and got["龍門"] == "龍門皆山名" and "雲和" in got

@@ -1036,10 +1036,20 @@ def _listed_heads(note: str, sent, i: int, ce: int, new: list[Candidate], in_bas
     while k < len(sent) and sent[k][2] == "、":
         items.append(sent[k])
         k += 1
-    if not items or k >= len(sent) - 1 or sent[k][2] != "，" or sent[k + 1][0] >= ce:
+    if not items or k >= len(sent):
         return []
-    items.append(sent[k])
-    pred = note[sent[k + 1][0] : sent[k + 1][1]]
+    last = note[sent[k][0] : sent[k][1]]
+    bare_all = next((n for n in (4, 3, 2, 1) if last[n : n + 1] == "皆" and in_base(last[:n])), 0)
+    if bare_all and sent[k][0] < ce:
+        # the last word runs on into the 皆 of what is said of them all (「雲和、空桑、龍門皆山名」: KR1d0003_022#62, train,
+        # stop 68's whole juan)
+        items.append((sent[k][0], sent[k][0] + bare_all, sent[k][2]))
+        pred = last[bare_all:]
+    elif k >= len(sent) - 1 or sent[k][2] != "，" or sent[k + 1][0] >= ce:
+        return []
+    else:
+        items.append(sent[k])
+        pred = note[sent[k + 1][0] : sent[k + 1][1]]
     if not (pred.startswith(("皆", "謂")) or (pred.endswith(("也", "者")) and len(pred) <= 8
                                                 and not any(ch in pred for ch in "則亦從以不之而"))):
         return []
