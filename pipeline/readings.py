@@ -39,6 +39,7 @@ AUTHORITIES = (
     "徐", "沈", "劉", "李", "戚", "干", "鄭", "王", "馬", "孫", "郭", "舊", "聶", "呂", "皇", "盧", "何", "杜", "范", "庾",
 )
 ALTERNATIVE = ("一", "又", "或", "亦", "皆", "並", "竝", "俱")
+_ONE_CHAR_NAMES = frozenset(a for a in AUTHORITIES if len(a) == 1)
 # one reading formula: 反切 (two characters + 反, sometimes after 音: 圜音于權反), homophone
 # (音 + one character; not 音者 of the scope `後不音者放此`), 如字 (also 音如字: `一音如字`)
 # two 反切 at once (`好呼報呼老二反`: 呼報反 and 呼老反) come first, so that 老二反 is not one — not
@@ -157,8 +158,9 @@ def parse_note(text: str, targets: list[str] | None = None, fold: Callable[[str]
         # remark and the authorities, with a 及 between two of them, off its end)
         start = sound.start - len(rest)
         rest, authority, remark = _split(rest)
-        if pair and rest == "下" and not remark:
-            # the second head of a pair, read after 下: 弟弟上如字下音悌
+        if pair and rest == "下" and (not remark or "作" in remark):
+            # the second head of a pair, read after 下: 弟弟上如字下音悌; also after its variant (`魄莫上普伯反或普博反下亦作膜
+            # 武博反`: 莫, printed 膜 elsewhere — KR1d0053_028, stop 68's whole juan)
             head, at = pair
             pair = None
             sound.authority = authority
@@ -208,6 +210,14 @@ def parse_note(text: str, targets: list[str] | None = None, fold: Callable[[str]
             reading = finder.anchored(rest[:-1], start, hit, len(rest) - 1)
             reading.sounds.append(sound)
             readings.append(reading)
+            continue
+        if rest.endswith("絶句") and len(rest) >= 4 and rest[-3] in AUTHORITIES and not remark:
+            # `烝皇絶句之丞反`: "皇侃 ends the sentence at 烝", then 烝's reading (KR1d0053_028, stop 68's whole juan)
+            authority, rest = (rest[-3],) + authority, rest[:-3]
+        if readings and (rest == "注" and authority[:1] and authority[0] in ALTERNATIVE):
+            # `和户卧反注皆同注又如字`: "in the 注 also 如字", another reading of 和 (KR1d0053_028, stop 68's whole juan)
+            sound.authority = (rest,) + authority
+            readings[-1].sounds.append(sound)
             continue
         if readings and _continues(rest, authority, remark) and not (
                 # the word 下 read as itself (`適丁厯反下遐嫁反`, `大音泰後大廟同下户嫁反`: KR1d0003_021, KR1d0053_029,
@@ -376,6 +386,12 @@ def _formulas(text: str) -> list[Sound]:
         for size in (2, 3):
             j = i - size - 1  # the head
             word = text[j + 1 : i]
+            if (j >= 1 and size == 2 and text[j] in _ONE_CHAR_NAMES and text[j - 1] == x and x in word
+                    and not any(c in "反音之也" for c in word)):
+                # an authority between the head and the word (`閒徐閒厠之閒`: 徐's 閒厠之閒; KR1d0053_028, stop 68)
+                if not any(a < i + 2 and j + 1 < b for a, b in taken):
+                    sounds.append(Sound("word", j + 1, i + 2))
+                break
             if j >= 0 and text[j] == x and x in word and not any(c in "反音之也" for c in word):
                 if not any(a < i + 2 and j + 1 < b for a, b in taken):
                     sounds.append(Sound("word", j + 1, i + 2))

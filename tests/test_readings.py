@@ -664,3 +664,21 @@ def test_a_name_standing_right_after_the_head_before_is_a_head():
     text, readings, _ = _note("KR1d0053_026", "笠音立使使")
     [cuo] = [r for r in readings if r.head == "撮"]
     assert [text[s.start:s.end] for s in cuo.sounds][:2] == ["七活反", "七括反"]
+
+
+def test_another_whole_juan_notes_in_the_zhu_a_sentence_end_a_variant_of_the_lower():
+    """Stop 68, 禮記註疏 juan 28 (内則, train) read whole: `和户卧反注皆同注又如字` — "in the 注 also 如字", a reading of 和 (a head
+    注 before); `烝皇絶句之丞反` — 皇侃 ends the sentence at 烝, which reads 之丞反 (a head 句 before); `魄莫上普伯反或普博反下亦作膜
+    武博反` — the lower 莫 (also printed 膜) reads 武博反 (it went to 魄); `閒徐閒厠之閒` — 徐's 閒厠之閒 (the formula took 徐 in)."""
+    text, readings, _ = _note("KR1d0053_028", "和户卧反注皆同")
+    assert [(r.head, [text[s.start:s.end] for s in r.sounds]) for r in readings][:2] == [("和", ["户卧反", "如字"]), ("醯", ["呼兮反"])]
+    text, readings, targets = _note("KR1d0053_028", "魴鱮上音房")
+    [zheng] = [r for r in readings if text[r.sounds[0].start:r.sounds[0].end] == "之丞反"]
+    assert (zheng.head, _anchored(zheng, targets), zheng.sounds[0].authority) == ("烝", "烝", ("皇",))
+    text, readings, targets = _note("KR1d0053_028", "炮歩交反")
+    [po] = [r for r in readings if r.head == "魄"]
+    [mo] = [r for r in readings if r.head == "莫"]
+    assert [text[s.start:s.end] for s in po.sounds] == ["普伯反", "普博反"] and [text[s.start:s.end] for s in mo.sounds] == ["武博反"]
+    assert mo.anchor_start == po.anchor_start + 1
+    text, readings, _ = _note("KR1d0053_028", "閒徐閒厠之閒")
+    assert [(text[s.start:s.end], s.authority) for s in readings[0].sounds] == [("閒厠之閒", ("徐",)), ("如字", ("皇",))]
