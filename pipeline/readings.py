@@ -47,7 +47,9 @@ _ONE_CHAR_NAMES = frozenset(a for a in AUTHORITIES if len(a) == 1)
 # read 方二反 and 以二反, KR1d0003_013, KR1d0053_019, train), unless the two 反切 share their upper
 # character (`肉柔又柔育二反`: 柔又反 and 柔育反, KR1d0003_041, train);
 # the print's 仄 for the 反 of a 反切 (`幠火吾仄`, `賻芳仲仄`, `幾居豈仄`: 7 in the three books' 音義, KR1d0028_013 read whole
-# at stop 68; not the head 仄 of `仄音側`);
+# at stop 68; not the head 仄 of `仄音側`); 音 before 上 / 下 and a 反切 (`一音上呼報反`), 音下同 "for the reading, the same below"
+# and 音X不同 "differs X from the reading" (`政音征本亦作政音下同`, `…云與音大不同`: KR1d0053_051, KR1d0003_033, stop 68) hold no
+# homophone;
 # 音反 is a homophone (`阪險上音反又蒲版反`) where no 反切 can be read; 音與X同 ("read as X",
 # `哨音稍劉李音與燿同`) is the homophone X, not 與; so, the nearest formula, is 音近X ("read
 # close to X", `服䖍音近蠻`), not 近
@@ -116,8 +118,7 @@ LOCATED_RE = re.compile(r"[^反音也同]{1,2}也")
 # authority who reads it so (`巾巾竝如字劉下居覲反`)
 UPPER_LOWER = ("上", "下")
 # — or after the alternative's marker (`好惡並如字一音上呼報反下烏路反`: "another reading: the upper 呼報反, the lower 烏路反";
-# 音上 is no homophone there, FORMULA_RE; nor are 音下同 "for the reading, the same below" and 音X不同 "differs X from the reading":
-# `政音征本亦作政音下同`, `…云與音大不同`, KR1d0003_033, stop 68's whole juan)
+# 音上 is no homophone there: FORMULA_RE)
 SIDE_RE = re.compile(f"(?:({_NAMES})|([一又或])音)?([上下])$")
 
 
