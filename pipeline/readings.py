@@ -167,6 +167,16 @@ def parse_note(text: str, targets: list[str] | None = None, fold: Callable[[str]
             sound.authority = authority
             readings.append(finder.reading(head, at, at + 1, [sound]))
             continue
+        if not rest and remark[:1] in _ONE_CHAR_NAMES and re.match(r".[本夲][又亦或]作", remark) and finder.ahead(remark[0]):
+            # a name with an edition's "also written" after it is a word of the text: `聶本又作攝又作䐑皆之渉反` (聶 of the 注's
+            # 聶而切之, KR1d0053_028, stop 68's whole juan) — 又 / 亦 / 或 say "some editions"; `劉本作淬七對反` is 劉's edition
+            rest, remark = remark[0], remark[1:]
+            reading, _ = finder.head(rest, text.find(rest, start), remark)
+            sound.authority = authority
+            reading.sounds.append(sound)
+            readings.append(reading)
+            pair = None
+            continue
         if not rest:
             if not readings and authority:
                 # `王如字…` at the start of a note: 王 is the head, not 王肅

@@ -682,3 +682,15 @@ def test_another_whole_juan_notes_in_the_zhu_a_sentence_end_a_variant_of_the_low
     assert mo.anchor_start == po.anchor_start + 1
     text, readings, _ = _note("KR1d0053_028", "閒徐閒厠之閒")
     assert [(text[s.start:s.end], s.authority) for s in readings[0].sounds] == [("閒厠之閒", ("徐",)), ("如字", ("皇",))]
+
+
+def test_a_name_with_an_editions_also_written_is_a_word_of_the_text():
+    """Stop 68 (禮記註疏 juan 28, train, read whole): `…先丁反聶本又作攝又作䐑皆之渉反下同` — 聶 of the 注's 「聶而切之」 ("some
+    editions also write 攝, 䐑"), read 之渉反; it was 聶氏, and 之渉反 went to 腥. An edition's own reading stays an alternative
+    (`洗悉禮反劉本作淬七對反`: 劉's edition, no 又 / 亦 / 或)."""
+    text, readings, targets = _note("KR1d0053_028", "腥音星字林作胜")
+    assert [(r.head, [text[s.start:s.end] for s in r.sounds], _anchored(r, targets)) for r in readings] == [
+        ("腥", ["音星", "先丁反"], "腥"), ("聶", ["之渉反"], "聶")]
+    text, readings, _ = _note("KR1d0028_013", "供九用反")
+    [xi] = [r for r in readings if r.head == "洗"]
+    assert [text[s.start:s.end] for s in xi.sounds] == ["悉禮反", "七對反"]
