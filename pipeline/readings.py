@@ -53,7 +53,7 @@ _ONE_CHAR_NAMES = frozenset(a for a in AUTHORITIES if len(a) == 1)
 # 音反 is a homophone (`阪險上音反又蒲版反`) where no 反切 can be read; 音與X同 ("read as X",
 # `哨音稍劉李音與燿同`) is the homophone X, not 與; so, the nearest formula, is 音近X ("read
 # close to X", `服䖍音近蠻`), not 近
-_NOT_IN_TWO = "".join(a for a in AUTHORITIES if len(a) == 1) + "".join(ALTERNATIVE) + "作字曰如"
+_NOT_IN_TWO = "".join(sorted(_ONE_CHAR_NAMES)) + "".join(ALTERNATIVE) + "作字曰如"
 FORMULA_RE = re.compile(
     rf"音?(?P<two>(?P<upper>[^反音同也])[^反音同也](?P=upper)[^反音同也]|[^反音同也{_NOT_IN_TWO}]{{4}})二反"
     r"|音?(?P<fq>[^反音同也]{2})(?:反|仄(?![音反]))|音與(?P<same>[^音同也如者與])同"
@@ -186,7 +186,7 @@ def parse_note(text: str, targets: list[str] | None = None, fold: Callable[[str]
                     (scope and (authority[0] in BOTH or (len(authority[0]) == 1 and finder.ahead(authority[0]))))
                     or finder.read_as_its_word("", authority, sound)
                     or (sound.kind == "ruzi" and _own_reading_next(text, sounds, k, authority[0]) and finder.ahead(authority[0]))
-                    or (len(authority[0]) == 1 and authority[0] not in ALTERNATIVE and finder.right_after(authority[0]))):
+                    or (authority[0] in _ONE_CHAR_NAMES and finder.right_after(authority[0]))):
                 # after a scope a new entry begins: `…皆放此並歩頂反` (竝於鬼神), `…皆同戚音傶`
                 # (戚 of the 注 ahead; `…下同徐戶交反` is 徐邈's alternative; a name of two characters is the
                 # commentator the 注 quotes, `…注饋遺同司農音維`: KR1d0003_009, train); so does a name read as
@@ -222,7 +222,7 @@ def parse_note(text: str, targets: list[str] | None = None, fold: Callable[[str]
             reading.sounds.append(sound)
             readings.append(reading)
             continue
-        if rest.endswith("絶句") and len(rest) >= 4 and rest[-3] in AUTHORITIES and not remark:
+        if rest.endswith("絶句") and len(rest) >= 4 and rest[-3] in _ONE_CHAR_NAMES and not remark:
             # `烝皇絶句之丞反`: "皇侃 ends the sentence at 烝", then 烝's reading (KR1d0053_028, stop 68's whole juan)
             authority, rest = (rest[-3],) + authority, rest[:-3]
         if readings and (rest == "注" and authority[:1] and authority[0] in ALTERNATIVE):
@@ -303,7 +303,7 @@ def parse_note(text: str, targets: list[str] | None = None, fold: Callable[[str]
         later = AFTER_RE.match(after)
         # the one-character names printed right after the head, which may be its last characters (`謂王于况反`), also before an
         # alternative's marker (`蒲盧並如字`: 蒲盧 "both", not 盧植 — KR1d0053_052, stop 68's whole juan)
-        lead = len(list(takewhile(lambda a: len(a) == 1 and a in AUTHORITIES, authority)))
+        lead = len(list(takewhile(lambda a: a in _ONE_CHAR_NAMES, authority)))
         names = "".join(authority[:lead]) if lead and all(a in ALTERNATIVE for a in authority[lead:]) else ""
         reading, took_names = finder.head(rest, start, remark, later.group(1) if later else None, names)
         if took_names:
@@ -396,14 +396,13 @@ def _formulas(text: str) -> list[Sound]:
         x = text[i + 1]
         for size in (2, 3):
             j = i - size - 1  # the head
-            word = text[j + 1 : i]
-            if (j >= 1 and size == 2 and text[j] in _ONE_CHAR_NAMES and text[j - 1] == x and x in word
-                    and not any(c in "反音之也" for c in word)):
-                # an authority between the head and the word (`閒徐閒厠之閒`: 徐's 閒厠之閒; KR1d0053_028, stop 68)
-                if not any(a < i + 2 and j + 1 < b for a, b in taken):
-                    sounds.append(Sound("word", j + 1, i + 2))
+            if j < 0:
                 break
-            if j >= 0 and text[j] == x and x in word and not any(c in "反音之也" for c in word):
+            word = text[j + 1 : i]
+            # the head right before the word, or before an authority's name there (`閒徐閒厠之閒`: 徐's 閒厠之閒; KR1d0053_028,
+            # stop 68)
+            head_before = text[j] == x or (size == 2 and text[j] in _ONE_CHAR_NAMES and text[j - 1 : j] == x)
+            if head_before and x in word and not any(c in "反音之也" for c in word):
                 if not any(a < i + 2 and j + 1 < b for a, b in taken):
                     sounds.append(Sound("word", j + 1, i + 2))
                 break

@@ -1004,7 +1004,8 @@ def read_note(note: str, marks: dict[int, str], in_base, base_count=lambda x: 1,
 
 # what a list of words is said to be together, not what each is: the same, different
 _SAME_OR_NOT = re.compile(r"[，、]?(?:皆|亦)?[一同異]也?")
-_SAID_THE_SAME = re.compile(r"(?![言謂即])(.{1,6}?)[，、]?(?:皆|亦)?[一同異]也?")  # not 「不同，言異也」
+# … after the word it is said of together with the head (「有道，無道一也」), not after 言 / 謂 / 即 (「不同，言異也」)
+_SAID_THE_SAME = re.compile(r"(?![言謂即])(.{1,6}?)" + _SAME_OR_NOT.pattern)
 
 
 def _called_later(note: str, sent, i: int, cs: int, ce: int, new: list[Candidate], in_base) -> list[Candidate]:
