@@ -994,3 +994,38 @@ def test_a_list_whose_last_word_runs_into_what_is_said_of_them_all():
     note, marks = _with_marks("孤竹，竹特生者。孫竹，竹枝根之末生者。隂竹，生於山北者。雲和、空桑、龍門皆山名。")
     got = {g.lemma: note[g.note_start:g.note_end] for g in align_block(base, note, marks)}
     assert got["空桑"] == "空桑龍門皆山名" and got["龍門"] == "龍門皆山名" and "雲和" in got
+
+
+def test_y_wei_x_names_the_word_of_the_passage_after_wei():
+    # KR1d0003_034#239 (train, stop 69's whole juan), the segmenter's marks: 「善父母為孝」 "being good to one's parents is called
+    # 孝" — the guideline's Y為X reference of the passage's 孝; it was missed
+    base = "三曰鄉刑上徳糾孝"
+    note, marks = _with_marks("徳，六徳也。善父母為孝。")
+    got = {(g.lemma, g.lemma_start, g.type) for g in align_block(base, note, marks)}
+    assert ("孝", 7, "reference") in got and ("徳", 5, "definition") in got
+
+
+def test_y_wei_x_is_no_name_after_a_reading_or_an_edition():
+    # KR1d0003_025#156 (train): 「杜子春讀禩為祀」 is a reading of 禩, 「書亦或為祀」 another edition's word — neither says that Y
+    # is called 祀 (both were read so by a first Y為X rule, stop 69)
+    base = "有寇戎之事則保郊祀于社"
+    note, marks = _with_marks("故書祀或作禩鄭司農云：謂保守郊祭諸祀及社，無令寇侵犯之。杜子春讀禩為祀。書亦或為祀。"
+                              "𤣥謂保祀互文、郊社皆守而祀之，彌烖兵。")
+    assert not [g for g in align_block(base, note, marks) if g.type == "reference"]
+
+
+def test_a_word_for_y_closes_a_definition():
+    # KR1d0003_034#152 (train, stop 69's whole juan): 「翦，㫁滅之言也」 "翦: a word for cutting off" — Y之言也 is no X之言Y, whose
+    # X would have been 㫁滅 (no gloss was read)
+    base = "翦氏下士一人徒二人"
+    note, marks = _with_marks("翦，㫁滅之言也。主除蟲蠧者。")
+    [g] = align_block(base, note, marks)
+    assert (g.lemma, g.lemma_start, g.type) == ("翦", 0, "definition")
+
+
+def test_the_word_glossed_again_is_the_same_occurrence():
+    # KR1d0028_011#15 (儀禮注疏, 喪服): 「布八十縷為升，升字當為登。登，成也」 — three glosses of the 升 of 冠六升; the second
+    # and third moved on to the next 升 (衰三升) when the first was read
+    base = "絞帶者繩帶也冠繩纓條屬右縫冠六升外畢鍛而勿灰衰三升菅屨者菅菲也外納"
+    note, marks = _with_marks("屬猶著也。通屈一條繩為武，垂下為纓，著之冠也。布八十縷為升，升字當為登。登，成也。")
+    assert {g.lemma_start for g in align_block(base, note, marks) if g.lemma == "升"} == {15}

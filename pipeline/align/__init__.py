@@ -108,7 +108,9 @@ def anchor_lemma(base: str, fb: str, lemma: str, prev, exact_only: bool = False,
     fx = fold(lemma)
     occ = _occurrences(fb, fx)
     if occ:
-        i = _choose(occ, prev)
+        # the word the gloss before was of, glossed again, is the same occurrence (「布八十縷為升，升字當為登」: both of 冠六升's
+        # 升, not the next 升 of 衰三升; KR1d0028_011#15, train, stop 69)
+        i = prev[0] if prev is not None and fb[prev[0] : prev[1]] == fx else _choose(occ, prev)
         return _Anchor(i, i + len(lemma), 1.0 if base[i : i + len(lemma)] == lemma else 0.95)
     # 此X / 凡X / 其X: a demonstrative before the lemma
     if len(lemma) >= 2 and lemma[0] in "此凡其":

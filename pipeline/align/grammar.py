@@ -654,6 +654,42 @@ def read_name(st: Statement) -> bool:
     return False
 
 
+# Y為X "Y is called X" (the guideline's reference formula: 「善父母為孝」, 「百里為郊」, 「五鄙為縣」): a clause that is only Y為X,
+# X a word of one or two characters of the passage, Y of two to six that is not — and Y no clause of its own that 為 goes
+# on ("does, acts as, becomes, for"). Stop 42 tried it (77 of 81 train readings right) and left it for the exclusions;
+# stop 69 listed every Y為X the thirteen shared books gave it and excluded what was wrong there (train juan only):
+# Y opening with an adverb, a pronoun, a preposition or 凡 / 及 / 今 / 易 (「以刑官為尸」, 「凡庶子爲君」, 「及司正為司馬」,
+# 「易乾為馬」); Y holding a word that governs a verb phrase, an edition's 書 / 文, a reading (讀), 謂 "calls", 言 "says", 雖
+# "although" (「書亦或為拊」, 「杜子春讀禩為祀」, 「謂姑為姪」, 「士雖在庶子爲母」); Y ending in a verb of change (化為, 變為); X
+# a person — 為 "acts as, mourns for" (「父母為長子」, 「天子為后」, 「鍼嚴子為坐」) — or 上 / 下 (「旅酬下為上」).
+_MADE_AT_END = re.compile(r"(.{2,6}?)[為爲](.{1,2}?)也?$")
+_MADE_OPENS = frozenset("亦皆或竝並又其此是彼以因若於于所自不無非未弗勿毋乃而則且猶當將既旣已可必凡及今易")
+_MADE_HOLDS = frozenset("以之則不無皆將相使所者其可而故亦或又竝並書文讀謂言雖")
+_MADE_CHANGE = frozenset("化變更改易轉反復成作")
+_PERSON_ENDS = frozenset("子父母君后夫妻婦弟兄臣王坐")
+
+
+def made_name(clause: str, in_base) -> tuple[int, str] | None:
+    """(where X starts in the clause, X) of a clause that is only Y為X with X a word of the passage, or None."""
+    m = _MADE_AT_END.fullmatch(clause)
+    if not m:
+        return None
+    y, x = m.group(1), m.group(2)
+    if (not in_base(x) or _MADE_HOLDS & set(x) or x[-1] in _PERSON_ENDS or x in ("上", "下", "司馬") or in_base(y)
+            or in_base(y[:2]) or y[0] in _MADE_OPENS or _MADE_HOLDS & set(y) or y[-1] in _MADE_CHANGE
+            or y in ("大率", "大槩", "大抵") or y.endswith(("人", "公", "伯", "尸"))):
+        return None
+    return m.start(2), x
+
+
+def read_made(st: Statement) -> bool:
+    """Y為X (made_name) as the statement's first clause: a reference of X."""
+    made = made_name(st.text[st.s : st.first_end], st.in_base)
+    if made is None:
+        return False
+    return st.add("reference", made[1], st.s + made[0], 0.65)
+
+
 def _names_in_run(clause: str, in_base) -> list[tuple[int, int, int]]:
     """(start, name start, end) of each Y曰X of a clause that is only a run of them, where at least two names stand in
     the passage: 「時見曰㑹殷見曰同」, 「長曰質短曰劑」, 「手曰潄足曰澣」 (KR1d0003, KR1d0053, train; the last name alone was
@@ -813,6 +849,7 @@ READERS: tuple[Callable[[Statement], bool], ...] = (
     read_keyword_formula,
     read_second_clause_formula,
     read_name,
+    read_made,
     read_definition,
     read_unmarked_head,
 )
@@ -1076,7 +1113,8 @@ _CALLED_BARE = re.compile(r"謂之(.{1,4}?)[也者]?")  # a clause that is only 
 _WEI_YOU = re.compile(r"謂(?!之)|猶")
 _NOT_HEADS = frozenset("所此是皆亦又可之")  # the note's own words before 謂: 所謂, 此謂, 是謂 …
 _STRONG_AT = re.compile(r"讀[為爲如曰若]|當[為爲作]")  # not 之言: 「取衆民之言」 is "the people's words"
-_STRONG = re.compile(r"^(?:(?P<x>.{1,4}?)(?:讀[為爲如曰若]|當[為爲作]|之言)|(?P<y>.{1,2})猶)")
+# (「翦，㫁滅之言也」 "翦: a word for cutting off", KR1d0003_034#152, train, stop 69: Y之言也 ends a definition, no X之言Y)
+_STRONG = re.compile(r"^(?:(?P<x>.{1,4}?)(?:讀[為爲如曰若]|當[為爲作]|之言(?!也$))|(?P<y>.{1,2})猶)")
 _OR_READS = re.compile(r"或[為爲作]")
 _KIND_OF = re.compile(r"[^，。則而以所][^，。]{0,5}之屬也?")
 _YAN_ZHE = re.compile(r"言(.{1,4}?)者")
