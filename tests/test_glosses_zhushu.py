@@ -1029,3 +1029,30 @@ def test_the_word_glossed_again_is_the_same_occurrence():
     base = "絞帶者繩帶也冠繩纓條屬右縫冠六升外畢鍛而勿灰衰三升菅屨者菅菲也外納"
     note, marks = _with_marks("屬猶著也。通屈一條繩為武，垂下為纓，著之冠也。布八十縷為升，升字當為登。登，成也。")
     assert {g.lemma_start for g in align_block(base, note, marks) if g.lemma == "升"} == {15}
+
+
+def test_why_the_passage_says_x_explains_x():
+    # KR1d0053_014#5, KR1d0003_015#159 (train; stop 69): 「此云孟春者…」 "that it says 孟春 here is because …", 「變司市言貨賄者…」
+    # "that it says 貨賄 instead of 司市 is because …" — explanations of the passage's 孟春 and 貨賄; both were left unanchored
+    # with 此云孟春 / 變司市言貨賄 as their lemmas
+    base = "孟春之月日在營室昏參中旦尾中"
+    note, marks = _with_marks("孟，長也。日月之行，一歲十二會，聖王因其會而分之，以為大數焉。觀斗所建，命其四時。"
+                              "此云孟春者，日月會於諏訾，而斗建寅之辰也。")
+    got = {(g.lemma, g.lemma_start, g.type) for g in align_block(base, note, marks)}
+    assert ("孟春", 0, "explanation") in got
+    base = "門關用符節貨賄用璽節道路用旌節皆有期以反節"
+    note, marks = _with_marks("門關，司門、司關也。貨賄者，主通貨賄之官，謂司市也。唯時事而行不出關，不用節也。"
+                              "變司市言貨賄者，璽節主以通貨賄，貨賄非必由市，或資於民家焉。")
+    got = [(g.lemma, g.lemma_start) for g in align_block(base, note, marks) if note[g.note_start:].startswith("變")]
+    assert got == [("貨賄", 5)]
+
+
+def test_this_x_and_must_make_x_heads_are_the_passages_x():
+    # KR1d0003_024#190, KR1d0003_027#109 (train; stop 69): 「是上春者，夏正建寅之月」 "this 上春 is …" and 「必使鳴鈴者，車有和鸞
+    # 相應和之象」 "that they must ring the bells is because …" — explanations of the passage's 上春 and 鳴鈴 (unanchored before)
+    base = "上春釁龜祭祀先卜"
+    note, marks = _with_marks("世本曰巫咸作筮，作卜，未聞其人也。是上春者，夏正建寅之月，月令孟冬云釁祠龜䇿相互矣。")
+    assert [(g.lemma, g.lemma_start) for g in align_block(base, note, marks) if g.type == "explanation"] == [("上春", 0)]
+    base = "大祭祀鳴鈴以應雞人"
+    note, marks = _with_marks("雞人主呼旦，鳴鈴以和之，聲且警衆。必使鳴鈴者，車有和鸞相應和之象。")
+    assert [(g.lemma, g.lemma_start) for g in align_block(base, note, marks) if g.type == "explanation"] == [("鳴鈴", 3)]

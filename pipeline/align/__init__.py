@@ -113,7 +113,7 @@ def anchor_lemma(base: str, fb: str, lemma: str, prev, exact_only: bool = False,
         i = prev[0] if prev is not None and fb[prev[0] : prev[1]] == fx else _choose(occ, prev)
         return _Anchor(i, i + len(lemma), 1.0 if base[i : i + len(lemma)] == lemma else 0.95)
     # 此X / 凡X / 其X: a demonstrative before the lemma
-    if len(lemma) >= 2 and lemma[0] in "此凡其":
+    if len(lemma) >= 2 and lemma[0] in "此凡其是":
         occ = _occurrences(fb, fx[1:])
         if occ:
             i = _choose(occ, prev)

@@ -588,6 +588,13 @@ def _read_zhe(st: Statement, x: str, k: int) -> None:
             if p is not None and p >= HEAD_THRESHOLD:
                 st.add("definition", x[:1], s, round(0.7 * p, 3), exact_only=True, optional=True)
                 return
+    said = _SAYS_X.fullmatch(x)
+    said_x = said and ("x" if said.group("x") else "x2")
+    if said and nxt and not st.in_base(x) and st.in_base(said.group(said_x)):
+        # 「更云主人者，廟中之稱也」, 「此云孟春者…」, 「變司市言貨賄者…」 (KR1d0026_008#47, KR1d0053_014#5,
+        # KR1d0003_015#159, train; stop 69): why the passage says X (here, instead of Y) — X is the lemma
+        st.add("explanation", said.group(said_x), s + said.start(said_x), 0.8, optional=not (after in st.clause_ends or after == e))
+        return
     if (not nxt and not st.in_base(x)) or text.startswith("凡", st.s0) or "曰" in x or x.endswith("云"):
         return
     if nxt.startswith("謂"):
@@ -595,7 +602,9 @@ def _read_zhe(st: Statement, x: str, k: int) -> None:
         return
     if x in NOT_LEMMA_ZHE:
         return
-    if x[:1] == "必" and len(x) >= 2 and not st.in_base(x) and st.in_base(x[1:]):
+    if x[:1] == "必" and x[1:2] in "使以令" and len(x) >= 4 and not st.in_base(x) and not st.in_base(x[1:]) and st.in_base(x[2:]):
+        xs, x = xs + 2, x[2:]
+    elif x[:1] == "必" and len(x) >= 2 and not st.in_base(x) and st.in_base(x[1:]):
         # 「必辭公者，為其尊…」 "that he must X is because …": the lemma is the X the passage has
         # (KR1d0030_015#230, train; 必請者, 必如饗者, 必佩者, 必使人弔者 …)
         xs, x = xs + 1, x[1:]
@@ -1107,6 +1116,8 @@ def _listed_heads(note: str, sent, i: int, ce: int, new: list[Candidate], in_bas
 _LOCATES = frozenset({"reading", "emendation", "explanation", "sound"})
 _NAME_AT_END = re.compile(r"(.{1,6}?)曰(.{1,3})$")
 _NAMED_AFTER = re.compile(r"曰(.{1,3})")  # the name right after Y者 (Y者曰X)
+# 「此云X者」, 「更云X者」, 「經直云X者」, 「變Y言X者」: the note asks why the passage says X
+_SAYS_X = re.compile(r"(?:[此而更乃今又故]|經直|此獨|而獨)?云(?P<x>.{1,6})|[此是]?變.{1,4}?言(?P<x2>.{1,6})")
 _CALLED_AT_END = re.compile(r"(.{1,12}?)謂之(.{1,4}?)[也者]?$")
 _CALLED_IN_CLAUSE = re.compile(r"(.{0,8}?)謂之(.{1,4}?)[也]?$")
 _CALLED_BARE = re.compile(r"謂之(.{1,4}?)[也者]?")  # a clause that is only 謂之X
