@@ -159,6 +159,27 @@ def parse_note(text: str, targets: list[str] | None = None, fold: Callable[[str]
         # remark and the authorities, with a 及 between two of them, off its end)
         start = sound.start - len(rest)
         rest, authority, remark = _split(rest)
+        if rest.endswith("義") and remark.startswith(("作", "當作")) and not authority:
+            # 義 "by its sense" before 作 / 當作: `竭義作揭其列反` "竭, by its sense written 揭, 其列反", `爍徐劉余灼反義當作鑠始灼反`
+            # (KR1d0053_022, KR1d0003_039, train; stop 69's whole juan 39) — no head 義: the character before it, or the head before
+            rest = rest[:-1]
+            if not rest:
+                if readings:
+                    sound.authority = authority
+                    readings[-1].sounds.append(sound)
+                continue
+        if (remark.startswith("依") and len(rest) >= 3 and rest[-1] in _ONE_CHAR_NAMES
+                and (edition := re.match(r"[本夲][又亦或]?作", rest))):
+            # after an edition's form of the head, a name following another's reading: `稹之忍反本又作稹劉依司農音奠` (劉, after
+            # 司農, reads 稹 奠) — no head 劉; the edition's form may run into the next head (`絘音次夲或作次總劉依杜音儳`: 總)
+            # (KR1d0003_039, _015, train; stop 69's whole juan 39)
+            authority = (rest[-1],) + authority
+            body = rest[edition.end() : -1]
+            if readings and (body == readings[-1].head or len(body) == 1):
+                sound.authority = authority
+                readings[-1].sounds.append(sound)
+                continue
+            rest, start = body[-1], start + len(rest) - 2
         if pair and rest == "下" and (not remark or "作" in remark):
             # the second head of a pair, read after 下: 弟弟上如字下音悌; also after its variant (`魄莫上普伯反或普博反下亦作膜
             # 武博反`: 莫, printed 膜 elsewhere — KR1d0053_028, stop 68's whole juan)

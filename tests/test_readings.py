@@ -694,3 +694,23 @@ def test_a_name_with_an_editions_also_written_is_a_word_of_the_text():
     text, readings, _ = _note("KR1d0028_013", "供九用反")
     [xi] = [r for r in readings if r.head == "洗"]
     assert [text[s.start:s.end] for s in xi.sounds] == ["悉禮反", "七對反"]
+
+
+def test_yi_zuo_by_its_sense_is_no_head():
+    # KR1d0053_022#48, KR1d0003_039#53 (train; stop 69's whole juan 39): `竭義作揭其列反` "竭, by its sense written 揭, 其列反" and
+    # `爍徐劉余灼反義當作鑠始灼反` — 義 "by its sense" was read as a head (unanchored); the head is 竭, and 爍 (with 始灼反)
+    text, readings, targets = _note("KR1d0053_022", "迭大計反又田結反竭義作揭其列反")
+    [r] = [r for r in readings if text[r.head_start] in "竭義"]
+    assert (r.head, _anchored(r, targets), [text[s.start:s.end] for s in r.sounds]) == ("竭", "竭", ["其列反"])
+    text, readings, targets = _note("KR1d0003_039", "爍徐劉余灼反義當作鑠始灼反")
+    assert [(r.head, [text[s.start:s.end] for s in r.sounds]) for r in readings] == [("爍", ["余灼反", "始灼反"])]
+
+
+def test_a_name_following_another_after_an_editions_form_is_no_head():
+    # KR1d0003_039#162, KR1d0003_015#20 (train; stop 69's whole juan 39): `稹之忍反本又作稹劉依司農音奠一音眞` — 劉, following
+    # 司農, reads 稹 奠; `絘音次夲或作次總劉依杜音儳鄭音惣` — the edition's 次, then the head 總 that 劉 (after 杜子春) and 鄭 read
+    text, readings, targets = _note("KR1d0003_039", "稹之忍反本又作稹劉依司農音奠")
+    assert [(r.head, [(text[s.start:s.end], s.authority) for s in r.sounds]) for r in readings[:1]] == [
+        ("稹", [("之忍反", ()), ("音奠", ("劉",)), ("音眞", ("一",))])]
+    text, readings, targets = _note("KR1d0003_015", "絘音次夲或作次總劉依杜音儳")
+    assert [(r.head, _anchored(r, targets)) for r in readings[:2]] == [("絘", "絘"), ("總", "總")]
