@@ -714,3 +714,10 @@ def test_a_name_following_another_after_an_editions_form_is_no_head():
         ("稹", [("之忍反", ()), ("音奠", ("劉",)), ("音眞", ("一",))])]
     text, readings, targets = _note("KR1d0003_015", "絘音次夲或作次總劉依杜音儳")
     assert [(r.head, _anchored(r, targets)) for r in readings[:2]] == [("絘", "絘"), ("總", "總")]
+
+
+def test_the_same_throughout_the_juan_is_a_scope():
+    # KR1d0003_039#173 (train; stop 69's whole juan 39): `令力呈反卷内皆同厚胡豆反後放此` — 卷内皆同 "the same throughout the juan" is
+    # 令's scope, as 篇内同 is (it was dropped)
+    text, readings, targets = _note("KR1d0003_039", "令力呈反卷内皆同")
+    assert [(r.head, r.scope) for r in readings] == [("令", "卷内皆同"), ("厚", "後放此")]
