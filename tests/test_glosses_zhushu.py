@@ -1057,3 +1057,20 @@ def test_this_x_and_must_make_x_heads_are_the_passages_x():
     base = "大祭祀鳴鈴以應雞人"
     note, marks = _with_marks("雞人主呼旦，鳴鈴以和之，聲且警衆。必使鳴鈴者，車有和鸞相應和之象。")
     assert [(g.lemma, g.lemma_start) for g in align_block(base, note, marks) if g.type == "explanation"] == [("鳴鈴", 3)]
+
+
+def test_x_yi_ming_y_names_x_another_way():
+    # KR1d0003_022#42, #46 (train, stop 68's whole juan of 大司樂): 「函鍾，一名林鍾」, 「小呂一名中呂」 "函鍾 is also called 林鍾" — a
+    # reference of the passage's 函鍾 / 小呂 (函鍾 was read into 蕤賓's text, 小呂 not at all); 「鄉，牖一名也」 "鄉 is another name
+    # for 牖" stays a definition of 鄉 (KR1d0028_014, 士虞禮)
+    base = "乃奏蕤賓歌函鍾舞大夏以祭山川"
+    note, marks = _with_marks("蕤賓，陽聲第四，函鍾為之合。函鍾，一名林鍾。")
+    got = {(g.lemma, g.lemma_start, g.type) for g in align_block(base, note, marks)}
+    assert ("函鍾", 5, "reference") in got
+    base = "乃奏夷則歌小呂舞大濩以享先妣"
+    note, marks = _with_marks("夷則，陽聲第五，小呂為之合。小呂一名中呂。先妣，姜嫄也。")
+    got = {(g.lemma, g.lemma_start, g.type) for g in align_block(base, note, marks)}
+    assert ("小呂", 5, "reference") in got and ("先妣", 12, "definition") in got
+    base = "主人入祝從啓牖鄉如初"
+    note, marks = _with_marks("牖先闔後啓，扇在内也。鄉，牖一名也。")
+    assert [(g.lemma, g.type) for g in align_block(base, note, marks)] == [("鄉", "definition")]

@@ -128,7 +128,7 @@ def without_zi(x: str, in_base) -> str:
 # 讀皆為 / 讀皆如, "read, here as everywhere, as" (「卒讀皆為倅」, 「犆讀皆如直道而行之直」: KR1d0053_062, _029, train); 讀當為
 # "should be read as" (「九㲈讀當為大韶」, 「鄭司農云䵫讀當為纁」: KR1d0003_022, _008, train — the lemma was 九㲈讀, unanchored)
 _KEYWORDS = re.compile(
-    r"(?P<kw>猶|之[為爲]言(?!也)|之言|讀[皆當]?[為爲如曰若]|當[為爲作]|謂之|謂|者)"
+    r"(?P<kw>猶|之[為爲]言(?!也)|之言|讀[皆當]?[為爲如曰若]|當[為爲作]|謂之|謂|一名(?![也矣])|者)"
 )
 # adverbs a reader steps over between a word and its formula or the 作 / 為 of its other reading (X亦猶Y, X皆當作Y;
 # 「今文觶又爲觚」, KR1d0030_008#99, train: 觶, not 觶又)
@@ -511,7 +511,9 @@ def read_keyword_formula(st: Statement) -> bool:
             x_stripped = x_stripped[:-1]
         x_stripped = without_zi(x_stripped, st.in_base)
         # X之為言Y, the fuller form of X之言Y (「桑之為言喪也」, KR1d0030_020#85, train)
-        typ = {"猶": "equivalence", "之言": "sound", "之為言": "sound", "之爲言": "sound", "謂": "reference"}.get(kw)
+        # X一名Y "X is also called Y" (「函鍾，一名林鍾」, 「小呂一名中呂」: KR1d0003_022, train, stop 68's whole juan; stop 69)
+        typ = {"猶": "equivalence", "之言": "sound", "之為言": "sound", "之爲言": "sound", "謂": "reference",
+               "一名": "reference"}.get(kw)
         if typ is None:
             typ = "reading" if kw.startswith("讀") else "emendation"
         if kw == "謂" and (x_stripped in ("此", "是", "皆", "亦", "又") or x_stripped.endswith("所")
