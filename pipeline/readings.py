@@ -64,7 +64,8 @@ BOTH = ("並", "竝")
 # ending in 同 (下同, 注同, 下及注同, 下除乗君…皆同: `除` lists exceptions, so longer) or 放此
 # (下皆倣此, 後不音者放此), one after another (注同下以自治…皆放此); 篇内同 "the same throughout the
 # chapter" (`長丁丈反篇内並同`, `朝直遙反篇内除下注朝之餘皆同`), 卷内皆同 "… the juan" (`令力呈反卷内皆同`,
-# KR1d0003_039, stop 69); after 出注, "the word is the 注's" (`甸音田出注下甸役同`, `端音冕出注下諸侯𤣥端同`: KR1d0053_032, _029, KR1d0003_019, train); 凡…放此 "wherever …"
+# KR1d0003_039, stop 69); after 出注, "the word is the 注's" (`甸音田出注下甸役同`, `端音冕出注下諸侯𤣥端同`:
+# KR1d0053_032, _029, KR1d0003_019, train); 凡…放此 "wherever …"
 # (`㑹古外反凡要會㑹計之字皆放此`) and a closing 此音 "(with) this reading" (`積子賜反此二字相連皆同此音飲…`: the 音 is no
 # homophone; KR1d0003_003, train)
 _SCOPE_CLAUSE = (
