@@ -1074,3 +1074,12 @@ def test_x_yi_ming_y_names_x_another_way():
     base = "主人入祝從啓牖鄉如初"
     note, marks = _with_marks("牖先闔後啓，扇在内也。鄉，牖一名也。")
     assert [(g.lemma, g.type) for g in align_block(base, note, marks)] == [("鄉", "definition")]
+
+
+def test_du_yi_wei_reads_the_word_before_it():
+    # KR1d0003_016#52 (train, stop 69's whole juan 16): 「施讀亦為弛也」 "施 is read, here too, as 弛" — a reading of the passage's 施
+    # (讀亦為 beside 讀皆為 / 讀當為; no gloss was read)
+    base = "以和邦國都鄙之政令刑禁與其施舍禮俗喪紀祭祀皆以地媺惡為輕重之灋而行之掌其禁令"
+    note, marks = _with_marks("施讀亦為弛也。禮俗，邦國都鄙，民之所行，先王舊禮也。")
+    got = [(g.lemma, g.lemma_start, g.type) for g in align_block(base, note, marks)]
+    assert got[0] == ("施", 13, "reading")

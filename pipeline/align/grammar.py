@@ -126,9 +126,10 @@ def without_zi(x: str, in_base) -> str:
 
 
 # 讀皆為 / 讀皆如, "read, here as everywhere, as" (「卒讀皆為倅」, 「犆讀皆如直道而行之直」: KR1d0053_062, _029, train); 讀當為
-# "should be read as" (「九㲈讀當為大韶」, 「鄭司農云䵫讀當為纁」: KR1d0003_022, _008, train — the lemma was 九㲈讀, unanchored)
+# "should be read as" (「九㲈讀當為大韶」, 「鄭司農云䵫讀當為纁」: KR1d0003_022, _008, train — the lemma was 九㲈讀, unanchored);
+# 讀亦為 "read, here too, as" (「施讀亦為弛也」: KR1d0003_016, _015, train, stop 69's whole juan 16)
 _KEYWORDS = re.compile(
-    r"(?P<kw>猶|之[為爲]言(?!也)|之言|讀[皆當]?[為爲如曰若]|當[為爲作]|謂之|謂|一名(?![也矣])|者)"
+    r"(?P<kw>猶|之[為爲]言(?!也)|之言|讀[皆當亦]?[為爲如曰若]|當[為爲作]|謂之|謂|一名(?![也矣])|者)"
 )
 # adverbs a reader steps over between a word and its formula or the 作 / 為 of its other reading (X亦猶Y, X皆當作Y;
 # 「今文觶又爲觚」, KR1d0030_008#99, train: 觶, not 觶又)
