@@ -1083,3 +1083,11 @@ def test_du_yi_wei_reads_the_word_before_it():
     note, marks = _with_marks("施讀亦為弛也。禮俗，邦國都鄙，民之所行，先王舊禮也。")
     got = [(g.lemma, g.lemma_start, g.type) for g in align_block(base, note, marks)]
     assert got[0] == ("施", 13, "reading")
+
+
+def test_yue_inside_a_head_of_the_passages_own_words():
+    # KR1d0003_025#71 (train; stop 69): 「𤣥謂一曰祠者，交接之辭」 explains the passage's 一曰祠 — 曰 inside the head quotes the
+    # passage, not a book (「祭統曰餕者」 stays no head)
+    base = "作六辭以通上下親疏逺近一曰祠二曰命三曰誥四曰㑹五曰禱六曰誄"
+    note, marks = _with_marks("𤣥謂一曰祠者，交接之辭。春秋傳曰：古者諸侯相見，號辭必稱先君以相接。")
+    assert [(g.lemma, g.lemma_start, g.type) for g in align_block(base, note, marks)][:1] == [("一曰祠", 11, "explanation")]

@@ -598,7 +598,9 @@ def _read_zhe(st: Statement, x: str, k: int) -> None:
         # KR1d0003_015#159, train; stop 69): why the passage says X (here, instead of Y) — X is the lemma
         st.add("explanation", said.group(said_x), s + said.start(said_x), 0.8, optional=not (after in st.clause_ends or after == e))
         return
-    if (not nxt and not st.in_base(x)) or text.startswith("凡", st.s0) or "曰" in x or x.endswith("云"):
+    # (曰 inside X quotes a book, 「祭統曰餕者」 — not where X is the passage's own words: 「𤣥謂一曰祠者，交接之辭」, 「五十曰艾者…」,
+    # KR1d0003_025, KR1d0057_002, stop 69)
+    if (not nxt and not st.in_base(x)) or text.startswith("凡", st.s0) or ("曰" in x and not st.in_base(x)) or x.endswith("云"):
         return
     if nxt.startswith("謂"):
         st.add("reference", x, xs, 0.85)
