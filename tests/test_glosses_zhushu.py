@@ -1046,6 +1046,10 @@ def test_why_the_passage_says_x_explains_x():
                               "變司市言貨賄者，璽節主以通貨賄，貨賄非必由市，或資於民家焉。")
     got = [(g.lemma, g.lemma_start) for g in align_block(base, note, marks) if note[g.note_start:].startswith("變")]
     assert got == [("貨賄", 5)]
+    # and 「獨言X者」 "that it says only X" (KR1d0003_013#29, train): of the passage's 無職
+    base = "凡無職者出夫布"
+    note, marks = _with_marks("獨言無職者，掌其九賦。")
+    assert [(g.lemma, g.lemma_start, g.type) for g in align_block(base, note, marks)] == [("無職", 1, "explanation")]
 
 
 def test_this_x_and_must_make_x_heads_are_the_passages_x():

@@ -1121,8 +1121,9 @@ def _listed_heads(note: str, sent, i: int, ce: int, new: list[Candidate], in_bas
 _LOCATES = frozenset({"reading", "emendation", "explanation", "sound"})
 _NAME_AT_END = re.compile(r"(.{1,6}?)曰(.{1,3})$")
 _NAMED_AFTER = re.compile(r"曰(.{1,3})")  # the name right after Y者 (Y者曰X)
-# 「此云X者」, 「更云X者」, 「經直云X者」, 「變Y言X者」: the note asks why the passage says X
-_SAYS_X = re.compile(r"(?:[此而更乃今又故]|經直|此獨|而獨)?云(?P<x>.{1,6})|[此是]?變.{1,4}?言(?P<x2>.{1,6})")
+# 「此云X者」, 「更云X者」, 「經直云X者」, 「變Y言X者」, 「更言X者」, 「獨言X者」: the note asks why the passage says X
+_SAYS_X = re.compile(r"(?:(?:[此而更乃今又故獨]|經直|此獨|而獨)?云|(?:[此而更乃今又故獨]|經直|此獨|而獨)言)(?P<x>.{1,6})"
+                     r"|[此是]?變.{1,4}?言(?P<x2>.{1,6})")
 _CALLED_AT_END = re.compile(r"(.{1,12}?)謂之(.{1,4}?)[也者]?$")
 _CALLED_IN_CLAUSE = re.compile(r"(.{0,8}?)謂之(.{1,4}?)[也]?$")
 _CALLED_BARE = re.compile(r"謂之(.{1,4}?)[也者]?")  # a clause that is only 謂之X
