@@ -1095,3 +1095,14 @@ def test_yue_inside_a_head_of_the_passages_own_words():
     base = "作六辭以通上下親疏逺近一曰祠二曰命三曰誥四曰㑹五曰禱六曰誄"
     note, marks = _with_marks("𤣥謂一曰祠者，交接之辭。春秋傳曰：古者諸侯相見，號辭必稱先君以相接。")
     assert [(g.lemma, g.lemma_start, g.type) for g in align_block(base, note, marks)][:1] == [("一曰祠", 11, "explanation")]
+
+
+def test_you_after_a_person_of_the_rite_is_still():
+    # KR1d0028_006#39 (儀禮注疏, 燕禮: stop 69's half juan, a book never tuned on): 「大夫猶北面少前」 "the 大夫 still face north and step
+    # a little forward" — 猶 "still", no equivalence of 大夫; 「公猶官也」 (KR1d0003_012#224, train) stays one
+    base = "公降立于阼階之東南南鄉爾卿卿西面北上爾大夫大夫皆少進"
+    note, marks = _with_marks("爾，近也，移也。揖而移之，近之也。大夫猶北面少前。")
+    assert [g.lemma for g in align_block(base, note, marks)] == ["爾"]
+    base = "牛人掌養國之公牛以待國之政令"
+    note, marks = _with_marks("公猶官也。")
+    assert [(g.lemma, g.lemma_start, g.type) for g in align_block(base, note, marks)] == [("公", 6, "equivalence")]

@@ -554,10 +554,18 @@ def _clause_after(text: str, y: int, st: Statement) -> str:
     return text[y : next((b for b in st.inner if b > y), st.e)]
 
 
+# the persons of the rite, after whom 猶 is mostly "still" (stop 69)
+_PERSONS = frozenset(("大夫", "女君", "母", "父", "主人", "主婦", "賓", "賔", "衆賓", "衆賔", "介", "君", "臣", "士", "子", "妻",
+                      "婦", "公", "卿", "尸", "祝", "宰", "王", "后", "夫人", "諸侯", "天子", "兄弟", "有司"))
+
+
 def _still_after_conjunction(x: str, y: str) -> bool:
     """「而猶在内也」, 「而猶求於鬼神…」 (禮記集說, 表記集傳; stop 67): after a conjunction X, 猶 is "still", no X猶Y; where the
-    thirteen shared books gloss a conjunction by 猶, Y is one character (「而猶女也」, 「乃猶而也」, 「然猶而也」)."""
-    return x in _CONJUNCTIONS and len(y.rstrip("也")) > 1
+    thirteen shared books gloss a conjunction by 猶, Y is one character (「而猶女也」, 「乃猶而也」, 「然猶而也」). Likewise after a
+    person of the rite: 「大夫猶北面少前」, 「主人猶卒爵」, 「女君猶為子期」, 「賓猶謙…」 (KR1d0028_006, KR1d0030_025, KR1d0053_032,
+    train; stop 69) — where the thirteen books gloss a person by 猶, Y is one character or 言Y (「公猶官也」, 「兄弟猶言族親也」)."""
+    y = y.rstrip("也")
+    return (x in _CONJUNCTIONS and len(y) > 1) or (x in _PERSONS and len(y) > 1 and not y.startswith("言"))
 
 
 def _still(text: str, y: int, st: Statement) -> bool:
