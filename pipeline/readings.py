@@ -166,7 +166,6 @@ def parse_note(text: str, targets: list[str] | None = None, fold: Callable[[str]
             rest = rest[:-1]
             if not rest:
                 if readings:
-                    sound.authority = authority
                     readings[-1].sounds.append(sound)
                 continue
         if (remark.startswith("依") and len(rest) >= 3 and rest[-1] in _ONE_CHAR_NAMES

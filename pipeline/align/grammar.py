@@ -530,7 +530,7 @@ def read_keyword_formula(st: Statement) -> bool:
             return True
         if kw == "猶" and _still(text, k + 1, st):
             return True  # 「死猶不為諡耳」: 猶 "still" before a negated clause, no equivalence
-        if kw == "猶" and _still_after_conjunction(x_stripped, _clause_after(text, k + 1, st)):
+        if kw == "猶" and _still_after(x_stripped, _clause_after(text, k + 1, st)):
             return True
         if kw == "猶" and "雖" in x_stripped and not st.in_base(x_stripped):
             return True  # 「君雖不升堂，猶辟之也」 (KR1d0053, train): "although …, still": a concession, as skip_concessive reads it
@@ -559,7 +559,7 @@ _PERSONS = frozenset(("大夫", "女君", "母", "父", "主人", "主婦", "賓
                       "婦", "公", "卿", "尸", "祝", "宰", "王", "后", "夫人", "諸侯", "天子", "兄弟", "有司"))
 
 
-def _still_after_conjunction(x: str, y: str) -> bool:
+def _still_after(x: str, y: str) -> bool:
     """「而猶在内也」, 「而猶求於鬼神…」 (禮記集說, 表記集傳; stop 67): after a conjunction X, 猶 is "still", no X猶Y; where the
     thirteen shared books gloss a conjunction by 猶, Y is one character (「而猶女也」, 「乃猶而也」, 「然猶而也」). Likewise after a
     person of the rite: 「大夫猶北面少前」, 「主人猶卒爵」, 「女君猶為子期」, 「賓猶謙…」 (KR1d0028_006, KR1d0030_025, KR1d0053_032,
@@ -600,7 +600,7 @@ def _read_zhe(st: Statement, x: str, k: int) -> None:
                 st.add("definition", x[:1], s, round(0.7 * p, 3), exact_only=True, optional=True)
                 return
     said = _SAYS_X.fullmatch(x)
-    said_x = said and ("x" if said.group("x") else "x2")
+    said_x = said and said.lastgroup  # x (此云X, 更言X) or x2 (變Y言X)
     if said and nxt and not st.in_base(x) and st.in_base(said.group(said_x)):
         # 「更云主人者，廟中之稱也」, 「此云孟春者…」, 「變司市言貨賄者…」 (KR1d0026_008#47, KR1d0053_014#5,
         # KR1d0003_015#159, train; stop 69): why the passage says X (here, instead of Y) — X is the lemma
@@ -923,7 +923,7 @@ def read_note(note: str, marks: dict[int, str], in_base, base_count=lambda x: 1,
         if j is None or in_base(note[j - 1 : k]) or any(j < c < k for c in cuts) or note[j:k] in _NOT_HEADS \
                 or note[j:k].endswith("所"):
             continue
-        if m.group() == "猶" and _still_after_conjunction(note[j:k], note[k + 1 : min((c for c in cuts if c > k), default=len(note))]):
+        if m.group() == "猶" and _still_after(note[j:k], note[k + 1 : min((c for c in cuts if c > k), default=len(note))]):
             continue  # 「…，而猶求於鬼神」: "and still", no head
         if j in cuts and cuts[j] not in FINAL:
             cuts[j] = "。"
@@ -1001,7 +1001,7 @@ def read_note(note: str, marks: dict[int, str], in_base, base_count=lambda x: 1,
                 # a strong formula in a later clause, as a run-on sentence hides it:
                 # 「…長六尺，宵，讀為綃」, 「…，X讀為Y」, 「…，X當為Y」, 「…，X之言Y」
                 or ((m := _STRONG.match(body)) and not all(ch in _ADVERBS for ch in (m.group("x") or m.group("y")))
-                    and not (m.group("y") and _still_after_conjunction(m.group("y"), body[m.end():])))
+                    and not (m.group("y") and _still_after(m.group("y"), body[m.end():])))
                 # (a clause ending in 也 closes a gloss, it is no head: 「憲，表也，謂縣之也」)
                 or (len(body) <= 4 and _STRONG_NEXT.match(nxt) and not body.endswith("也"))
                 # another reading of a word of the passage in a later clause: 「…亳西，見，或為敗，邑或為予」,
@@ -1130,8 +1130,8 @@ _LOCATES = frozenset({"reading", "emendation", "explanation", "sound"})
 _NAME_AT_END = re.compile(r"(.{1,6}?)曰(.{1,3})$")
 _NAMED_AFTER = re.compile(r"曰(.{1,3})")  # the name right after Y者 (Y者曰X)
 # 「此云X者」, 「更云X者」, 「經直云X者」, 「變Y言X者」, 「更言X者」, 「獨言X者」: the note asks why the passage says X
-_SAYS_X = re.compile(r"(?:(?:[此而更乃今又故獨]|經直|此獨|而獨)?云|(?:[此而更乃今又故獨]|經直|此獨|而獨)言)(?P<x>.{1,6})"
-                     r"|[此是]?變.{1,4}?言(?P<x2>.{1,6})")
+_SAYS_HERE = r"(?:[此而更乃今又故獨]|經直|此獨|而獨)"  # "here", "further", "only", "the 經 simply" before 云 / 言
+_SAYS_X = re.compile(rf"(?:{_SAYS_HERE}?云|{_SAYS_HERE}言)(?P<x>.{{1,6}})|[此是]?變.{{1,4}}?言(?P<x2>.{{1,6}})")
 _CALLED_AT_END = re.compile(r"(.{1,12}?)謂之(.{1,4}?)[也者]?$")
 _CALLED_IN_CLAUSE = re.compile(r"(.{0,8}?)謂之(.{1,4}?)[也]?$")
 _CALLED_BARE = re.compile(r"謂之(.{1,4}?)[也者]?")  # a clause that is only 謂之X
