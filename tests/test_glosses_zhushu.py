@@ -1106,3 +1106,15 @@ def test_you_after_a_person_of_the_rite_is_still():
     base = "牛人掌養國之公牛以待國之政令"
     note, marks = _with_marks("公猶官也。")
     assert [(g.lemma, g.lemma_start, g.type) for g in align_block(base, note, marks)] == [("公", 6, "equivalence")]
+
+
+def test_the_next_item_of_a_list_is_no_gloss_repeating_its_lemma():
+    # KR1d0030_008#32 (集釋 juan 8, train; the same 注 in the 儀禮注疏, KR1d0028_006#317, stop 70's half juan): 鄭 quotes the
+    # 鄉飲酒禮 「…奏南陔、白華、華黍」 — 華黍 is the next title of the list, not a gloss of 白華 that repeats its 華
+    base = "笙入立于縣中奏南陔白華華黍"
+    note, marks = _with_marks("以笙播此三篇之詩。縣中，縣中央也。鄉飲酒禮曰：磬南北面奏南陔、白華、華黍。皆小雅篇也，今亡，其義未聞。")
+    assert [g.lemma for g in align_block(base, note, marks) if g.lemma_start is not None] == ["縣中"]
+    # after a comma the gloss that repeats the word's last character still opens there: 「…，即陳，陳在房中」 (KR1d0026_012#41,
+    # the SBCK 儀禮, with the comma a segmenter gives for its full stop)
+    note, marks = _with_marks("不將命，不使人將之，致於主人也，即陳，陳在房中。")
+    assert ("即陳", 7, 9) in {(g.lemma, g.lemma_start, g.lemma_end) for g in align_block("親者禭不將命以即陳", note, marks)}

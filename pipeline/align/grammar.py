@@ -978,8 +978,9 @@ def read_note(note: str, marks: dict[int, str], in_base, base_count=lambda x: 1,
                 or in_base(nxt.removesuffix("也"))  # or be an item of a list: 「…正脊，脡脊，横脊也」
             if (len(body) <= 3 and in_base(body) and short_gloss and len(nxt) <= 6 and not body.endswith("也")
                     and not attributed and (body[-1] not in nxt or not waiting)) or (
-                # the gloss repeats its lemma: 「…，即陳，陳在房中」, 「…，復復反也」
-                (len(body) <= 4 and kb == len(body) and nxt[:1] == body[-1])
+                # the gloss repeats its lemma: 「…，即陳，陳在房中」, 「…，復復反也」 — not the next item of a list
+                # (「…奏南陔、白華、華黍」, KR1d0028_006#317, stop 70)
+                (len(body) <= 4 and kb == len(body) and nxt[:1] == body[-1] and sent[i][2] != "、")
                 or (kb and kb < len(body) and body[kb] == body[kb - 1])
                 # the kind of thing it is: 「…來鳴呼爲怪者，獸，狐狼之屬」 (KR1d0003_036#227, train), not an item of a
                 # list (「官師，中士、下士、庶士，府史之屬」) nor a condition (「牛馬車輦，則轉委積之屬」)
