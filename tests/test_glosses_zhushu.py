@@ -1118,3 +1118,27 @@ def test_the_next_item_of_a_list_is_no_gloss_repeating_its_lemma():
     # the SBCK 儀禮, with the comma a segmenter gives for its full stop)
     note, marks = _with_marks("不將命，不使人將之，致於主人也，即陳，陳在房中。")
     assert ("即陳", 7, 9) in {(g.lemma, g.lemma_start, g.lemma_end) for g in align_block("親者禭不將命以即陳", note, marks)}
+
+
+def test_yun_x_zhe_at_a_sentence_start_explains_x():
+    # 「云夫人者，以致辭當稱寡小君」 "it says 夫人 because…" (KR1d0030_013#83, 集釋 juan 13, train; stop 70's whole juan): a bare
+    # 云 opening the sentence is the note asking why the passage says X, as 「此云X者」 — no citation of a book
+    note, marks = _with_marks("夕，問卿之夕也。使下大夫，下君也。君使之。云夫人者，以致辭當稱寡小君。")
+    got = {(g.type, g.lemma, g.lemma_start) for g in align_block("夕夫人使下大夫韋弁歸禮", note, marks)}
+    assert ("explanation", "夫人", 1) in got
+    # KR1d0030_018#184 (train): 「云君子子者，則父在也」
+    note, marks = _with_marks("云君子子者，則父在也。父没，則不服之矣。")
+    got = {(g.type, g.lemma, g.lemma_start) for g in align_block("傳曰君子子者貴人之子也為庶母何以小功也以慈已加也", note, marks)}
+    assert ("explanation", "君子子", 2) in got
+
+
+def test_you_after_a_person_with_one_character_and_no_ye_is_still():
+    # 「雖敵，賓猶謙，入門右」 "though equals, the guest is still modest" (KR1d0030_013#37), 「賓猶降，終其再拜稽首」 (KR1d0030_015#83;
+    # both 集釋, train; stop 70): one character after 猶 that does not close the gloss with 也 is no equivalence of a person
+    note, marks = _with_marks("見，私事也。雖敵，賓猶謙，入門右，爲若降等然。")
+    assert [g.lemma for g in align_block("賓遂左", note, marks)] == []
+    note, marks = _with_marks("賓降再拜，公降，擯者釋辭矣。賓猶降，終其再拜稽首。興，起也。")
+    assert [(g.type, g.lemma) for g in align_block("拜也公降一等辭曰寡君從子雖將拜興也", note, marks)] == [("definition", "興")]
+    # the one character closing with 也 glosses the person: 「公猶官也」 (KR1d0003_012#224, train)
+    assert [(g.type, g.lemma) for g in align_block("牛人掌養國之公牛以待國之政令", "公猶官也", {4: "。"}, zhushu=True)] == [
+        ("equivalence", "公")]

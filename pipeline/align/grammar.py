@@ -363,6 +363,10 @@ def skip_citation(st: Statement) -> bool:
     name, after = m.group(1), m.end()
     if any(st.s < b < after for b in st.inner):
         return False
+    if not name and st.text[after - 1] == "云" and st.text[st.first_end - 1] == "者" and st.in_base(st.text[after : st.first_end - 1]):
+        # 「云夫人者，以致辭當稱寡小君」, 「云君子子者，則父在也」 (KR1d0030_013#83, _018#184, train; stop 70): why the passage
+        # says X, as 「此云X者」 (read_zhe), no citation
+        return False
     if after == st.first_end and name and len(name) <= 4 and name[-1] not in _CITED_BY and not st.in_base(name):
         # 「羊曰：柔毛」, 「火熟曰：堲」 (KR1d0030_028#142, KR1d0053_006#129, train): a mark the
         # segmenter put after 曰 as before a quote; a short word of the passage after it is Y曰X
@@ -563,9 +567,12 @@ def _still_after(x: str, y: str) -> bool:
     """「而猶在内也」, 「而猶求於鬼神…」 (禮記集說, 表記集傳; stop 67): after a conjunction X, 猶 is "still", no X猶Y; where the
     thirteen shared books gloss a conjunction by 猶, Y is one character (「而猶女也」, 「乃猶而也」, 「然猶而也」). Likewise after a
     person of the rite: 「大夫猶北面少前」, 「主人猶卒爵」, 「女君猶為子期」, 「賓猶謙…」 (KR1d0028_006, KR1d0030_025, KR1d0053_032,
-    train; stop 69) — where the thirteen books gloss a person by 猶, Y is one character or 言Y (「公猶官也」, 「兄弟猶言族親也」)."""
-    y = y.rstrip("也")
-    return (x in _CONJUNCTIONS and len(y) > 1) or (x in _PERSONS and len(y) > 1 and not y.startswith("言"))
+    train; stop 69) — where the thirteen books gloss a person by 猶, Y is one character or 言Y (「公猶官也」, 「兄弟猶言族親也」),
+    and the one character closes the gloss with 也: 「賓猶謙，入門右」, 「賓猶降，終其再拜稽首」 are "still" (KR1d0030_013#37,
+    _015#83, train; stop 70)."""
+    raw, y = y, y.rstrip("也")
+    return (x in _CONJUNCTIONS and len(y) > 1) or (
+        x in _PERSONS and (len(y) > 1 or not raw.endswith("也")) and not y.startswith("言"))
 
 
 def _still(text: str, y: int, st: Statement) -> bool:
