@@ -1142,3 +1142,11 @@ def test_you_after_a_person_with_one_character_and_no_ye_is_still():
     # the one character closing with 也 glosses the person: 「公猶官也」 (KR1d0003_012#224, train)
     assert [(g.type, g.lemma) for g in align_block("牛人掌養國之公牛以待國之政令", "公猶官也", {4: "。"}, zhushu=True)] == [
         ("equivalence", "公")]
+
+
+def test_the_other_editions_wording_takes_the_window_after_the_last_gloss():
+    # 「從者，府史之屬。訝，迎也。今文曰梧受」 (KR1d0030_015#275, 集釋 juan 15, train; stop 70): 介受 and 訝受 share as much with
+    # 梧受; the 今文 reads the 訝受 the note has just glossed, as a repeated lemma is taken after the previous gloss's
+    note, marks = _with_marks("從者，府史之屬。訝，迎也。今文曰梧受。")
+    got = [(g.lemma, g.lemma_start) for g in align_block("上介受賓幣從者訝受皮", note, marks) if g.type == "variant"]
+    assert got == [("訝受", 7)]

@@ -188,7 +188,7 @@ def anchor_quote(base: str, fb: str, quote: str, prev) -> tuple[_Anchor, str | N
     if lacked:
         i = _choose(lacked, prev)
         return _Anchor(i, i + 1, 0.7), base[i]
-    best_key, best_i = (0, 0), None
+    best_key, best_i, ties = (0, 0), None, []
     for i in range(len(fb) - L + 1):
         w = fb[i : i + L]
         pos = sum(1 for a, b in zip(w, fq) if a == b)
@@ -200,7 +200,13 @@ def anchor_quote(base: str, fb: str, quote: str, prev) -> tuple[_Anchor, str | N
                 shared += 1
         key = (shared, pos)
         if key > best_key:
-            best_key, best_i = key, i
+            best_key, best_i, ties = key, i, [i]
+        elif key == best_key and best_i is not None:
+            ties.append(i)
+    if best_i is not None and len(ties) > 1:
+        # windows as alike as each other: the one after the previous gloss's lemma, as for a repeated lemma (「訝，迎也。今文曰梧受」
+        # is 訝受, not the 介受 before it: KR1d0030_015#275, train; stop 70)
+        best_i = _choose(ties, prev)
     if best_i is not None and best_key[0] * 2 >= L:
         i, j = best_i, best_i + L
         if best_key[1] < best_key[0]:
