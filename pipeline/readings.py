@@ -36,6 +36,8 @@ AUTHORITIES = (
     # a book as it reads the word (`載依注讀曰栽音災生也詩音再`, `祊鄭注周禮音方`: KR1d0053_053, _017, train;
     # `報禮記音芳付反`: KR1d0028_014, the 儀禮注疏 read by hand at stop 65), no head 詩, 禮, 記
     "鄭注周禮", "周禮", "禮記", "左傳", "爾雅", "詩",
+    # the 玉篇 (`…玉篇羌據公答二反`, `…玉篇云鄭衆音補管`: KR1d0053_041, KR1d0003_039, train; stop 70's whole juan, stop 69's)
+    "玉篇", "鄭衆",
     "徐", "沈", "劉", "李", "戚", "干", "鄭", "王", "馬", "孫", "郭", "舊", "聶", "呂", "皇", "盧", "何", "杜", "范", "庾",
 )
 ALTERNATIVE = ("一", "又", "或", "亦", "皆", "並", "竝", "俱")
@@ -150,9 +152,10 @@ def parse_note(text: str, targets: list[str] | None = None, fold: Callable[[str]
             # "(read) as the 注 has it", then the 反切 of the same head (`吉音誥出注羔報反`: KR1d0053_055, stop 68's whole juan)
             readings[-1].sounds.append(sound)
             continue
-        if rest == "乂" and readings:
+        if rest in ("乂", "义") and readings:
             # the print's 乂 for 又: 4 of the 5 乂 in the 音義 of the three 注疏 stand alone between two readings
-            # (`蜺五兮反乂五歴反又五結反`, KR1d0003_041, train); the fifth is a head (`乂或又作艾魚廢反`)
+            # (`蜺五兮反乂五歴反又五結反`, KR1d0003_041, train); the fifth is a head (`乂或又作艾魚廢反`). Likewise its 义
+            # (`縞古老反义古報反注同`, KR1d0053_041, train; stop 70's whole juan: the other 义 is `本义作朼`)
             sound.authority = (rest,)
             readings[-1].sounds.append(sound)
             continue

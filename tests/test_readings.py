@@ -721,3 +721,18 @@ def test_the_same_throughout_the_juan_is_a_scope():
     # 令's scope, as 篇内同 is (it was dropped)
     text, readings, targets = _note("KR1d0003_039", "令力呈反卷内皆同")
     assert [(r.head, r.scope) for r in readings] == [("令", "卷内皆同"), ("厚", "後放此")]
+
+
+def test_the_prints_yi_for_you_and_the_yupian_with_zheng_zhong_are_no_heads():
+    # KR1d0053_041#106 (train; stop 70's whole juan 41): `縞古老反义古報反注同` — the print's 义 for 又, as its 乂: another reading
+    # of 縞, no head 义
+    text, readings, targets = _note("KR1d0053_041", "縞古老反义古報反注同")
+    assert [(r.head, [text[s.start:s.end] for s in r.sounds], r.scope) for r in readings[:1]] == [
+        ("縞", ["古老反", "古報反"], "注同")]
+    # KR1d0053_041#144: `㧁字林戸臘反閉也纂文云古闔字玉篇羌據公答二反` — the 玉篇's two readings of 㧁, no head 篇
+    text, readings, targets = _note("KR1d0053_041", "帷位悲反下同肂以二反")
+    assert [r.head for r in readings] == ["帷", "肂", "㧁"] and len(readings[2].sounds) == 3
+    # KR1d0003_039#151 (train; stop 69's whole juan): `綆依注音餅李必善反又姑杏反玉篇云鄭衆音補管反` — 鄭衆 as the 玉篇 cites him
+    text, readings, targets = _note("KR1d0003_039", "綆依注音餅李必善反又姑杏反")
+    assert readings[0].head == "綆" and [text[s.start:s.end] for s in readings[0].sounds][-1] == "音補管反"
+    assert "衆" not in [r.head for r in readings]
