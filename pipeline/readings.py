@@ -75,7 +75,8 @@ _SCOPE_CLAUSE = (
     r"|[篇卷][内內][^反音也]{0,10}?同"
     r"|[下注後此皆並竝經][^反音也]{0,10}?同"
     r"|[下後注此經][^反音也作]{10,40}?[皆並竝]同"
-    r"|(?:[下後注餘凡][^反也]{0,12}?)?[放倣]此"
+    # (`卒長丁丈反卷内不出者放此` "so in the rest of the juan where it is not noted": KR1d0003_028, stop 70's whole juan)
+    r"|(?:[下後注餘凡篇卷][^反也]{0,12}?)?[放倣]此"
 )
 SCOPE_RE = re.compile(f"(?:出注)?(?:{_SCOPE_CLAUSE})+(?:此音)?")
 # … at the end of a note, any short stretch ending in 同 (`族師治令同`, `篇内同`), but not a

@@ -736,3 +736,10 @@ def test_the_prints_yi_for_you_and_the_yupian_with_zheng_zhong_are_no_heads():
     text, readings, targets = _note("KR1d0003_039", "綆依注音餅李必善反又姑杏反")
     assert readings[0].head == "綆" and [text[s.start:s.end] for s in readings[0].sounds][-1] == "音補管反"
     assert "衆" not in [r.head for r in readings]
+
+
+def test_so_in_the_rest_of_the_juan_is_a_scope():
+    # KR1d0003_028#13 (train; stop 70's whole juan 28): `卒長丁丈反卷内不出者放此` "so in the rest of the juan where it is not
+    # noted" is 卒長's scope, as 卷内皆同 is (stop 69); it was dropped
+    text, readings, targets = _note("KR1d0003_028", "軍將子匠反")
+    assert [(r.head, r.scope) for r in readings if r.head == "卒長"] == [("卒長", "卷内不出者放此")]
