@@ -363,7 +363,8 @@ def skip_citation(st: Statement) -> bool:
     name, after = m.group(1), m.end()
     if any(st.s < b < after for b in st.inner):
         return False
-    if not name and st.text[after - 1] == "云" and st.text[st.first_end - 1] == "者" and st.in_base(st.text[after : st.first_end - 1]):
+    said = st.text[after : st.first_end - 1]  # 云X者: X
+    if not name and st.text[after - 1] == "云" and st.text[st.first_end - 1] == "者" and said and st.in_base(said):
         # 「云夫人者，以致辭當稱寡小君」, 「云君子子者，則父在也」 (KR1d0030_013#83, _018#184, train; stop 70): why the passage
         # says X, as 「此云X者」 (read_zhe), no citation
         return False
