@@ -1150,3 +1150,16 @@ def test_the_other_editions_wording_takes_the_window_after_the_last_gloss():
     note, marks = _with_marks("從者，府史之屬。訝，迎也。今文曰梧受。")
     got = [(g.lemma, g.lemma_start) for g in align_block("上介受賓幣從者訝受皮", note, marks) if g.type == "variant"]
     assert got == [("訝受", 7)]
+
+
+def test_what_x_looks_like_defines_x():
+    # 「X狀如Y」, 「X之制，如Y」, 「X形似Y」 (stop 70; 集釋, train): 「畢狀如又…」 (KR1d0030_026#142), 「棜之制，如今大木轝矣」
+    # (KR1d0030_026#65) at a sentence start, and 「豐形似豆」 in a later clause of a sentence opened by a citation (KR1d0030_007#18,
+    # the tune juan, with the segmenter's marks)
+    def lemmas(base, punctuated):
+        note, marks = _with_marks(punctuated)
+        return [(g.type, g.lemma, g.lemma_start) for g in align_block(base, note, marks) if g.lemma_start is not None]
+    assert ("definition", "畢", 3) in lemmas("宗人執畢先入當阼階南面", "畢狀如又，葢為其似畢星取名焉。主人親舉，宗人則執畢導之。")
+    assert ("definition", "棜", 0) in lemmas("棜在其南南順實獸于其上東首", "順猶從也。棜之制，如今大木轝矣。上有四周，下無足。獸，腊也。")
+    base = "司宫尊于東楹之西兩方壺左𤣥酒南上公尊瓦大兩有豐幂用綌若錫在尊南南上尊士旅食于門西兩圜壺"
+    assert ("definition", "豐", 22) in lemmas(base, "瓦大，有虞氏之尊也。禮器曰：君尊瓦甒，豐形似豆，卑而大幂用綌，若錫，冬夏異也。")

@@ -712,6 +712,20 @@ def made_name(clause: str, in_base) -> tuple[int, str] | None:
     return m.start(2), x
 
 
+# 「X狀如Y」, 「X形似Y」, 「X之制，如Y」: what X looks like or how it is made (「畢狀如叉」, 「豐形似豆」, 「棜之制，如今大木轝矣」, 「柶狀
+# 如匕」, 「玉節之制，如王為之」: KR1d0030_026, KR1d0028_006, KR1d0003_015, train; stop 70) — a definition of X, whatever marks the
+# segmenter put (13 such over the thirteen books unread, 8 read already)
+_SHAPE = re.compile(r"(?P<x>[^，。、：；]{1,4}?)之?[狀形制]，?[如若似]")
+
+
+def read_shape(st: Statement) -> bool:
+    """X狀如Y / X形似Y / X之制如Y: a definition of X."""
+    m = _SHAPE.match(st.text, st.s, st.e)
+    if not m or not st.in_base(m.group("x")):
+        return False
+    return st.add("definition", m.group("x"), st.s, 0.75)
+
+
 def read_made(st: Statement) -> bool:
     """Y為X (made_name) as the statement's first clause: a reference of X."""
     made = made_name(st.text[st.s : st.first_end], st.in_base)
@@ -880,6 +894,7 @@ READERS: tuple[Callable[[Statement], bool], ...] = (
     read_second_clause_formula,
     read_name,
     read_made,
+    read_shape,
     read_definition,
     read_unmarked_head,
 )
@@ -1025,6 +1040,8 @@ def read_note(note: str, marks: dict[int, str], in_base, base_count=lambda x: 1,
                     and not says(m.group(1), m.group(2)))
                 # 「…，室中西南隅謂之奥」 (KR1d0030_022#31, train): likewise Y謂之X
                 or ((m := _CALLED_AT_END.match(body)) and in_base(m.group(2)) and not in_base(m.group(1)))
+                # 「禮器曰：君尊瓦甒，豐形似豆，卑而大」 (KR1d0028_006#20, stop 70): what X looks like, in a later clause
+                or ((m := _SHAPE.match(body)) and in_base(m.group("x")))
             ):
                 starts.append(i)
                 if remark:
