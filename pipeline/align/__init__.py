@@ -188,7 +188,8 @@ def anchor_quote(base: str, fb: str, quote: str, prev) -> tuple[_Anchor, str | N
     if lacked:
         i = _choose(lacked, prev)
         return _Anchor(i, i + 1, 0.7), base[i]
-    best_key, best_i, ties = (0, 0), None, []
+    # the windows sharing most with the quote (ties: more characters in the same position)
+    best_key, ties = (0, 0), []
     for i in range(len(fb) - L + 1):
         w = fb[i : i + L]
         pos = sum(1 for a, b in zip(w, fq) if a == b)
@@ -200,15 +201,14 @@ def anchor_quote(base: str, fb: str, quote: str, prev) -> tuple[_Anchor, str | N
                 shared += 1
         key = (shared, pos)
         if key > best_key:
-            best_key, best_i, ties = key, i, [i]
-        elif key == best_key and best_i is not None:
+            best_key, ties = key, [i]
+        elif key == best_key and ties:
             ties.append(i)
-    if best_i is not None and len(ties) > 1:
+    if ties and best_key[0] * 2 >= L:
         # windows as alike as each other: the one after the previous gloss's lemma, as for a repeated lemma (「訝，迎也。今文曰梧受」
         # is 訝受, not the 介受 before it: KR1d0030_015#275, train; stop 70)
-        best_i = _choose(ties, prev)
-    if best_i is not None and best_key[0] * 2 >= L:
-        i, j = best_i, best_i + L
+        i = _choose(ties, prev)
+        j = i + L
         if best_key[1] < best_key[0]:
             # the shared characters stand shifted: the other edition adds a word (今文曰沐浴 for
             # 浴, KR1d0030_025, train), so the window's edge characters the quote lacks are not
