@@ -1163,3 +1163,33 @@ def test_what_x_looks_like_defines_x():
     assert ("definition", "棜", 0) in lemmas("棜在其南南順實獸于其上東首", "順猶從也。棜之制，如今大木轝矣。上有四周，下無足。獸，腊也。")
     base = "司宫尊于東楹之西兩方壺左𤣥酒南上公尊瓦大兩有豐幂用綌若錫在尊南南上尊士旅食于門西兩圜壺"
     assert ("definition", "豐", 22) in lemmas(base, "瓦大，有虞氏之尊也。禮器曰：君尊瓦甒，豐形似豆，卑而大幂用綌，若錫，冬夏異也。")
+
+
+def test_words_counted_with_nothing_but_ye_after_them_are_no_chain_of_glosses():
+    # 「其餘九萬夫，廛里也，場圃也，宅田也，士田也…，九者亦通受一夫焉」 (KR1d0003_013#8, 周禮 juan 13, train; stop 71): the 注 counts
+    # nine kinds of land of the passage in its order; 也 alone after each is no definition (seven read as a chain before)
+    base = "以\U00100ab9里任國中之地以場圃任園地以宅田士田賈田任近郊之地以官田牛田賞田牧田任逺郊之地"
+    note, marks = _with_marks("其餘九萬夫，\U00100ab9里也，場圃也，宅田也，士田也，賈田也，官田也，牛田也，賞田也，牧田也，"
+                              "九者亦通受一夫焉，則半農人也，定受田十二萬家也。")
+    assert [g.lemma for g in align_block(base, note, marks, zhushu=True)] == []
+    # the last head of a chain needs a clause that says something too: 「服，…。位，立處也。出大命，王之敎也」 (KR1d0003_031#172,
+    # 周禮 juan 31, train): 服 位 出 are the passage's words in its order, but 出's clause is the passage's 大命 — no head 出
+    note, marks = _with_marks("服，王舉動所當衣也。位，立處也。出大命，王之敎也。入大命，羣臣所奏行。")
+    assert [g.lemma for g in align_block("大僕掌正王之服位出入王之大命", note, marks, zhushu=True)] == ["服", "位"]
+
+
+def test_a_number_of_men_named_as_a_unit():
+    # 「軍灋百人爲卒，五人爲伍」 (KR1d0003_031#82, 周禮 juan 31, train; stop 71): Y為X with Y a head count names the unit X —
+    # not 「主人為…」, a person acting as X, which stays excluded
+    base = "國有大事則帥國子而致於大子惟所用之若有兵甲之事則授之車甲合其卒伍置其有司以軍灋治之司馬弗正"
+    note, marks = _with_marks("百人爲卒，五人爲伍。弗，不也。")
+    got = [(g.type, g.lemma, g.lemma_start) for g in align_block(base, note, marks, zhushu=True)]
+    assert ("reference", "卒", 30) in got
+
+
+def test_yue_x_zhe_of_the_passages_own_yue_is_explained():
+    # 「曰送爵者，節主人拜」 (KR1d0030_026#231, 集釋 juan 26, train; stop 71): the passage's 「曰送爵」 explained, no citation of a
+    # speaker (「又曰…」)
+    base = "尸左執角右取肝㨎于鹽振祭嚌之加于菹豆卒角祝受尸角曰送爵皇尸卒爵主人拜尸荅拜"
+    note, marks = _with_marks("曰送爵者，節主人拜。")
+    assert [(g.type, g.lemma, g.lemma_start) for g in align_block(base, note, marks)] == [("explanation", "曰送爵", 24)]

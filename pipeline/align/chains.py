@@ -31,6 +31,7 @@ NOT_HEAD = frozenset("之以曰者而其也於于為爲則乃及與所不無有�
 # (「以罔搏所當田之獸」: 田 and 獸 are no heads there)
 GOVERNS = frozenset("不無未言非弗勿毋其之所以而于於與及若則當察視")
 FINAL = "。；！？"
+PARTICLES = frozenset("也矣焉耳者")
 
 
 def _items(note: str, fn: str, fb: str) -> list[tuple[int, int, int]]:
@@ -64,12 +65,18 @@ def _link(note: str, fn: str, fb: str, p: tuple[int, int, int], c: tuple[int, in
         L == pL
         and b == pb + pL  # the next word of the passage, nothing left out
         and 1 <= len(definition) <= MAX_DEFINITION
-        # a definition says something new: no content word of the passage in it
-        and sum(fold(ch) in fb and ch not in NOT_HEAD for ch in definition) <= len(definition) // 4
+        and _says_something(definition, fb)
         and note[j - 1] not in GOVERNS
         # 也 closes a gloss: after it the note's own prose begins, not the next head
         and "也" not in definition[:-1]
     )
+
+
+def _says_something(definition: str, fb: str) -> bool:
+    """A definition says something new: no content word of the passage in it, and more than a particle (「其餘九萬夫，
+    廛里也，場圃也，宅田也…」 counts the passage's words: KR1d0003_013#8, train, stop 71)."""
+    return (sum(fold(ch) in fb and ch not in NOT_HEAD for ch in definition) <= len(definition) // 4
+            and not all(ch in PARTICLES for ch in definition))
 
 
 def chain_candidates(base: str, note: str, marks: dict[int, str], taken: set[int], base_count,
@@ -139,6 +146,10 @@ def _read_chain(note, marks, chain, taken, base_count, fb, zhushu) -> list[Candi
         if j in taken:
             run.append((j, end, None))  # read already; it vouches for its neighbours
             continue
+        if i + 1 == len(chain) and not _says_something(note[j + L : end], fb):
+            # the last head's own clause is checked as the links checked those before it: 「服，…。位，立處也。出大命，
+            # 王之敎也」 has no head 出 before the passage's 大命 (KR1d0003_031#172, train, stop 71)
+            break
         p = head_probability(note[j : j + L], note[j + L : end], base_count(note[j : j + L]), j == 0, zhushu)
         if p is not None and p >= CHAIN_THRESHOLD:
             run.append((j, end, p))

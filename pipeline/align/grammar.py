@@ -368,6 +368,9 @@ def skip_citation(st: Statement) -> bool:
         # 「云夫人者，以致辭當稱寡小君」, 「云君子子者，則父在也」 (KR1d0030_013#83, _018#184, train; stop 70): why the passage
         # says X, as 「此云X者」 (read_zhe), no citation
         return False
+    if not name and st.text[after - 1] == "曰" and st.text[st.first_end - 1] == "者" and said and st.in_base("曰" + said):
+        # 「曰送爵者，節主人拜」 (KR1d0030_026#231, train; stop 71): the passage's own 曰X, explained, no citation
+        return False
     if after == st.first_end and name and len(name) <= 4 and name[-1] not in _CITED_BY and not st.in_base(name):
         # 「羊曰：柔毛」, 「火熟曰：堲」 (KR1d0030_028#142, KR1d0053_006#129, train): a mark the
         # segmenter put after 曰 as before a quote; a short word of the passage after it is Y曰X
@@ -699,6 +702,10 @@ _MADE_CHANGE = frozenset("化變更改易轉反復成作")
 _PERSON_ENDS = frozenset("子父母君后夫妻婦弟兄臣王坐")
 
 
+# 「百人爲卒，五人爲伍」 (KR1d0003_031#82, train, stop 71): a number of men named as a unit, no person acting as X
+_HEADCOUNT = re.compile("[" + "".join(sorted(NUMERALS)) + "百千萬]+人")
+
+
 def made_name(clause: str, in_base) -> tuple[int, str] | None:
     """(where X starts in the clause, X) of a clause that is only Y為X with X a word of the passage, or None."""
     m = _MADE_AT_END.fullmatch(clause)
@@ -707,7 +714,7 @@ def made_name(clause: str, in_base) -> tuple[int, str] | None:
     y, x = m.group(1), m.group(2)
     if (not in_base(x) or _MADE_HOLDS & set(x) or x[-1] in _PERSON_ENDS or x in ("上", "下", "司馬") or in_base(y)
             or in_base(y[:2]) or y[0] in _MADE_OPENS or _MADE_HOLDS & set(y) or y[-1] in _MADE_CHANGE
-            or y in ("大率", "大槩", "大抵") or y.endswith(("人", "公", "伯", "尸"))):
+            or y in ("大率", "大槩", "大抵") or (y.endswith(("人", "公", "伯", "尸")) and not _HEADCOUNT.fullmatch(y))):
         return None
     return m.start(2), x
 
