@@ -1193,3 +1193,25 @@ def test_yue_x_zhe_of_the_passages_own_yue_is_explained():
     base = "尸左執角右取肝㨎于鹽振祭嚌之加于菹豆卒角祝受尸角曰送爵皇尸卒爵主人拜尸荅拜"
     note, marks = _with_marks("曰送爵者，節主人拜。")
     assert [(g.type, g.lemma, g.lemma_start) for g in align_block(base, note, marks)] == [("explanation", "曰送爵", 24)]
+
+
+def test_a_word_of_the_passage_called_by_another_name():
+    # 「楣謂之梁」 (KR1d0026_008#249, 儀禮述註, train; stop 71): X謂之Y with X the passage's word and Y none of it, 爾雅's
+    # formula — a reference of X; not 「王謂之禮經」 (KR1d0003_002#4, train), what the king calls the 典, no gloss of 王
+    note, marks = _with_marks("拜，貺也。貺，惠賜也。楣謂之梁。")
+    assert [(g.type, g.lemma, g.lemma_start) for g in align_block("公當楣再拜", note, marks)] == [
+        ("definition", "拜", 4), ("reference", "楣", 2)]
+    base = "大宰之職掌建邦之六典以佐王治邦國一曰治典以經邦國"
+    note, marks = _with_marks("典，常也，經也，法也。王謂之禮經，常所秉以治天下也；邦國官府謂之禮法，常所守以為法式也。")
+    assert [g.lemma for g in align_block(base, note, marks, zhushu=True)] == ["典"]
+
+
+def test_the_other_editions_bing_for_every_bing_of_the_passage():
+    # 「今文竝皆為併」 (KR1d0030_012#213) and 「古文竝皆作併」 (KR1d0030_029#49; 集釋, train; stop 71): 竝 is the lemma, 皆 the
+    # formula's "every" — the first was not read at all, the second read 竝皆
+    note, marks = _with_marks("屈猶錯也。今文竝皆為併。")
+    got = [(g.type, g.lemma, g.lemma_start) for g in align_block("堂上八豆設于户西西陳皆二以竝東上韭菹其南醓醢屈", note, marks)]
+    assert ("variant", "竝", 13) in got
+    note, marks = _with_marks("竝，併也。古文竝皆作併。")
+    got = [(g.type, g.lemma, g.lemma_start) for g in align_block("雍人合執二俎陳于羊俎西竝皆西縮覆二疏匕于其上皆縮俎西枋", note, marks)]
+    assert got == [("definition", "竝", 11), ("variant", "竝", 11)]

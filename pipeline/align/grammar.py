@@ -246,8 +246,14 @@ def read_variant(text: str, s: int, e: int, in_base, out: list[Candidate], bare:
         best = None
         for mm in re.finditer(rf"[{_ADVERBS}當]*[作{WEI}]", seg):
             x = without_zi(seg[: mm.start()], in_base)
-            if not x and mm.end() > 1 and in_base(seg[: mm.end() - 1]):
-                x = seg[: mm.end() - 1]  # 「今文竝作併」: the lemma is itself an adverb-like word
+            if not x and mm.end() > 1:
+                # 「今文竝作併」: the lemma is itself an adverb-like word; 「今文竝皆為併」 (KR1d0030_012#213, train; stop 71):
+                # the 皆 after it is the formula's "every", not the lemma's
+                run = seg[: mm.end() - 1]
+                for cand in (run.rstrip("皆亦或"), run):
+                    if cand and in_base(cand):
+                        x = cand
+                        break
             if not x or len(x) > 6:
                 if len(x) > 6:
                     break
@@ -488,7 +494,10 @@ def read_keyword_formula(st: Statement) -> bool:
         if len(x) > 8:
             return False
         if kw == "謂之":
+            before = len(st.out)
             _read_called(st, k)  # Y謂之X: the lemma follows
+            if len(st.out) == before:
+                _read_other_name(st, x, k)
             return True
         if kw == "者":
             if st.in_base(x + "者"):
@@ -546,6 +555,17 @@ def read_keyword_formula(st: Statement) -> bool:
         optional = kw in ("猶", "謂") and len(x_stripped) >= 4 and k not in st.clause_ends
         return st.add(typ, x_stripped, s, 0.9, optional=optional)
     return False
+
+
+def _read_other_name(st: Statement, x: str, k: int) -> None:
+    """「楣謂之梁」, 「斧謂之黼」, 「挑謂之歃」, 「邸謂之柢」 (KR1d0026_008#249, KR1d0030_029#100, KR1d0003_041#87, train; stop 71): a
+    word of the passage said to be called Y (爾雅's formula), where Y is no word of the passage — a reference of X. Not
+    a person's word (「王謂之禮經」: what the king calls it) nor a longer Y, a clause of the note (「七十謂之老於此」)."""
+    ce = next((b for b in st.inner if b > k), st.e)
+    y = st.text[k + 2 : ce].removesuffix("也")
+    if 1 <= len(x) <= 3 and 1 <= len(y) <= 2 and st.in_base(x) and not st.in_base(y) and x[-1] not in _PERSON_ENDS \
+            and x[0] not in _NOT_HEADS | set("則其彼"):
+        st.add("reference", x, st.s, 0.8)
 
 
 def _read_called(st: Statement, k: int, strip: str = "也者") -> None:
