@@ -1215,3 +1215,21 @@ def test_the_other_editions_bing_for_every_bing_of_the_passage():
     note, marks = _with_marks("竝，併也。古文竝皆作併。")
     got = [(g.type, g.lemma, g.lemma_start) for g in align_block("雍人合執二俎陳于羊俎西竝皆西縮覆二疏匕于其上皆縮俎西枋", note, marks)]
     assert got == [("definition", "竝", 11), ("variant", "竝", 11)]
+
+
+def test_a_chain_of_definitions_by_kind():
+    # 「外骨，龜屬、内骨，蟞屬、郤行，螾衍之屬。仄行，蟹屬、連行，魚屬、紆行，虵屬…」 (KR1d0003_041#220, 考工記, train; stop 71, the segmenter's
+    # marks): the passage's words in its order, each defined by its kind — 屬 "of the kind" closes a definition though the passage has the
+    # character too (its 「小蟲之屬」): 内骨, 郤行, 連行 and 紆行 were unread
+    base = "外骨内骨郤行仄行連行紆行以脰鳴者以注鳴者以旁鳴者以翼鳴者以股鳴者以胷鳴者謂之小蟲之屬以爲雕琢"
+    note, marks = _with_marks("刻畫祭器，博庶物也。外骨，龜屬、内骨，蟞屬郤行、螾衍之屬。仄行、蟹屬、連行、魚屬、紆行、虵屬、脰鳴，鼃黽屬。")
+    got = [g.lemma for g in align_block(base, note, marks, zhushu=True)]
+    assert got == ["外骨", "内骨", "郤行", "仄行", "連行", "紆行"]
+
+
+def test_qi_suo_wei_after_a_mark_is_no_suo_wei():
+    # 「其所，謂當門」 (KR1d0030_015#142, 集釋, train; stop 71): X所，謂Y glosses the passage's 其所 — 所謂 "what is called" only
+    # where 謂 follows 所 with no mark between
+    note, marks = _with_marks("以其空也。其所，謂當門。")
+    got = [(g.type, g.lemma, g.lemma_start) for g in align_block("旅人取匕甸人舉鼎順出奠于其所", note, marks)]
+    assert got == [("reference", "其所", 12)]

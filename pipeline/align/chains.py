@@ -32,6 +32,9 @@ NOT_HEAD = frozenset("之以曰者而其也於于為爲則乃及與所不無有�
 GOVERNS = frozenset("不無未言非弗勿毋其之所以而于於與及若則當察視")
 FINAL = "。；！？"
 PARTICLES = frozenset("也矣焉耳者")
+# 「外骨，龜屬、内骨，蟞屬…」 (KR1d0003_041#220, 考工記, train; stop 71): "of the kind of" closes a definition, whether or not
+# the passage has the character too (its 「小蟲之屬」)
+KIND_WORDS = frozenset("屬")
 
 
 def _items(note: str, fn: str, fb: str) -> list[tuple[int, int, int]]:
@@ -75,7 +78,7 @@ def _link(note: str, fn: str, fb: str, p: tuple[int, int, int], c: tuple[int, in
 def _says_something(definition: str, fb: str) -> bool:
     """A definition says something new: no content word of the passage in it, and more than a particle (「其餘九萬夫，
     廛里也，場圃也，宅田也…」 counts the passage's words: KR1d0003_013#8, train, stop 71)."""
-    return (sum(fold(ch) in fb and ch not in NOT_HEAD for ch in definition) <= len(definition) // 4
+    return (sum(fold(ch) in fb and ch not in NOT_HEAD and ch not in KIND_WORDS for ch in definition) <= len(definition) // 4
             and not all(ch in PARTICLES for ch in definition))
 
 

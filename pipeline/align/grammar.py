@@ -534,7 +534,7 @@ def read_keyword_formula(st: Statement) -> bool:
                "一名": "reference"}.get(kw)
         if typ is None:
             typ = "reading" if kw.startswith("讀") else "emendation"
-        if kw == "謂" and (x_stripped in ("此", "是", "皆", "亦", "又") or x_stripped.endswith("所")
+        if kw == "謂" and (x_stripped in ("此", "是", "皆", "亦", "又") or (x_stripped.endswith("所") and k not in st.clause_ends)
                           or (x_stripped.startswith(("此", "是")) and not st.in_base(x_stripped))):
             return True  # 所謂 "what is called", 此謂 "this means": no lemma head
         if kw == "謂" and read_name(st):
