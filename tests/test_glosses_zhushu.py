@@ -1233,3 +1233,31 @@ def test_qi_suo_wei_after_a_mark_is_no_suo_wei():
     note, marks = _with_marks("以其空也。其所，謂當門。")
     got = [(g.type, g.lemma, g.lemma_start) for g in align_block("旅人取匕甸人舉鼎順出奠于其所", note, marks)]
     assert got == [("reference", "其所", 12)]
+
+
+def test_why_y_is_called_x_explains_x():
+    # 「名玉曰冒者，言徳能覆蓋天下也」 (KR1d0003_041#9, 周禮 juan 41, train; stop 71): Y曰X者 at a sentence start, X the passage's word
+    note, marks = _with_marks("名玉曰冒者，言徳能覆蓋天下也。四寸者，方以尊接卑，以小爲貴。")
+    got = [(g.type, g.lemma, g.lemma_start) for g in align_block("天子執冒四寸以朝諸侯", note, marks, zhushu=True)]
+    assert got == [("explanation", "冒", 3), ("explanation", "四寸", 4)]
+
+
+def test_x_yi_y_ye_before_wei_defines_x():
+    # 「𤣥謂蜎亦掉也，謂若井中蟲蜎之」 (KR1d0003_041#307, 周禮 juan 41, train; stop 71): X亦Y也 defines X; the 謂 after it explains on
+    # and names no head 「蜎亦掉也」 (left unanchored before)
+    note, marks = _with_marks("𤣥謂蜎亦掉也，謂若井中蟲蜎之。")
+    got = [(g.type, g.lemma, g.lemma_start) for g in align_block("凡兵句兵欲無彈刺兵欲無蜎是故句兵椑刺兵摶", note, marks, zhushu=True)]
+    assert got == [("definition", "蜎", 11)]
+
+
+def test_what_x_is_for_defines_x_without_a_mark():
+    # 「鐃所以止鼓」 (KR1d0003_029#154) and 「纓所以固絰，亦于頥下結之」 (KR1d0030_018#58; train, stop 71): X所以Y at a sentence start
+    # with no mark after X defines X, as 「燭，所以照饌也」 does with one; 「天所以為天，文王所以為文…」 (KR1d0053_053#56, train) says why
+    note, marks = _with_marks("鐃所以止鼓。軍退，卒長鳴鐃以和衆，鼓人為止之也。")
+    assert ("definition", "鐃", 4) in [(g.type, g.lemma, g.lemma_start)
+                                       for g in align_block("乃鼓退鳴鐃且郤及表乃止坐作如初", note, marks, zhushu=True)]
+    note, marks = _with_marks("纓所以固絰，亦于頥下結之。")
+    assert [(g.type, g.lemma) for g in align_block("其長殤皆九月纓絰其中殤七月不纓絰", note, marks)] == [("definition", "纓")]
+    base = "詩曰維天之命於穆不己蓋曰天之所以為天也於乎不顯文王之徳之純蓋曰文王之所以為文也純亦不已"
+    note, marks = _with_marks("天所以為天，文王所以為文，皆由行之無己，為之不止，如天地山川之云也。")
+    assert [g.lemma for g in align_block(base, note, marks, zhushu=True)] == []

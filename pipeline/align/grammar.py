@@ -521,6 +521,12 @@ def read_keyword_formula(st: Statement) -> bool:
                 # (授，授先者一人; 牡蘜，蘜不華者), the 者 a noun of the definition, as 「當楅楅正南」 without one; not
                 # a head that merely holds the word again (「而加環絰，環絰者…」 explains 環絰)
                 return st.add("definition", x[:kx], s, 0.6, exact_only=True)
+            named = re.fullmatch(r"(.{1,4}?)曰(.{1,3})", x)
+            if named and st.in_base(named.group(2)) and not st.in_base(named.group(1)) and named.group(1)[-1] not in _CITED_BY \
+                    and not st.in_base(named.group(2) + "者"):  # (「故曰宅不毛者有里布」 quotes the passage's 宅不毛者)
+                # 「名玉曰冒者，言徳能覆蓋天下也」, 「女曰姻者…」, 「引手曰厭者…」 (KR1d0003_041#9, KR1d0040_002#353, _004#41, train;
+                # stop 71): why Y is called X, the passage's word — an explanation of X
+                return st.add("explanation", named.group(2), k - len(named.group(2)), 0.8, exact_only=True)
             _read_zhe(st, x, k)
             return True
         # drop an adverb between X and the keyword (X亦猶Y, X亦當為Y, X皆當作Y)
@@ -551,6 +557,11 @@ def read_keyword_formula(st: Statement) -> bool:
             return True
         if kw == "猶" and "雖" in x_stripped and not st.in_base(x_stripped):
             return True  # 「君雖不升堂，猶辟之也」 (KR1d0053, train): "although …, still": a concession, as skip_concessive reads it
+        if kw == "謂" and k in st.clause_ends and (same := re.fullmatch(r"(.{1,3}?)亦[^之而則不無以於于為爲].{0,4}也", x)) \
+                and st.in_base(same.group(1)):
+            # 「禦亦禁也，謂遏止之…」, 「𤣥謂蜎亦掉也，謂若井中蟲蜎之」 (KR1d0003_036#99, _041#307, train; stop 71): X亦Y也 defines X (as
+            # read_unmarked_head reads it alone); the 謂 after it goes on explaining, it names no head 「X亦Y也」
+            return st.add("definition", same.group(1), s, 0.6, exact_only=True)
         # a long unmarked head before 猶 / 謂 is mostly a clause (猶 "still", 謂 "means that")
         optional = kw in ("猶", "謂") and len(x_stripped) >= 4 and k not in st.clause_ends
         return st.add(typ, x_stripped, s, 0.9, optional=optional)
@@ -871,6 +882,9 @@ def base_pieces(x: str, in_base, max_pieces: int = 3) -> list[str]:
     return pieces if 2 <= len(pieces) <= max_pieces else []
 
 
+_REASON_OF = frozenset("為爲不有無能得而則")  # 「X所以為…」, 「X所以不…」: the reason X is so, no use of X
+
+
 def read_unmarked_head(st: Statement) -> bool:
     """「當楅楅正南…」 (the lemma repeated), else the head classifier (heads.py) decides whether
     the longest base prefix is a head the segmenter left unmarked (at a sentence start only)."""
@@ -898,6 +912,10 @@ def read_unmarked_head(st: Statement) -> bool:
     if not st.inner and re.fullmatch(r"亦[^之而則不無以於于為爲][^而則不無以於于為爲]{0,4}也", rest):
         # 「下亦降也」, 「啐亦嘗也」, 「綏亦旌旗之緌也」 (KR1d0030_003#113, _004#98, KR1d0053_031#140, train): X亦Y也, a
         # short Y, is a definition like the 18 such the head classifier takes at sentence starts on train juan
+        return st.add("definition", x, s, 0.6, exact_only=True)
+    if rest.startswith("所以") and rest[2:3] not in _REASON_OF and len(x) <= 3 and x[0] not in _NOT_HEADS | set("凡其"):
+        # 「鐃所以止鼓」, 「纓所以固絰」, 「茵所以藉棺者」 (KR1d0003_029#154, KR1d0030_018#58, KR1d0026_013#83, train; stop 71): what X is
+        # for defines X, as 「燭，所以照饌也」 with its mark — not 「天所以為天」, 「人所以不知孔子」: "why X is / does not …"
         return st.add("definition", x, s, 0.6, exact_only=True)
     p = head_probability(x, rest, st.base_count(x), st.first_sentence, st.zhushu)
     if p is None:  # no classifier installed: only the short 「XY也」
