@@ -817,8 +817,8 @@ def test_a_short_word_glossed_after_a_comma_the_segmenter_put_for_a_full_stop():
     # a short 「Y者」 in a run of them likewise (KR1d0053_001#139, train: 「僚友，官同者，執友，志同者」)…
     base = "故州閭鄉黨稱其孝也兄弟親戚稱其慈也僚友稱其弟也執友稱其仁也交遊稱其信也"
     note, marks = _with_marks("周禮二十五家為閭，五州為鄉。僚友，官同者，執友，志同者。")
-    # (閭: 「…二十五家為閭」, a Y為X reference read since stop 69)
-    assert [g.lemma for g in align_block(base, note, marks, zhushu=True)] == ["閭", "僚友", "執友"]
+    # (閭: 「…二十五家為閭」, a Y為X reference read since stop 69; 鄉 of the 「五州為鄉」 after it since stop 71)
+    assert [g.lemma for g in align_block(base, note, marks, zhushu=True)] == ["閭", "鄉", "僚友", "執友"]
     # …only in a run of 「X，Y者」 pairs: in 「死者，祖父母，則為後者…」 (儀禮述註 KR1d0040_011#31, the 疏 it quotes; a shared text,
     # read when the stop's runs were compared) 死者 is a head, not a gloss closing one, and 祖父母 opens nothing
     base = "為人後者為所後之祖父母妻妻之父母昆弟昆弟之子若子"
@@ -1261,3 +1261,11 @@ def test_what_x_is_for_defines_x_without_a_mark():
     base = "詩曰維天之命於穆不己蓋曰天之所以為天也於乎不顯文王之徳之純蓋曰文王之所以為文也純亦不已"
     note, marks = _with_marks("天所以為天，文王所以為文，皆由行之無己，為之不止，如天地山川之云也。")
     assert [g.lemma for g in align_block(base, note, marks, zhushu=True)] == []
+
+
+def test_a_run_of_y_wei_x_names_each_x():
+    # 「偏任為跛，依物為倚」 (KR1d0053_024#221, 禮記 juan 24, train; stop 71): each clause of the run is Y為X, a reference of its X —
+    # the second was unread
+    note, marks = _with_marks("偏任為跛，依物為倚。")
+    got = [(g.type, g.lemma, g.lemma_start, g.text) for g in align_block("有司跛倚以臨祭其為不敬大矣", note, marks, zhushu=True)]
+    assert got == [("reference", "跛", 2, "偏任為跛"), ("reference", "倚", 3, "依物為倚")]

@@ -765,11 +765,20 @@ def read_shape(st: Statement) -> bool:
 
 
 def read_made(st: Statement) -> bool:
-    """Y為X (made_name) as the statement's first clause: a reference of X."""
+    """Y為X (made_name) as the statement's first clause: a reference of X — and of each X' of the clauses after it
+    that are Y'為X' too (「偏任為跛，依物為倚」, 「百人爲卒，五人爲伍」: KR1d0053_024#221, KR1d0003_031#82, train; stop 71)."""
     made = made_name(st.text[st.s : st.first_end], st.in_base)
     if made is None:
         return False
-    return st.add("reference", made[1], st.s + made[0], 0.65)
+    more = []
+    for a, b in zip(st.inner, st.inner[1:] + [st.e]):
+        if a not in st.commas or (nxt := made_name(st.text[a:b], st.in_base)) is None \
+                or nxt[1] in [made[1]] + [c.lemma for c in more]:
+            break  # (「脊從前為正，脅旁中為正」: the second 正 is another occurrence, which the anchoring would not find)
+        more.append(Candidate(a, b, "reference", nxt[1], a + nxt[0], 0.65))
+    st.out.append(Candidate(st.s0, st.first_end if more else st.e, "reference", made[1], st.s + made[0], 0.65))
+    st.out.extend(more)
+    return True
 
 
 def _names_in_run(clause: str, in_base) -> list[tuple[int, int, int]]:
