@@ -1269,3 +1269,13 @@ def test_a_run_of_y_wei_x_names_each_x():
     note, marks = _with_marks("偏任為跛，依物為倚。")
     got = [(g.type, g.lemma, g.lemma_start, g.text) for g in align_block("有司跛倚以臨祭其為不敬大矣", note, marks, zhushu=True)]
     assert got == [("reference", "跛", 2, "偏任為跛"), ("reference", "倚", 3, "依物為倚")]
+
+
+def test_more_remarks_on_the_passages_wording():
+    # 「合言鼎簋者，牲與黍稷俱食之主也」 (KR1d0003_038#167, 周禮 juan 38, train; stop 71), and the other words before 言 counted over the
+    # thirteen books' 注 (但言帶者, 至此言坐祭之者, 於是言唯上耦者, 正言三月者 …): why the passage says X — the lemma X, not 「合言鼎簋」
+    note, marks = _with_marks("合言鼎簋者，牲與黍稷俱食之主也。")
+    assert [(g.type, g.lemma, g.lemma_start) for g in align_block("鼎簋十有二牲三十有六皆陳", note, marks, zhushu=True)] == [
+        ("explanation", "鼎簋", 0)]
+    note, marks = _with_marks("但言帶者，記其異。")
+    assert [(g.type, g.lemma) for g in align_block("布帶繩屨", note, marks)] == [("explanation", "帶")]
