@@ -1279,3 +1279,15 @@ def test_more_remarks_on_the_passages_wording():
         ("explanation", "鼎簋", 0)]
     note, marks = _with_marks("但言帶者，記其異。")
     assert [(g.type, g.lemma) for g in align_block("布帶繩屨", note, marks)] == [("explanation", "帶")]
+
+
+def test_a_short_nominal_definition_without_a_mark():
+    # 「大羮湇煮肉汁也」 (KR1d0030_015#147, 集釋 juan 15, train; stop 71): a short sentence, a head of two characters or more and a
+    # nominal 「Y也」 repeating none of the passage, is a definition though the head classifier declines it (P 0.31); not a clause of the
+    # note (「不復用正饌也」) nor a head of one character (「拜送几也」)
+    base = "大羮湇不和實于鐙宰右執鐙左執葢由門入升自阼階盡階不升堂授公以葢降出入反位"
+    note, marks = _with_marks("大羮湇煮肉汁也。大古之羮不和，無鹽菜。瓦豆謂之鐙。")
+    got = [(g.type, g.lemma, g.lemma_start) for g in align_block(base, note, marks)]
+    assert ("definition", "大羮湇", 0) in got
+    note, marks = _with_marks("拜送几也。")
+    assert [g.lemma for g in align_block("主人東楹東北面拜", note, marks)] == []

@@ -893,7 +893,8 @@ def base_pieces(x: str, in_base, max_pieces: int = 3) -> list[str]:
     return pieces if 2 <= len(pieces) <= max_pieces else []
 
 
-_REASON_OF = frozenset("為爲不有無能得而則")  # 「X所以為…」, 「X所以不…」: the reason X is so, no use of X
+_REASON_OF = frozenset("為爲不有無能得而則")
+_CLAUSE_OPENS = frozenset("之而乃則不無亦以於于為爲所其皆又既未已將必")  # words opening the note's own clause, not a gloss  # 「X所以為…」, 「X所以不…」: the reason X is so, no use of X
 
 
 def read_unmarked_head(st: Statement) -> bool:
@@ -929,6 +930,13 @@ def read_unmarked_head(st: Statement) -> bool:
         # for defines X, as 「燭，所以照饌也」 with its mark — not 「天所以為天」, 「人所以不知孔子」: "why X is / does not …"
         return st.add("definition", x, s, 0.6, exact_only=True)
     p = head_probability(x, rest, st.base_count(x), st.first_sentence, st.zhushu)
+    if (p is not None and p < HEAD_THRESHOLD and len(x) >= 2 and not st.inner and len(seg) <= 9 and rest.endswith("也")
+            and len(rest) >= 3 and rest[0] not in _CLAUSE_OPENS and x[0] not in _NOT_HEADS | set("凡其")
+            and not any(st.in_base(ch) for ch in rest[:-1])):
+        # 「大羮湇煮肉汁也」, 「隕穫困迫失志之貌也」, 「七代通數顓頊及嚳也」 (KR1d0030_015#147, KR1d0053_059#82, _046#20, train; stop 71): a
+        # short sentence, a head of two characters or more and a nominal 「Y也」 that repeats none of the passage — a definition,
+        # whatever the classifier (trained on where the editions put marks) says of a head it rarely saw unmarked
+        return st.add("definition", x, s, 0.5, exact_only=True)
     if p is None:  # no classifier installed: only the short 「XY也」
         if not st.inner and seg.endswith("也") and len(seg) <= 8 and len(seg) - k >= 2:
             st.add("definition", x, s, 0.4, exact_only=True)
