@@ -893,8 +893,8 @@ def base_pieces(x: str, in_base, max_pieces: int = 3) -> list[str]:
     return pieces if 2 <= len(pieces) <= max_pieces else []
 
 
-_REASON_OF = frozenset("為爲不有無能得而則")
-_CLAUSE_OPENS = frozenset("之而乃則不無亦以於于為爲所其皆又既未已將必")  # words opening the note's own clause, not a gloss  # 「X所以為…」, 「X所以不…」: the reason X is so, no use of X
+_REASON_OF = frozenset("為爲不有無能得而則")  # 「X所以為…」, 「X所以不…」: the reason X is so, no use of X
+_CLAUSE_OPENS = frozenset("之而乃則不無亦以於于為爲所其皆又既未已將必")  # words opening the note's own clause, not a gloss
 
 
 def read_unmarked_head(st: Statement) -> bool:
