@@ -1291,3 +1291,14 @@ def test_a_short_nominal_definition_without_a_mark():
     assert ("definition", "大羮湇", 0) in got
     note, marks = _with_marks("拜送几也。")
     assert [g.lemma for g in align_block("主人東楹東北面拜", note, marks)] == []
+
+
+def test_a_one_character_head_cut_off_by_a_full_stop_before_a_short_gloss():
+    # 「窆。下棺也」 (KR1d0030_024#42, 集釋 juan 24, train; stop 71, the segmenter's full stop after the head): one character of the
+    # passage standing alone before a short 「Y也」 is the head of that gloss; a particle before a full stop ends a question instead
+    # (「安知其不與？吾為姪娣也」, KR1d0057_005#46, 禮記集說)
+    note, marks = _with_marks("窆。下棺也。今文窆為封。")
+    assert [(g.type, g.lemma) for g in align_block("乃窆主人哭踊無算", note, marks)] == [("definition", "窆"), ("variant", "窆")]
+    base = "父子不同席男女非有行媒不相知名非受幣不交不親故日月以告君齊戒以告鬼神為酒食以召鄉黨僚友以厚其别也取妻不取同姓故買妾不知其姓則卜之寡婦之子非有見焉弗與為友"
+    note, marks = _with_marks("苟自其宗而推之，安知其不與？吾為姊妹也。與？吾為姪娣也。豈不害敎乎。")
+    assert [g.lemma for g in align_block(base, note, marks)] == []

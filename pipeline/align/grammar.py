@@ -989,9 +989,18 @@ def read_note(note: str, marks: dict[int, str], in_base, base_count=lambda x: 1,
     cuts = soft_marks(note, marks)
     # A sentence that is nothing but a stretch of the passage cannot stand alone: the final
     # mark after it is misplaced inside a quoted lemma (「卻手自弓。下取矢者」). Drop it.
-    for sent in sentences_of(note, cuts):
+    # One character alone only before a short 「Y也」 (「窆。下棺也」, KR1d0030_024#42, train; stop 71): a one-character sentence
+    # before a formula or a citation is the end of the clause before (「…祀。蜼讀為…」, 「屨。云解者…」), a particle the end of a
+    # question (「安知其不與？吾為姪娣也」)
+    sents = sentences_of(note, cuts)
+    for n, sent in enumerate(sents):
         s, e = sent[0][0], sent[-1][1]
-        if e < len(note) and e - s >= 2 and in_base(note[s:e]) and cuts.get(e) in FINAL:
+        if e < len(note) and e - s >= 1 and in_base(note[s:e]) and cuts.get(e) in FINAL:
+            if e - s == 1:
+                nxt = note[e : sents[n + 1][-1][1]] if n + 1 < len(sents) else ""
+                if note[s] in "與乎哉耶歟邪也矣焉者" or not (nxt.endswith("也") and 2 <= len(nxt) <= 6 and not _STRONG_AT.search(nxt)
+                        and not any(ch in nxt for ch in "者謂猶云曰")):
+                    continue
             del cuts[e]
     # 「溝謂造溝阞謂脉理屬讀爲注」: a word of the passage before a strong formula (讀為, 當為)
     # opens a statement even where the segmenter ran on (a cut, like the cuts before 古文)
