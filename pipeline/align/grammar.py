@@ -369,13 +369,11 @@ def skip_citation(st: Statement) -> bool:
     name, after = m.group(1), m.end()
     if any(st.s < b < after for b in st.inner):
         return False
-    said = st.text[after : st.first_end - 1]  # 云X者: X
-    if not name and st.text[after - 1] == "云" and st.text[st.first_end - 1] == "者" and said and st.in_base(said):
+    said = st.text[after : st.first_end - 1]  # 云X者 / 曰X者: X
+    if not name and st.text[st.first_end - 1] == "者" and said and st.in_base(said if st.text[after - 1] == "云" else "曰" + said):
         # 「云夫人者，以致辭當稱寡小君」, 「云君子子者，則父在也」 (KR1d0030_013#83, _018#184, train; stop 70): why the passage
-        # says X, as 「此云X者」 (read_zhe), no citation
-        return False
-    if not name and st.text[after - 1] == "曰" and st.text[st.first_end - 1] == "者" and said and st.in_base("曰" + said):
-        # 「曰送爵者，節主人拜」 (KR1d0030_026#231, train; stop 71): the passage's own 曰X, explained, no citation
+        # says X, as 「此云X者」 (read_zhe); 「曰送爵者，節主人拜」 (KR1d0030_026#231, train; stop 71): the passage's own 曰X
+        # explained — no citation either
         return False
     if after == st.first_end and name and len(name) <= 4 and name[-1] not in _CITED_BY and not st.in_base(name):
         # 「羊曰：柔毛」, 「火熟曰：堲」 (KR1d0030_028#142, KR1d0053_006#129, train): a mark the
@@ -577,7 +575,7 @@ def _read_other_name(st: Statement, x: str, k: int) -> None:
     ce = next((b for b in st.inner if b > k), st.e)
     y = st.text[k + 2 : ce].removesuffix("也")
     if 1 <= len(x) <= 3 and 1 <= len(y) <= 2 and st.in_base(x) and not st.in_base(y) and x[-1] not in _PERSON_ENDS \
-            and x[0] not in _NOT_HEADS | set("則其彼"):
+            and x[0] not in _NOT_NAMED:
         st.add("reference", x, st.s, 0.8)
 
 
@@ -925,13 +923,13 @@ def read_unmarked_head(st: Statement) -> bool:
         # 「下亦降也」, 「啐亦嘗也」, 「綏亦旌旗之緌也」 (KR1d0030_003#113, _004#98, KR1d0053_031#140, train): X亦Y也, a
         # short Y, is a definition like the 18 such the head classifier takes at sentence starts on train juan
         return st.add("definition", x, s, 0.6, exact_only=True)
-    if rest.startswith("所以") and rest[2:3] not in _REASON_OF and len(x) <= 3 and x[0] not in _NOT_HEADS | set("凡其"):
+    if rest.startswith("所以") and rest[2:3] not in _REASON_OF and len(x) <= 3 and x[0] not in _NOT_LEADS:
         # 「鐃所以止鼓」, 「纓所以固絰」, 「茵所以藉棺者」 (KR1d0003_029#154, KR1d0030_018#58, KR1d0026_013#83, train; stop 71): what X is
         # for defines X, as 「燭，所以照饌也」 with its mark — not 「天所以為天」, 「人所以不知孔子」: "why X is / does not …"
         return st.add("definition", x, s, 0.6, exact_only=True)
     p = head_probability(x, rest, st.base_count(x), st.first_sentence, st.zhushu)
     if (p is not None and p < HEAD_THRESHOLD and len(x) >= 2 and not st.inner and len(seg) <= 9 and rest.endswith("也")
-            and len(rest) >= 3 and rest[0] not in _CLAUSE_OPENS and x[0] not in _NOT_HEADS | set("凡其")
+            and len(rest) >= 3 and rest[0] not in _CLAUSE_OPENS and x[0] not in _NOT_LEADS
             and not any(st.in_base(ch) for ch in rest[:-1])):
         # 「大羮湇煮肉汁也」, 「隕穫困迫失志之貌也」, 「七代通數顓頊及嚳也」 (KR1d0030_015#147, KR1d0053_059#82, _046#20, train; stop 71): a
         # short sentence, a head of two characters or more and a nominal 「Y也」 that repeats none of the passage — a definition,
@@ -1236,6 +1234,8 @@ _CALLED_IN_CLAUSE = re.compile(r"(.{0,8}?)謂之(.{1,4}?)[也]?$")
 _CALLED_BARE = re.compile(r"謂之(.{1,4}?)[也者]?")  # a clause that is only 謂之X
 _WEI_YOU = re.compile(r"謂(?!之)|猶")
 _NOT_HEADS = frozenset("所此是皆亦又可之")  # the note's own words before 謂: 所謂, 此謂, 是謂 …
+_NOT_LEADS = _NOT_HEADS | frozenset("凡其")  # no head of an unmarked 「X所以Y」 / 「X Y也」 opens with these
+_NOT_NAMED = _NOT_HEADS | frozenset("則其彼")  # nor of 「X謂之Y」 (_read_other_name)
 _STRONG_AT = re.compile(r"讀[為爲如曰若]|當[為爲作]")  # not 之言: 「取衆民之言」 is "the people's words"
 # (「翦，㫁滅之言也」 "翦: a word for cutting off", KR1d0003_034#152, train, stop 69: Y之言也 ends a definition, no X之言Y)
 _STRONG = re.compile(r"^(?:(?P<x>.{1,4}?)(?:讀[為爲如曰若]|當[為爲作]|之言(?!也$))|(?P<y>.{1,2})猶)")
