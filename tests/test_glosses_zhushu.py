@@ -1302,3 +1302,27 @@ def test_a_one_character_head_cut_off_by_a_full_stop_before_a_short_gloss():
     base = "父子不同席男女非有行媒不相知名非受幣不交不親故日月以告君齊戒以告鬼神為酒食以召鄉黨僚友以厚其别也取妻不取同姓故買妾不知其姓則卜之寡婦之子非有見焉弗與為友"
     note, marks = _with_marks("苟自其宗而推之，安知其不與？吾為姊妹也。與？吾為姪娣也。豈不害敎乎。")
     assert [g.lemma for g in align_block(base, note, marks)] == []
+
+
+def test_a_full_stop_before_wei_leaves_the_word_before_it_the_gloss_of_the_head():
+    # 「雕，文。謂刻其肌，以丹青湼之」 (KR1d0053_012#218, 禮記 juan 12, train; stop 72, the segmenter's marks): 謂 after a full stop
+    # opens a sentence of its own ("that is, …"); the 文 before it is 雕's gloss, not the head of a 「文謂…」
+    base = "東方曰夷被髪文身有不火食者矣南方曰蠻雕題交趾有不火食者矣"
+    note, marks = _with_marks("雕，文。謂刻其肌，以丹青湼之。交趾，足相鄉然，浴則同川，臥則僢。不火食，地氣煖不為病。")
+    assert [(g.type, g.lemma, g.lemma_start) for g in align_block(base, note, marks, zhushu=True)] == [
+        ("definition", "雕", 18), ("definition", "交趾", 20), ("definition", "不火食", 23)]
+
+
+def test_you_before_a_longer_clause_of_qie_yi_kong_is_still_not_an_equivalence():
+    # 猶 "still" (stop 72, listed over the thirteen books' equivalences): 「周猶以十寸為尺」 (KR1d0053_013#296, 禮記 juan 13, train),
+    # 「無形，猶且視之，況於視親之面乎」 (KR1d0057_003#96, 禮記集說), 「擇日月以見君，猶恐不敬」 (KR1d0063_001#160); a short Y stays
+    # an equivalence (「撫猶有也」, 「止猶自處也」)
+    base = "古者以周尺八尺為歩今以周尺六尺四寸為歩"
+    note, marks = _with_marks("周尺之數，未詳聞也。案禮制，周猶以十寸為尺，盖六國時多變亂法度。")
+    assert [g.lemma for g in align_block(base, note, marks, zhushu=True)] == []
+    note, marks = _with_marks("無聲，猶且聴之，況於聞親之聲乎？則召之無諾，從可知矣。無形，猶且視之，況於視親之面乎？")
+    assert [g.lemma for g in align_block("聴於無聲視於無形不登髙不臨深", note, marks)] == []
+    note, marks = _with_marks("擇日月以見君，猶恐不敬。")
+    assert [g.lemma for g in align_block("子曰齋戒以事鬼神擇日月以見君恐民之不敬也", note, marks)] == []
+    note, marks = _with_marks("撫猶有也。止猶自處也。")
+    assert [(g.type, g.lemma) for g in align_block("撫其止", note, marks)] == [("equivalence", "撫"), ("equivalence", "止")]

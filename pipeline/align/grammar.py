@@ -610,10 +610,16 @@ def _still_after(x: str, y: str) -> bool:
         x in _PERSONS and (len(y) > 1 or not raw.endswith("也")) and not y.startswith("言"))
 
 
+# 猶 "still" before a clause of three characters or more that opens with a negation (「死猶不為諡耳」) or with 且 / 尚 / 有 / 以 /
+# 可 / 必 / 恐 / 得 / 將 / 若 / 在 / 自 (「無形，猶且視之，況於視親之面乎」, 禮記集說; 「擇日月以見君，猶恐不敬」, 「周猶以十寸為尺」:
+# listed over the thirteen books' equivalences, stop 72); the short Y of a gloss stays (「撫猶有也」, 「懾猶恐懼也」, 「止猶自處也」)
+_STILL_OPENS = frozenset("不未無弗非且尚有以可必恐得將若在自")
+
+
 def _still(text: str, y: int, st: Statement) -> bool:
-    """猶 followed by a negated clause of three characters or more (不 / 未 / 無 / 弗 / 非 + …, 也 / 耳 /
-    矣 not counted) reads "still not …", not X猶Y (「不再，猶不更也」, 「微，猶非也」 keep their Y)."""
-    if y >= len(text) or text[y] not in "不未無弗非":
+    """猶 followed by a clause of three characters or more (也 / 耳 / 矣 / 焉 not counted) opening with one of
+    _STILL_OPENS reads "still …", not X猶Y (「不再，猶不更也」, 「微，猶非也」 keep their Y)."""
+    if y >= len(text) or text[y] not in _STILL_OPENS:
         return False
     return len(_clause_after(text, y, st).rstrip("也耳矣焉")) >= 3
 
@@ -1015,8 +1021,8 @@ def read_note(note: str, marks: dict[int, str], in_base, base_count=lambda x: 1,
         k = m.start()
         j = next((j for j in range(max(1, k - 3), k) if in_base(note[j:k])), None)
         if j is None or in_base(note[j - 1 : k]) or any(j < c < k for c in cuts) or note[j:k] in _NOT_HEADS \
-                or note[j:k].endswith("所"):
-            continue
+                or note[j:k].endswith("所") or cuts.get(k) in FINAL:
+            continue  # (a full stop before 謂 / 猶: 「雕，文。謂刻其肌…」 — 謂 opens a sentence of its own, 文 is 雕's gloss)
         if m.group() == "猶" and _still_after(note[j:k], note[k + 1 : min((c for c in cuts if c > k), default=len(note))]):
             continue  # 「…，而猶求於鬼神」: "and still", no head
         if j in cuts and cuts[j] not in FINAL:
