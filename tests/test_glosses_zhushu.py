@@ -1326,3 +1326,23 @@ def test_you_before_a_longer_clause_of_qie_yi_kong_is_still_not_an_equivalence()
     assert [g.lemma for g in align_block("子曰齋戒以事鬼神擇日月以見君恐民之不敬也", note, marks)] == []
     note, marks = _with_marks("撫猶有也。止猶自處也。")
     assert [(g.type, g.lemma) for g in align_block("撫其止", note, marks)] == [("equivalence", "撫"), ("equivalence", "止")]
+
+
+def test_a_word_of_the_passage_closed_by_a_particle_is_no_head():
+    # 「木也。縣物焉曰重」 (KR1d0030_021#4, 集釋 juan 21's 鄭注 as 儀禮注疏 juan 12 prints it, KR1d0028_012#291; stop 72): "(the 重) is
+    # wood" — 木 is what the sentence says, no head; 重 is the passage's first (the head word), as nothing before it is glossed.
+    # 「大史俟焉，將有事也」 (KR1d0028_007#376) keeps its head: 焉 "there" is no particle closing the sentence
+    base = "重木刋鑿之甸人置重于中庭參分庭一在南"
+    note, marks = _with_marks("木也。縣物焉曰重。刋斵治，鑿之為縣。簪，孔也。士重木，長三尺。")
+    got = [(g.type, g.lemma, g.lemma_start) for g in align_block(base, note, marks)]
+    assert ("definition", "木", 1) not in got and ("reference", "重", 0) in got
+    note, marks = _with_marks("中，未設也。大史俟焉，將有事也。鄉射禮曰：設中南當楅西，當西序，東面。")
+    assert ("大史俟", 0) in [(g.lemma, g.lemma_start) for g in align_block("大史俟于所設中之西東面以聼政", note, marks)]
+
+
+def test_a_longer_stretch_of_the_passage_is_no_head_when_only_ye_is_left():
+    # 「遵者，諸公大夫也」 (KR1d0030_004#310, 集釋 juan 4, train; stop 72): the gloss of 遵者 repeats the passage's next words, so the
+    # passage's 遵者諸公大夫 running on is no longer head — the statement would say nothing but 也
+    base = "賓若有遵者諸公大夫則既一人舉觶乃入"
+    note, marks = _with_marks("不干，主人正禮也。遵者，諸公大夫也。謂之賓者，同從外來耳。")
+    assert ("definition", "遵者", 3) in [(g.type, g.lemma, g.lemma_start) for g in align_block(base, note, marks)]

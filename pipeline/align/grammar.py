@@ -855,8 +855,10 @@ def read_definition(st: Statement) -> bool:
         # the base stretch may run on across a misplaced mark (「還，右還…」 for 還右,
         # 「覆手，自弓上取矢」 for 覆手自弓上取): the longest verbatim prefix is the lemma
         k = longest_base_prefix(seg, st.in_base, max_len=12)
-        if len(first) < k < len(seg) and (_better_head(seg, len(first), k, st.base_count, st.first_sentence)
-                                          or _cut_twice(st, k)):
+        if len(first) < k < len(seg) and seg[k:] not in ("也", "矣") and (
+                _better_head(seg, len(first), k, st.base_count, st.first_sentence) or _cut_twice(st, k)):
+            # (not a stretch that leaves the statement nothing but its particle: 「遵者，諸公大夫也」 glosses 遵者 by the
+            # passage's own next words, KR1d0030_004#310, train; stop 72)
             return st.add("definition", seg[:k], s, 0.6, exact_only=True)
         return st.add("definition", first, s, 0.75, exact_only=True)
     if said_in_its_place(st.text, st.s, first) and not ABOUT_THE_CHARACTER.fullmatch(after):
@@ -917,6 +919,10 @@ def read_unmarked_head(st: Statement) -> bool:
         return True
     if rest[0] in x:
         return st.add("definition", x, s, 0.6, exact_only=True)
+    if rest[0] in "也矣哉乎":
+        # 「木也」 "(the 重) is wood" (KR1d0030_021#4, 集釋 juan 21's 鄭注 as 儀禮 / 儀禮注疏 / 述註 print it), 「劒也，戈也，…三者皆兵也」
+        # (禮記集說): a word of the passage closed by a particle is what the sentence says, no head (stop 72; not 焉 "there": 「大史俟焉，將有事也」 explains 大史俟)
+        return True
     if is_formula_next(rest) or x in ("言",):
         return True
     # a clause, not 「X，Y」: X followed by 之 / 而 / 乃, a conditional (「器利則事成」), or a
