@@ -1346,3 +1346,14 @@ def test_a_longer_stretch_of_the_passage_is_no_head_when_only_ye_is_left():
     base = "賓若有遵者諸公大夫則既一人舉觶乃入"
     note, marks = _with_marks("不干，主人正禮也。遵者，諸公大夫也。謂之賓者，同從外來耳。")
     assert ("definition", "遵者", 3) in [(g.type, g.lemma, g.lemma_start) for g in align_block(base, note, marks)]
+
+
+def test_words_listed_before_jie_share_one_gloss():
+    # 「介、景，皆大也」 (KR1d0030_001#258, 集釋 juan 1, train) and 「同、角、正，皆謂平之也」 (KR1d0053_015#42, 禮記 juan 15, train;
+    # stop 72): every word of the list is glossed by the clause after 皆, not the last word alone or the first with the list as its text
+    note, marks = _with_marks("爾，女也。既冠爲成徳。祺，祥也。介、景，皆大也。因冠而戒，且勸之。")
+    got = [(g.type, g.lemma, g.lemma_start, g.text) for g in align_block("棄爾幼志順爾成徳壽考惟祺介爾景福", note, marks)]
+    assert ("definition", "介", 12, "介景皆大也") in got and ("definition", "景", 14, "景皆大也") in got
+    note, marks = _with_marks("因晝夜等，而平當平也。同、角、正，皆謂平之也。丈尺曰度。")
+    got = [(g.type, g.lemma) for g in align_block("日夜分則同度量鈞衡石角斗甬正權概", note, marks, zhushu=True)]
+    assert [x for x in got if x[1] in "同角正"] == [("reference", "同"), ("reference", "角"), ("reference", "正")]

@@ -1040,6 +1040,10 @@ def read_note(note: str, marks: dict[int, str], in_base, base_count=lambda x: 1,
     commas = frozenset(k for k, m in cuts.items() if m == "，")
     for n_sent, sent in enumerate(sentences_of(note, cuts)):
         s, e = sent[0][0], sent[-1][1]
+        shared = _list_sharing_a_gloss(note, sent, in_base)
+        if shared:
+            out.extend(shared)
+            continue
         # a variant or 言X者 / X者 statement can also open a later clause of the sentence
         starts = [0]
         hidden = set()  # later clauses that look like a sentence start the segmenter missed
@@ -1174,6 +1178,25 @@ def read_note(note: str, marks: dict[int, str], in_base, base_count=lambda x: 1,
 _SAME_OR_NOT = re.compile(r"[，、]?(?:皆|亦)?[一同異]也?")
 # … after the word it is said of together with the head (「有道，無道一也」), not after 言 / 謂 / 即 (「不同，言異也」)
 _SAID_THE_SAME = re.compile(r"(?![言謂即])(.{1,6}?)" + _SAME_OR_NOT.pattern)
+
+
+_ALL = ("皆", "竝", "並", "俱", "咸")
+
+
+def _list_sharing_a_gloss(note: str, sent, in_base) -> list[Candidate]:
+    """「介、景，皆大也」, 「圖、比、陳、協，皆考績之言」, 「同、角、正，皆謂平之也」 (KR1d0030_001#258, KR1d0003_037#8, KR1d0053_015#42,
+    train; stop 72): words of the passage listed with 、 at a sentence start, then a clause opening with 皆 ("all of them") — one gloss
+    for each word, the whole sentence its text (the readers took the first or the last word alone, the list run into its text)."""
+    n = next((i for i, (_cs, _ce, m) in enumerate(sent) if m != "、"), len(sent))
+    if n < 1 or n + 1 >= len(sent) or sent[n][2] != "，" or not note.startswith(_ALL, sent[n + 1][0]):
+        return []
+    items = [(cs, ce) for cs, ce, _m in sent[: n + 1]]
+    if not all(1 <= ce - cs <= 4 and in_base(note[cs:ce]) for cs, ce in items):
+        return []
+    e = sent[-1][1]
+    pred = note[sent[n + 1][0] + 1 : e]
+    typ = "reference" if pred.startswith("謂") else "definition"
+    return [Candidate(cs, e, typ, note[cs:ce], cs, 0.7, exact_only=True) for cs, ce in items]
 
 
 def _called_later(note: str, sent, i: int, cs: int, ce: int, new: list[Candidate], in_base) -> list[Candidate]:
