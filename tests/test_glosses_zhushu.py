@@ -1357,3 +1357,15 @@ def test_words_listed_before_jie_share_one_gloss():
     note, marks = _with_marks("因晝夜等，而平當平也。同、角、正，皆謂平之也。丈尺曰度。")
     got = [(g.type, g.lemma) for g in align_block("日夜分則同度量鈞衡石角斗甬正權概", note, marks, zhushu=True)]
     assert [x for x in got if x[1] in "同角正"] == [("reference", "同"), ("reference", "角"), ("reference", "正")]
+
+
+def test_a_thing_said_to_be_like_a_thing_the_passage_does_not_name_is_defined():
+    # 「籥如笛，三孔」 (KR1d0053_031#82, 禮記 juan 31, train), 「鐃如鈴，無舌…」 (KR1d0003_012#164, 周禮 juan 12, train; stop 72): a definition
+    # by likeness; not an action done as another of the passage (「出如入，降如升」) nor 如字, a reading
+    note, marks = _with_marks("蕢當爲凷聲之誤也。籥如笛，三孔。伊耆氏，古天子有天下之號也。")
+    assert ("definition", "籥", 5) in [(g.type, g.lemma, g.lemma_start) for g in align_block("土鼓蕢桴葦籥伊耆氏之樂也", note, marks, zhushu=True)]
+    note, marks = _with_marks("鐃如鈴，無舌，有秉，執而鳴之，以止擊鼓。司馬職曰：鳴鐃且卻。")
+    assert [(g.type, g.lemma) for g in align_block("以金鐃止鼓", note, marks, zhushu=True)] == [("definition", "鐃")]
+    # KR1d0030_025#195 (集釋 juan 25, train): 「出如入，降如升」 explains 如初, the passage's own likeness
+    note, marks = _with_marks("前，道也。如初者，出如入，降如升，三者之節悲哀同。")
+    assert [g.lemma for g in align_block("祝前尸出户踊如初降堂踊如初出門亦如之", note, marks)] == ["前", "如初"]

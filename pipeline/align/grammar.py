@@ -762,12 +762,26 @@ def made_name(clause: str, in_base) -> tuple[int, str] | None:
 _SHAPE = re.compile(r"(?P<x>[^，。、：；]{1,4}?)之?[狀形制]，?[如若似]")
 
 
+# 「鑮如鐘而大」, 「鐃如鈴，無舌」, 「籥如笛，三孔」, 「枚如箸，銜之」 (KR1d0030_009#17, KR1d0003_012#164, KR1d0053_031#82, KR1d0003_029#166,
+# train; stop 72, 周禮 juan 23's 「柷如漆筩」 missed): a thing of the passage said to be like a thing the passage does not name — a
+# definition by likeness. A thing of one character only (「降階如升時」: an action done alike); not where the likeness is the passage's
+# own (「出如入，降如升」, 「位如祝從君也」), nor a pronoun, a clause or 如字 (a reading) after 如
+_LIKE = re.compile(r"(?P<x>[^，。、：；])如(?P<y>[^，。、：；]{1,4}?)(?:而[小大細長短])?[也者]?")
+_NOT_LIKE = frozenset("之其此是彼所以為爲不無有者也初故前今一二三字上下時")  # (如字 is a reading; 如升時 an action)
+
+
 def read_shape(st: Statement) -> bool:
-    """X狀如Y / X形似Y / X之制如Y: a definition of X."""
+    """X狀如Y / X形似Y / X之制如Y: a definition of X; and at a sentence start a short 「X如Y」 (likeness to a thing not in the passage)."""
     m = _SHAPE.match(st.text, st.s, st.e)
-    if not m or not st.in_base(m.group("x")):
+    if m and st.in_base(m.group("x")):
+        return st.add("definition", m.group("x"), st.s, 0.75)
+    m = _LIKE.fullmatch(st.text, st.s, st.first_end)
+    if not (st.sentence_start and m and st.in_base(m.group("x"))) or m.group("x")[0] in _NOT_LIKE:
         return False
-    return st.add("definition", m.group("x"), st.s, 0.75)
+    y = m.group("y")
+    if any(ch in _NOT_LIKE for ch in y) or any(st.in_base(ch) for ch in y):
+        return False
+    return st.add("definition", m.group("x"), st.s, 0.6, exact_only=True)
 
 
 def read_made(st: Statement) -> bool:
