@@ -1369,3 +1369,12 @@ def test_a_thing_said_to_be_like_a_thing_the_passage_does_not_name_is_defined():
     # KR1d0030_025#195 (集釋 juan 25, train): 「出如入，降如升」 explains 如初, the passage's own likeness
     note, marks = _with_marks("前，道也。如初者，出如入，降如升，三者之節悲哀同。")
     assert [g.lemma for g in align_block("祝前尸出户踊如初降堂踊如初出門亦如之", note, marks)] == ["前", "如初"]
+
+
+def test_qi_huo_wei_is_no_variant_of_qi():
+    # 「其或為母，謂妾子也」 (KR1d0030_019#79, 集釋 juan 19, train; stop 72): "some of them (wear it) for their mother" — no other
+    # edition's reading of the passage's 其
+    note, marks = _with_marks("公子，君之庶子也。其或為母，謂妾子也。麻者，緦麻之絰帶也。")
+    got = [(g.type, g.lemma) for g in align_block("記公子為其母練冠麻麻衣緣縓為其妻縓冠葛絰帶麻衣縓縁皆既𦵏除之", note, marks)
+           if g.lemma_start is not None]
+    assert ("variant", "其") not in got and ("definition", "公子") in got

@@ -342,7 +342,9 @@ def read_edition_variant(st: Statement) -> bool:
         return st.add("variant", "", None, 0.7, same_as_prev=True)  # 「揚，舉也。今禮皆作騰」
     m = re.match(rf"(.{{1,4}}?)字?或[作{WEI}]", seg)
     # a mark may stand between X and 或為 (「延，或爲誓」), not inside either
-    if m and st.in_base(m.group(1)) and not any(s < b < s + m.end() and b != s + m.end(1) for b in st.inner):
+    # (not 其: 「其或為母，謂妾子也」 "some of them, for their mother" — KR1d0030_019#79, 集釋 juan 19, train; stop 72: the one 其 so read
+    # over the thirteen books, in four prints of the note)
+    if m and m.group(1) != "其" and st.in_base(m.group(1)) and not any(s < b < s + m.end() and b != s + m.end(1) for b in st.inner):
         return read_variant(text, s, e, st.in_base, st.out, bare=True)
     return False
 
