@@ -1378,3 +1378,15 @@ def test_qi_huo_wei_is_no_variant_of_qi():
     got = [(g.type, g.lemma) for g in align_block("記公子為其母練冠麻麻衣緣縓為其妻縓冠葛絰帶麻衣縓縁皆既𦵏除之", note, marks)
            if g.lemma_start is not None]
     assert ("variant", "其") not in got and ("definition", "公子") in got
+
+
+def test_a_short_x_you_y_ye_run_into_the_clause_before_opens_a_statement():
+    # 「冉子，孔子弟子，冉有攝猶貸也」 (KR1d0053_007#82's note, 禮記 juan 7, a tune juan of the train split; stop 72, found in the silver
+    # losses there): the segmenter ran 攝 into 冉有; a short 「X猶Y也」 with no mark before 猶 opens a statement at the passage word X —
+    # not 「主人踊，猶其升也」 ("as when he ascends", KR1d0030_023#290, train) nor a negated Y ("still not")
+    note, marks = _with_marks("冉子，孔子弟子，冉有攝猶貸也。")
+    got = [(g.type, g.lemma, g.text) for g in align_block("冉子攝束帛乘馬而將之", note, marks, zhushu=True)]
+    assert ("equivalence", "攝", "攝猶貸也") in got and ("definition", "冉子", "冉子孔子弟子冉有") in got
+    base = "徹者入丈夫踊設于西北婦人踊"
+    note, marks = _with_marks("猶阼階升時也，亦既盥乃入。入由重東，面主人踊，猶其升也。自重北西面而徹，設于柩車西北，亦猶序西南。")
+    assert [g.type for g in align_block(base, note, marks) if g.type == "equivalence"] == []

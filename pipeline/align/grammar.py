@@ -1049,7 +1049,13 @@ def read_note(note: str, marks: dict[int, str], in_base, base_count=lambda x: 1,
             continue  # 「…，而猶求於鬼神」: "and still", no head
         if j in cuts and cuts[j] not in FINAL:
             cuts[j] = "。"
-        elif j not in cuts and (j - 1) not in cuts and note[j - 1] in "之與矣焉耳者" and (k not in cuts or m.group() == "猶"):
+        elif j not in cuts and (j - 1) not in cuts and (
+                (note[j - 1] in "之與矣焉耳者" and (k not in cuts or m.group() == "猶"))
+                # 「冉子，孔子弟子，冉有攝猶貸也」, 「…除災害曰禬禬猶刮去也」 (KR1d0053_007#82, KR1d0003_008#40, train; stop 72): a short
+                # 「X猶Y也」 closing the clause, no mark before 猶, Y of one or two characters and no negation (「天子諸侯猶不降也」 is
+                # "still not"; 「主人踊，猶其升也」, 「君雖不升堂，猶辟之也」 are "as", "still")
+                or (m.group() == "猶" and k not in cuts and _SHORT_YOU.match(note, k + 1) and (k + 1 + len(_SHORT_YOU.match(note, k + 1).group()))
+                    in (cuts.keys() | {len(note)}))):
             cuts[j] = "。"
     out: list[Candidate] = []
     clause_ends = sorted(cuts)
@@ -1291,6 +1297,7 @@ _STRONG_AT = re.compile(r"讀[為爲如曰若]|當[為爲作]")  # not 之言: �
 # (「翦，㫁滅之言也」 "翦: a word for cutting off", KR1d0003_034#152, train, stop 69: Y之言也 ends a definition, no X之言Y)
 _STRONG = re.compile(r"^(?:(?P<x>.{1,4}?)(?:讀[為爲如曰若]|當[為爲作]|之言(?!也$))|(?P<y>.{1,2})猶)")
 _OR_READS = re.compile(r"或[為爲作]")
+_SHORT_YOU = re.compile(r"[^不無未非弗勿毋，。、；：？]{1,2}也")  # the Y也 of a short X猶Y也
 _KIND_OF = re.compile(r"[^，。則而以所][^，。]{0,5}之屬也?")
 _YAN_ZHE = re.compile(r"言(.{1,4}?)者")
 _YAN_BARE = re.compile(r"言(.{1,4})$")
