@@ -1390,3 +1390,13 @@ def test_a_short_x_you_y_ye_run_into_the_clause_before_opens_a_statement():
     base = "徹者入丈夫踊設于西北婦人踊"
     note, marks = _with_marks("猶阼階升時也，亦既盥乃入。入由重東，面主人踊，猶其升也。自重北西面而徹，設于柩車西北，亦猶序西南。")
     assert [g.type for g in align_block(base, note, marks) if g.type == "equivalence"] == []
+
+
+def test_the_kind_or_place_a_word_is_defines_it_without_a_mark():
+    # 「市雜聚之處」 (KR1d0003_014#180, 周禮 juan 14, train; stop 72): "市: where (people) gather mixed" — a definition though the
+    # segmenter left no mark after 市; not an action done there or with them (「授以朱干玉戚之屬」, KR1d0003_032#38, train)
+    base = "大市日昃而市百族爲主朝市朝時而市商賈爲主夕市夕時而市販夫販婦爲主"
+    note, marks = _with_marks("日昃，昳中也。市雜聚之處。言主者，謂其多者也。")
+    assert ("definition", "市", 5) in [(g.type, g.lemma, g.lemma_start) for g in align_block(base, note, marks, zhushu=True)]
+    note, marks = _with_marks("授以朱干玉戚之屬。")
+    assert [g.lemma for g in align_block("祭祀授舞者兵", note, marks, zhushu=True)] == []

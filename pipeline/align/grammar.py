@@ -955,6 +955,13 @@ def read_unmarked_head(st: Statement) -> bool:
         # 「鐃所以止鼓」, 「纓所以固絰」, 「茵所以藉棺者」 (KR1d0003_029#154, KR1d0030_018#58, KR1d0026_013#83, train; stop 71): what X is
         # for defines X, as 「燭，所以照饌也」 with its mark — not 「天所以為天」, 「人所以不知孔子」: "why X is / does not …"
         return st.add("definition", x, s, 0.6, exact_only=True)
+    clause_rest = st.text[s + k : st.first_end]
+    if (_KIND_OR_PLACE.fullmatch(clause_rest) and x[0] not in _NOT_LEADS and (clause_rest[0] == "亦" or clause_rest[0] not in _CLAUSE_OPENS)
+            and not all(ch in NUMERALS for ch in x) and not any(st.in_base(ch) for ch in clause_rest[:-2])):
+        # 「舎行所解止之處」, 「市雜聚之處」, 「匠師事官之屬」, 「司㑹冡宰之屬」 (KR1d0003_001#134, _014#180, _011#109, KR1d0053_013#174,
+        # train; stop 72, from the tune juan's silver losses): the place or the kind X is, unmarked — a definition; not an action done
+        # there (「揖於當物之處」, 「授以朱干玉戚之屬」)
+        return st.add("definition", x, s, 0.55, exact_only=True)
     p = head_probability(x, rest, st.base_count(x), st.first_sentence, st.zhushu)
     if (p is not None and p < HEAD_THRESHOLD and len(x) >= 2 and not st.inner and len(seg) <= 9 and rest.endswith("也")
             and len(rest) >= 3 and rest[0] not in _CLAUSE_OPENS and x[0] not in _NOT_LEADS
@@ -1298,6 +1305,7 @@ _STRONG_AT = re.compile(r"讀[為爲如曰若]|當[為爲作]")  # not 之言: �
 _STRONG = re.compile(r"^(?:(?P<x>.{1,4}?)(?:讀[為爲如曰若]|當[為爲作]|之言(?!也$))|(?P<y>.{1,2})猶)")
 _OR_READS = re.compile(r"或[為爲作]")
 _SHORT_YOU = re.compile(r"[^不無未非弗勿毋，。、；：？]{1,2}也")  # the Y也 of a short X猶Y也
+_KIND_OR_PLACE = re.compile(r"[^，。、：；之]{1,8}之[屬處]")  # 「…之屬」 "of the kind of …", 「…之處」 "the place where …"
 _KIND_OF = re.compile(r"[^，。則而以所][^，。]{0,5}之屬也?")
 _YAN_ZHE = re.compile(r"言(.{1,4}?)者")
 _YAN_BARE = re.compile(r"言(.{1,4})$")
