@@ -1400,3 +1400,11 @@ def test_the_kind_or_place_a_word_is_defines_it_without_a_mark():
     assert ("definition", "市", 5) in [(g.type, g.lemma, g.lemma_start) for g in align_block(base, note, marks, zhushu=True)]
     note, marks = _with_marks("授以朱干玉戚之屬。")
     assert [g.lemma for g in align_block("祭祀授舞者兵", note, marks, zhushu=True)] == []
+
+
+def test_x_du_yi_dang_wei_y_emends_x():
+    # 「右讀亦當為侑」 (KR1d0003_025#91, 周禮 juan 25, train; stop 72): "右 is read, here too, as 侑" — 讀 and 亦 are the formula's; the
+    # passage's 亦 is no head (it had opened a statement 「亦當為侑」 whose empty lemma took the 釁 glossed before)
+    note, marks = _with_marks("隋釁，謂薦血也。凡血祭曰釁。既隋釁，後言逆牲，容逆鼎。右讀亦當為侑。")
+    got = [(g.type, g.lemma, g.lemma_start) for g in align_block("隋釁逆牲逆尸令鐘鼓右亦如之", note, marks, zhushu=True)]
+    assert ("emendation", "右", 9) in got and ("emendation", "釁", 1) not in got

@@ -536,6 +536,9 @@ def read_keyword_formula(st: Statement) -> bool:
         while x_stripped and x_stripped[-1] in _ADVERBS and len(x_stripped) > 1:
             x_stripped = x_stripped[:-1]
         x_stripped = without_zi(x_stripped, st.in_base)
+        if kw[0] == "當" and len(x_stripped) > 1 and x_stripped.endswith(("讀", "讀亦")) and not st.in_base(x_stripped):
+            # 「右讀亦當為侑」 "右 is read, here too, as 侑" (KR1d0003_025#91, 周禮 juan 25, train; stop 72): 讀 is the formula's
+            x_stripped = x_stripped.removesuffix("亦").removesuffix("讀")
         # X之為言Y, the fuller form of X之言Y (「桑之為言喪也」, KR1d0030_020#85, train)
         # X一名Y "X is also called Y" (「函鍾，一名林鍾」, 「小呂一名中呂」: KR1d0003_022, train, stop 68's whole juan; stop 69)
         typ = {"猶": "equivalence", "之言": "sound", "之為言": "sound", "之爲言": "sound", "謂": "reference",
@@ -1040,7 +1043,9 @@ def read_note(note: str, marks: dict[int, str], in_base, base_count=lambda x: 1,
     for m in _STRONG_AT.finditer(note):
         k = m.start()
         j = next((j for j in range(max(0, k - 4), k) if in_base(note[j:k])), None)
-        if j and j not in cuts and (j - 1) not in cuts and not in_base(note[j - 1 : k]):
+        # (not the formula's own adverb after 讀: 「右讀亦當為侑」 — the passage's 亦 is no head, KR1d0003_025#91, 周禮 juan 25, train;
+        # stop 72; 「竝當作併」 keeps its 竝)
+        if j and j not in cuts and (j - 1) not in cuts and not in_base(note[j - 1 : k]) and not (note[j - 1] == "讀" and all(ch in _ADVERBS for ch in note[j:k])):
             cuts[j] = "。"
     # 「吉謂朔日」 in a later clause, 「…授巾與登謂爲王…」 run on after a closing particle
     # (KR1d0003_002#40, KR1d0003_031#258, train): a word of the passage right before 謂 / 猶 opens
