@@ -1408,3 +1408,12 @@ def test_x_du_yi_dang_wei_y_emends_x():
     note, marks = _with_marks("隋釁，謂薦血也。凡血祭曰釁。既隋釁，後言逆牲，容逆鼎。右讀亦當為侑。")
     got = [(g.type, g.lemma, g.lemma_start) for g in align_block("隋釁逆牲逆尸令鐘鼓右亦如之", note, marks, zhushu=True)]
     assert ("emendation", "右", 9) in got and ("emendation", "釁", 1) not in got
+
+
+def test_the_passages_own_x_you_y_is_no_equivalence():
+    # 「定猶與，謂賾五行之逆順…」 (KR1d0057_009#20, 禮記集說 on 曲禮's 「所以使民決嫌疑定猶與也」; stop 72): the passage's 定猶與 ("settles
+    # hesitation") glossed by 謂, not 定 "is like" 與
+    base = "曰為日假爾泰龜有常假爾泰筮有常卜筮不過三卜筮不相襲龜為卜筴為筮卜筮者先聖王之所以使民信時日敬鬼神畏法令也所以使民決嫌疑定猶與也故曰疑而筮之則弗非也日而行事則必踐之"
+    note, marks = _with_marks("決嫌疑，謂考三才之吉凶，以祛其惑也。定猶與，謂賾五行之逆順，以蔽其志也。")
+    got = [(g.type, g.lemma) for g in align_block(base, note, marks)]
+    assert got == [("reference", "決嫌疑"), ("reference", "定猶與")]

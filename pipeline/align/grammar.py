@@ -556,6 +556,8 @@ def read_keyword_formula(st: Statement) -> bool:
             # X之言Y glosses one character (后之言後, 婦之言服); after a longer X, 之言 is "the words of": 「天子之言出…」,
             # 「聽先生之言」, 「取衆民之言」 (stop 66: over every train block, 20 such records, the 4 anchored all wrong)
             return True
+        if kw == "猶" and k + 2 <= st.first_end and st.in_base(text[s : k + 2]):
+            return False  # 「定猶與，謂…」: the passage's own 定猶與 (禮記集說 of 曲禮's 「所以使民決嫌疑定猶與也」; stop 72), no X猶Y
         if kw == "猶" and _still(text, k + 1, st):
             return True  # 「死猶不為諡耳」: 猶 "still" before a negated clause, no equivalence
         if kw == "猶" and _still_after(x_stripped, _clause_after(text, k + 1, st)):
