@@ -942,7 +942,8 @@ def read_unmarked_head(st: Statement) -> bool:
         return st.add("definition", x, s, 0.6, exact_only=True)
     if rest[0] in "也矣哉乎":
         # 「木也」 "(the 重) is wood" (KR1d0030_021#4, 集釋 juan 21's 鄭注 as 儀禮 / 儀禮注疏 / 述註 print it), 「劒也，戈也，…三者皆兵也」
-        # (禮記集說): a word of the passage closed by a particle is what the sentence says, no head (stop 72; not 焉 "there": 「大史俟焉，將有事也」 explains 大史俟)
+        # (禮記集說): a word of the passage closed by a particle is what the sentence says, no head (stop 72; not 焉 "there":
+        # 「大史俟焉，將有事也」 explains 大史俟)
         return True
     if is_formula_next(rest) or x in ("言",):
         return True
@@ -961,7 +962,8 @@ def read_unmarked_head(st: Statement) -> bool:
         # for defines X, as 「燭，所以照饌也」 with its mark — not 「天所以為天」, 「人所以不知孔子」: "why X is / does not …"
         return st.add("definition", x, s, 0.6, exact_only=True)
     clause_rest = st.text[s + k : st.first_end]
-    if (_KIND_OR_PLACE.fullmatch(clause_rest) and x[0] not in _NOT_LEADS and (clause_rest[0] == "亦" or clause_rest[0] not in _CLAUSE_OPENS)
+    if (_KIND_OR_PLACE.fullmatch(clause_rest) and x[0] not in _NOT_LEADS
+            and (clause_rest[0] == "亦" or clause_rest[0] not in _CLAUSE_OPENS)
             and not all(ch in NUMERALS for ch in x) and not any(st.in_base(ch) for ch in clause_rest[:-2])):
         # 「舎行所解止之處」, 「市雜聚之處」, 「匠師事官之屬」, 「司㑹冡宰之屬」 (KR1d0003_001#134, _014#180, _011#109, KR1d0053_013#174,
         # train; stop 72, from the tune juan's silver losses): the place or the kind X is, unmarked — a definition; not an action done
@@ -1047,7 +1049,8 @@ def read_note(note: str, marks: dict[int, str], in_base, base_count=lambda x: 1,
         j = next((j for j in range(max(0, k - 4), k) if in_base(note[j:k])), None)
         # (not the formula's own adverb after 讀: 「右讀亦當為侑」 — the passage's 亦 is no head, KR1d0003_025#91, 周禮 juan 25, train;
         # stop 72; 「竝當作併」 keeps its 竝)
-        if j and j not in cuts and (j - 1) not in cuts and not in_base(note[j - 1 : k]) and not (note[j - 1] == "讀" and all(ch in _ADVERBS for ch in note[j:k])):
+        if j and j not in cuts and (j - 1) not in cuts and not in_base(note[j - 1 : k]) \
+                and not (note[j - 1] == "讀" and all(ch in _ADVERBS for ch in note[j:k])):
             cuts[j] = "。"
     # 「吉謂朔日」 in a later clause, 「…授巾與登謂爲王…」 run on after a closing particle
     # (KR1d0003_002#40, KR1d0003_031#258, train): a word of the passage right before 謂 / 猶 opens
@@ -1068,8 +1071,8 @@ def read_note(note: str, marks: dict[int, str], in_base, base_count=lambda x: 1,
                 # 「冉子，孔子弟子，冉有攝猶貸也」, 「…除災害曰禬禬猶刮去也」 (KR1d0053_007#82, KR1d0003_008#40, train; stop 72): a short
                 # 「X猶Y也」 closing the clause, no mark before 猶, Y of one or two characters and no negation (「天子諸侯猶不降也」 is
                 # "still not"; 「主人踊，猶其升也」, 「君雖不升堂，猶辟之也」 are "as", "still")
-                or (m.group() == "猶" and k not in cuts and _SHORT_YOU.match(note, k + 1) and (k + 1 + len(_SHORT_YOU.match(note, k + 1).group()))
-                    in (cuts.keys() | {len(note)}))):
+                or (m.group() == "猶" and k not in cuts and (y := _SHORT_YOU.match(note, k + 1)) is not None
+                    and (y.end() in cuts or y.end() == len(note)))):
             cuts[j] = "。"
     out: list[Candidate] = []
     clause_ends = sorted(cuts)
