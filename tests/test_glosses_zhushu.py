@@ -1417,3 +1417,12 @@ def test_the_passages_own_x_you_y_is_no_equivalence():
     note, marks = _with_marks("決嫌疑，謂考三才之吉凶，以祛其惑也。定猶與，謂賾五行之逆順，以蔽其志也。")
     got = [(g.type, g.lemma) for g in align_block(base, note, marks)]
     assert got == [("reference", "決嫌疑"), ("reference", "定猶與")]
+
+
+def test_the_private_use_form_of_bai_folds_to_bai():
+    # KR1d0003_025#83 on #79 (周禮 juan 25, train; stop 72): the 經 prints its 九拜 with the Kanripo character &KR0596; (U+F0254), which the 音義
+    # reads 「󰉔音拜」 (#81) and the 注 glosses as 吉拜, 凶拜 (pipeline/train/variants.py's supplement)
+    base = "辨九\U000F0254一曰\U000F0E4E首二曰頓首三曰空首四曰振動五曰吉\U000F0254六曰凶\U000F0254七曰奇\U000F0254八曰襃\U000F0254九曰肅\U000F0254以享右祭祀"
+    note, marks = _with_marks("頓首，拜頭叩地也。吉拜，拜而后稽顙，謂齊衰不杖以下者。凶拜，稽顙而后拜，謂三年服者。")
+    got = [(g.type, g.lemma_start, g.lemma_end) for g in align_block(base, note, marks, zhushu=True)]
+    assert ("definition", 21, 23) in got and ("definition", 25, 27) in got

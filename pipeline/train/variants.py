@@ -314,6 +314,8 @@ SUPPLEMENT: tuple[tuple[str, str, str], ...] = (
     ("塲", "場", "KR1d0053_017#186: the 音義's 塲直良反 over the 注's 「詩云十月滌場」"),
     ("㧞", "拔", "KR1d0053_008#26: the 音義's 拔皮八反 over the 注's 「文子獻公之孫名㧞」"),
     ("釡", "釜", "KR1d0053_021#99: the 音義's 釡本又作鬴音父 over the 注's 「中古未有釜甑」"),
+    # stop 72: a Kanripo private-use character (&KR0596;, 8 times in 周禮注疏 juan 21 and 25), a form of 拜
+    ("\U000F0254", "拜", "KR1d0003_025#81 / #83: the 音義's 󰉔音拜, and the 注 glosses the 經's 吉󰉔, 凶󰉔, 襃󰉔 as 吉拜, 凶拜, 襃拜"),
 )
 
 
