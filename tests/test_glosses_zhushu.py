@@ -1426,3 +1426,13 @@ def test_the_private_use_form_of_bai_folds_to_bai():
     note, marks = _with_marks("頓首，拜頭叩地也。吉拜，拜而后稽顙，謂齊衰不杖以下者。凶拜，稽顙而后拜，謂三年服者。")
     got = [(g.type, g.lemma_start, g.lemma_end) for g in align_block(base, note, marks, zhushu=True)]
     assert ("definition", 21, 23) in got and ("definition", 25, 27) in got
+
+
+def test_what_the_passage_calls_x_explains_x():
+    # 「此所云戒者，謂祭前旬有一日」 (KR1d0040_007#15, 儀禮述註's 疏 on 「司士戒士射與贊者」) and 「古之所謂先生者，非為其長於我也」
+    # (KR1d0057_004#118, 禮記集說; stop 72): 所云X者 / 所謂X者, "what it calls X", explains the passage's X — the lemma X, not 「此所云戒」
+    note, marks = _with_marks("此所云戒者，謂祭前旬有一日。知者。")
+    assert [(g.type, g.lemma, g.lemma_start) for g in align_block("司士戒士射與贊者", note, marks)] == [("reference", "戒", 2)]
+    base = "先生書䇿琴瑟在前坐而遷之戒勿越虛坐盡後食坐盡前坐必安執爾顔長者不及毋儳言正爾容聽必恭毋勦説毋雷同必則古昔稱先王"
+    note, marks = _with_marks("於物猶然，則凡所愛之，人可知矣。古之所謂先生者，非為其長於我也。")
+    assert ("explanation", "先生", 0) in [(g.type, g.lemma, g.lemma_start) for g in align_block(base, note, marks)]

@@ -418,6 +418,20 @@ def read_yan(st: Statement) -> bool:
 _READ_X_AS = re.compile(rf"讀(.{{1,3}}?)(當)?[{WEI}如作]")
 
 
+# 「所謂福者，謂受鬼神之祐助也」, 「則所云古者，謂殷時」, 「此所云戒者，謂…」, 「古之所謂先生者，非為其長於我也」 (KR1d0053_049#12, _012#156,
+# KR1d0040_007#15, KR1d0057_004#118; stop 72, listed over the thirteen books: 9 unread, 2 read): "what (the passage) calls X" explains X
+_SO_CALLED = re.compile(r"(?:此|則|世|今|古之|向之|今之|世之)?所[云謂言](?P<x>[^，。、；：]{1,6}?)者")
+
+
+def read_so_called(st: Statement) -> bool:
+    """所云X者 / 所謂X者 at the head of a statement: an explanation of the passage's X."""
+    m = _SO_CALLED.match(st.text, st.s, st.first_end)
+    if not m or m.end() != st.first_end or not st.in_base(m.group("x")):
+        return False
+    typ = "reference" if st.text.startswith("謂", st.first_end) else "explanation"
+    return st.add(typ, m.group("x"), m.start("x"), 0.8)
+
+
 def read_du_x_as_y(st: Statement) -> bool:
     """讀X為Y / 讀X當為Y opening a statement (「杜子春讀苦為盬」, 「鄭大夫讀梗為亢」, 「杜子春讀肆當爲肄」: the 周禮注's
     earlier readers, train juan): a reading or emendation of X, where X is a word of the passage."""
@@ -992,6 +1006,7 @@ READERS: tuple[Callable[[Statement], bool], ...] = (
     skip_concessive,
     skip_citation,
     read_yan,
+    read_so_called,
     read_du_x_as_y,
     skip_misplaced_mark,
     read_keyword_formula,
