@@ -797,7 +797,7 @@ def read_shape(st: Statement) -> bool:
     if m and st.in_base(m.group("x")):
         return st.add("definition", m.group("x"), st.s, 0.75)
     m = _LIKE.fullmatch(st.text, st.s, st.first_end)
-    if not (st.sentence_start and m and st.in_base(m.group("x"))) or m.group("x")[0] in _NOT_LIKE:
+    if not (st.sentence_start and m and st.in_base(m.group("x"))) or m.group("x") in _NOT_LIKE:
         return False
     y = m.group("y")
     if any(ch in _NOT_LIKE for ch in y) or any(st.in_base(ch) for ch in y):
@@ -1062,10 +1062,7 @@ def read_note(note: str, marks: dict[int, str], in_base, base_count=lambda x: 1,
     for m in _STRONG_AT.finditer(note):
         k = m.start()
         j = next((j for j in range(max(0, k - 4), k) if in_base(note[j:k])), None)
-        # (not the formula's own adverb after 讀: 「右讀亦當為侑」 — the passage's 亦 is no head, KR1d0003_025#91, 周禮 juan 25, train;
-        # stop 72; 「竝當作併」 keeps its 竝)
-        if j and j not in cuts and (j - 1) not in cuts and not in_base(note[j - 1 : k]) \
-                and not (note[j - 1] == "讀" and all(ch in _ADVERBS for ch in note[j:k])):
+        if j and j not in cuts and (j - 1) not in cuts and not in_base(note[j - 1 : k]):
             cuts[j] = "。"
     # 「吉謂朔日」 in a later clause, 「…授巾與登謂爲王…」 run on after a closing particle
     # (KR1d0003_002#40, KR1d0003_031#258, train): a word of the passage right before 謂 / 猶 opens
@@ -1325,7 +1322,9 @@ _WEI_YOU = re.compile(r"謂(?!之)|猶")
 _NOT_HEADS = frozenset("所此是皆亦又可之")  # the note's own words before 謂: 所謂, 此謂, 是謂 …
 _NOT_LEADS = _NOT_HEADS | frozenset("凡其")  # no head of an unmarked 「X所以Y」 / 「X Y也」 opens with these
 _NOT_NAMED = _NOT_HEADS | frozenset("則其彼")  # nor of 「X謂之Y」 (_read_other_name)
-_STRONG_AT = re.compile(r"讀[為爲如曰若]|當[為爲作]")  # not 之言: 「取衆民之言」 is "the people's words"
+# not 之言: 「取衆民之言」 is "the people's words"; 讀亦當為 one formula (「右讀亦當為侑」, KR1d0003_025#91, train; stop 72: the 亦 before
+# 當為 is no head, though the passage has one)
+_STRONG_AT = re.compile(r"讀亦當[為爲作]|讀[為爲如曰若]|當[為爲作]")
 # (「翦，㫁滅之言也」 "翦: a word for cutting off", KR1d0003_034#152, train, stop 69: Y之言也 ends a definition, no X之言Y)
 _STRONG = re.compile(r"^(?:(?P<x>.{1,4}?)(?:讀[為爲如曰若]|當[為爲作]|之言(?!也$))|(?P<y>.{1,2})猶)")
 _OR_READS = re.compile(r"或[為爲作]")
