@@ -1436,3 +1436,14 @@ def test_what_the_passage_calls_x_explains_x():
     base = "先生書䇿琴瑟在前坐而遷之戒勿越虛坐盡後食坐盡前坐必安執爾顔長者不及毋儳言正爾容聽必恭毋勦説毋雷同必則古昔稱先王"
     note, marks = _with_marks("於物猶然，則凡所愛之，人可知矣。古之所謂先生者，非為其長於我也。")
     assert ("explanation", "先生", 0) in [(g.type, g.lemma, g.lemma_start) for g in align_block(base, note, marks)]
+
+
+def test_a_clause_ending_in_zhi_yan_opens_no_statement():
+    # 「命，謂將走見之言」 (KR1d0030_002#366, 集釋 juan 2, train; stop 73): 「謂將走見之言」 ends in 之言 "the words of", no X之言Y
+    # formula opening a statement of its own that would leave 命 without its gloss; likewise 「凡，無常數之言」 (KR1d0003_017#50, train)
+    note, marks = _with_marks("非他故，彌親之辭。命，謂將走見之言。今文無終賜。")
+    got = [(g.type, g.lemma, g.lemma_start) for g in align_block("對曰某以非他故不足以辱命請終賜見", note, marks)]
+    assert ("reference", "命", 11) in got
+    note, marks = _with_marks("内女，王同姓之女，謂之内宗。有爵，其嫁於大夫及士者。凡，無常數之言。")
+    got = [(g.type, g.lemma, g.lemma_start) for g in align_block("内宗凡内女之有爵者", note, marks, zhushu=True)]
+    assert ("definition", "凡", 2) in got

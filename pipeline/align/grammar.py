@@ -1162,7 +1162,7 @@ def read_note(note: str, marks: dict[int, str], in_base, base_count=lambda x: 1,
                     and not (attributed and (in_base(body) or in_base(body[:-1]))))
                 # a strong formula in a later clause, as a run-on sentence hides it:
                 # 「…長六尺，宵，讀為綃」, 「…，X讀為Y」, 「…，X當為Y」, 「…，X之言Y」
-                or ((m := _STRONG.match(body)) and not all(ch in _ADVERBS for ch in (m.group("x") or m.group("y")))
+                or ((m := _STRONG.match(body)) and not all(ch in _ADVERBS for ch in (m.group("x") or m.group("x1") or m.group("y")))
                     and not (m.group("y") and _still_after(m.group("y"), body[m.end():])))
                 # (a clause ending in 也 closes a gloss, it is no head: 「憲，表也，謂縣之也」)
                 or (len(body) <= 4 and _STRONG_NEXT.match(nxt) and not body.endswith("也"))
@@ -1326,7 +1326,9 @@ _NOT_NAMED = _NOT_HEADS | frozenset("則其彼")  # nor of 「X謂之Y」 (_read
 # 當為 is no head, though the passage has one)
 _STRONG_AT = re.compile(r"讀亦當[為爲作]|讀[為爲如曰若]|當[為爲作]")
 # (「翦，㫁滅之言也」 "翦: a word for cutting off", KR1d0003_034#152, train, stop 69: Y之言也 ends a definition, no X之言Y)
-_STRONG = re.compile(r"^(?:(?P<x>.{1,4}?)(?:讀[為爲如曰若]|當[為爲作]|之言(?!也$))|(?P<y>.{1,2})猶)")
+# X之言Y only after one character, as read_keyword_formula reads it, and with a Y (「命，謂將走見之言」, KR1d0030_002#366, train;
+# stop 73: 「謂將走見之言」 "it means the words of going to see him" ends in 之言, no formula opening a statement)
+_STRONG = re.compile(r"^(?:(?P<x>.{1,4}?)(?:讀[為爲如曰若]|當[為爲作])|(?P<x1>.)之言(?!也?$)|(?P<y>.{1,2})猶)")
 _OR_READS = re.compile(r"或[為爲作]")
 _SHORT_YOU = re.compile(r"[^不無未非弗勿毋，。、；：？]{1,2}也")  # the Y也 of a short X猶Y也
 _KIND_OR_PLACE = re.compile(r"[^，。、：；之]{1,8}之[屬處]")  # 「…之屬」 "of the kind of …", 「…之處」 "the place where …"
