@@ -1447,3 +1447,16 @@ def test_a_clause_ending_in_zhi_yan_opens_no_statement():
     note, marks = _with_marks("内女，王同姓之女，謂之内宗。有爵，其嫁於大夫及士者。凡，無常數之言。")
     got = [(g.type, g.lemma, g.lemma_start) for g in align_block("内宗凡内女之有爵者", note, marks, zhushu=True)]
     assert ("definition", "凡", 2) in got
+
+
+def test_an_item_of_a_list_that_wei_opened_is_no_head():
+    # 「士，謂若中士、下士不命者，以主人為官長」 (KR1d0030_002#262, 集釋 juan 2, train; stop 73): 中士、下士不命者 is what 士 refers to,
+    # and the 「X者」 closing the list opens no statement of its own — the gloss of 士 runs to its end; 「其他，謂貳車及介、牢禮、
+    # 賓主之間，擯者、將幣…」 (KR1d0003_037#27, train) reads no 擯 out of its list
+    base = "賓致命釋外足見文主人受幣士受皮者自東出于後自左受遂坐攝皮逆退適東壁"
+    note, marks = _with_marks("賓致命，主人受幣，庭實所用爲節。士，謂若中士、下士不命者，以主人為官長。自，由也。")
+    got = {g.lemma: g.text for g in align_block(base, note, marks) if g.lemma == "士"}
+    assert got == {"士": "士謂若中士下士不命者以主人為官長"}
+    # a list of the passage's own words is read as before: 「八、六者，豆數也」 (KR1d0030_011#229, train)
+    note, marks = _with_marks("八、六者，豆數也。凡饌以豆為本。")
+    assert ("explanation", "六") in [(g.type, g.lemma) for g in align_block("堂上之饌八西夾六", note, marks)]

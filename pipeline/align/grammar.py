@@ -1159,7 +1159,11 @@ def read_note(note: str, marks: dict[int, str], in_base, base_count=lambda x: 1,
                 # (not right after a clause that only names who speaks, where X is the passage's: 「鄭司農云：有秩酒者，給事中
                 # 予之酒」 is one statement, opened there, whose head is the passage's own 有秩酒者; stop 66)
                 or (body.endswith("者") and len(body) <= 9 and nxt and not body.startswith("謂")
-                    and not (attributed and (in_base(body) or in_base(body[:-1]))))
+                    and not (attributed and (in_base(body) or in_base(body[:-1])))
+                    # (not the next item of a list that a 謂 opened: 「士，謂若中士、下士不命者，以主人為官長」, 「其他，謂貳車及介、
+                    # 牢禮、賓主之間、擯者、將幣…」 (KR1d0030_002#262, KR1d0003_037#27, train; stop 73) — the list is what X refers
+                    # to; a list of the passage's words is read as before: 「八、六者，豆數也」, 「此言包、特者…」)
+                    and "謂" not in _list_opening(note, sent, i))
                 # a strong formula in a later clause, as a run-on sentence hides it:
                 # 「…長六尺，宵，讀為綃」, 「…，X讀為Y」, 「…，X當為Y」, 「…，X之言Y」
                 or ((m := _STRONG.match(body)) and not all(ch in _ADVERBS for ch in (m.group("x") or m.group("x1") or m.group("y")))
@@ -1223,6 +1227,14 @@ def read_note(note: str, marks: dict[int, str], in_base, base_count=lambda x: 1,
             ce1 = sent[i][1]  # the statement's first clause
             bare = (cs, ce1) if not new and ce1 == ce and 2 <= ce - cs <= 6 and in_base(note[cs:ce]) else None
     return out
+
+
+def _list_opening(note: str, sent, i: int) -> str:
+    """The clause that opens the run of 、-listed clauses ending right before clause i ("" where clause i follows no 、)."""
+    r = i
+    while r > 0 and sent[r - 1][2] == "、":
+        r -= 1
+    return note[sent[r][0] : sent[r][1]] if r < i else ""
 
 
 # what a list of words is said to be together, not what each is: the same, different
