@@ -1460,3 +1460,13 @@ def test_an_item_of_a_list_that_wei_opened_is_no_head():
     # a list of the passage's own words is read as before: 「八、六者，豆數也」 (KR1d0030_011#229, train)
     note, marks = _with_marks("八、六者，豆數也。凡饌以豆為本。")
     assert ("explanation", "六") in [(g.type, g.lemma) for g in align_block("堂上之饌八西夾六", note, marks)]
+
+
+def test_a_verb_of_wearing_or_having_before_the_passages_thing_is_no_part_of_the_lemma():
+    # 「服皮弁者，朝聘主相尊敬也」, 「有几筵者，以其庿受，宜依神也」 (KR1d0030_011#245, #271, 集釋 juan 11, train; stop 73): why the
+    # passage's 皮弁 is worn, its 几筵 set out — the lemma is the thing, not the unanchored 「服皮弁」
+    note, marks = _with_marks("服皮弁者，朝聘主相尊敬也。諸侯視朔皮弁服。入于次者，俟辨也。")
+    got = [(g.type, g.lemma, g.lemma_start) for g in align_block("賓皮弁聘至于朝賓入于次", note, marks)]
+    assert ("explanation", "皮弁", 1) in got and ("explanation", "入于次", 8) in got
+    note, marks = _with_marks("有几筵者，以其庿受，宜依神也。")
+    assert [(g.lemma, g.lemma_start) for g in align_block("几筵既設擯者出請命", note, marks)] == [("几筵", 0)]

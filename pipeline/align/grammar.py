@@ -690,6 +690,10 @@ def _read_zhe(st: Statement, x: str, k: int) -> None:
         # 「必辭公者，為其尊…」 "that he must X is because …": the lemma is the X the passage has
         # (KR1d0030_015#230, train; 必請者, 必如饗者, 必佩者, 必使人弔者 …)
         xs, x = xs + 1, x[1:]
+    elif x[:1] in _USES and len(x) >= 3 and not st.in_base(x) and st.in_base(x[1:]):
+        # 「服皮弁者，朝聘主相尊敬也」, 「有几筵者，以其庿受」, 「用𤣥纁者…」 (KR1d0030_011#245, #271, _002#59, train; stop 73): why
+        # the passage's thing is worn, set out or used — the thing is the lemma, the verb the note's own
+        xs, x = xs + 1, x[1:]
     elif not st.in_base(x) and len(x) >= 3:
         # two sentences run together (「以朱韋為之三者」): the head after a closing particle
         j = next((j for j in range(1, len(x)) if st.in_base(x[j:])), None)  # longest tail
@@ -1227,6 +1231,9 @@ def read_note(note: str, marks: dict[int, str], in_base, base_count=lambda x: 1,
             ce1 = sent[i][1]  # the statement's first clause
             bare = (cs, ce1) if not new and ce1 == ce and 2 <= ce - cs <= 6 and in_base(note[cs:ce]) else None
     return out
+
+
+_USES = "服有用執設"  # wear / have / use / hold / set out: a verb the note puts before the passage's thing (「服皮弁者」)
 
 
 def _list_opening(note: str, sent, i: int) -> str:
