@@ -1470,3 +1470,11 @@ def test_a_verb_of_wearing_or_having_before_the_passages_thing_is_no_part_of_the
     assert ("explanation", "皮弁", 1) in got and ("explanation", "入于次", 8) in got
     note, marks = _with_marks("有几筵者，以其庿受，宜依神也。")
     assert [(g.lemma, g.lemma_start) for g in align_block("几筵既設擯者出請命", note, marks)] == [("几筵", 0)]
+
+
+def test_a_list_closed_by_zhe_shares_its_explanation():
+    # 「八、六者，豆數也」 (KR1d0030_011#229, 集釋 juan 11, train; stop 73) and 「將、帥、長、司馬者，其師吏也」 (KR1d0003_028#12, train):
+    # the 者 closing a list of the passage's words explains each of them, not the last alone
+    note, marks = _with_marks("八、六者，豆數也。凡饌以豆為本。")
+    got = [(g.type, g.lemma, g.lemma_start) for g in align_block("堂上之饌八西夾六", note, marks)]
+    assert ("explanation", "八", 4) in got and ("explanation", "六", 7) in got

@@ -1258,14 +1258,22 @@ def _list_sharing_a_gloss(note: str, sent, in_base) -> list[Candidate]:
     train; stop 72): words of the passage listed with 、 at a sentence start, then a clause opening with 皆 ("all of them") — one gloss
     for each word, the whole sentence its text (the readers took the first or the last word alone, the list run into its text)."""
     n = next((i for i, (_cs, _ce, m) in enumerate(sent) if m != "、"), len(sent))
-    if n < 1 or n + 1 >= len(sent) or sent[n][2] != "，" or not note.startswith(_ALL, sent[n + 1][0]):
+    if n < 1 or n + 1 >= len(sent) or sent[n][2] != "，":
         return []
     items = [(cs, ce) for cs, ce, _m in sent[: n + 1]]
+    e = sent[-1][1]
+    if note.startswith(_ALL, sent[n + 1][0]):
+        pred = note[sent[n + 1][0] + 1 : e]
+        typ = "reference" if pred.startswith("謂") else "definition"
+    elif note[items[-1][1] - 1] == "者" and not in_base(note[items[-1][0] : items[-1][1]]):
+        # 「八、六者，豆數也」, 「舉肺、脊者，食時所先舉也」 (KR1d0030_011#229, _002#64, train; stop 73): the 者 closing the list
+        # explains every word of it (the readers took the last word alone)
+        items[-1] = (items[-1][0], items[-1][1] - 1)
+        typ = "explanation"
+    else:
+        return []
     if not all(1 <= ce - cs <= 4 and in_base(note[cs:ce]) for cs, ce in items):
         return []
-    e = sent[-1][1]
-    pred = note[sent[n + 1][0] + 1 : e]
-    typ = "reference" if pred.startswith("謂") else "definition"
     return [Candidate(cs, e, typ, note[cs:ce], cs, 0.7, exact_only=True) for cs, ce in items]
 
 
