@@ -1478,3 +1478,11 @@ def test_a_list_closed_by_zhe_shares_its_explanation():
     note, marks = _with_marks("八、六者，豆數也。凡饌以豆為本。")
     got = [(g.type, g.lemma, g.lemma_start) for g in align_block("堂上之饌八西夾六", note, marks)]
     assert ("explanation", "八", 4) in got and ("explanation", "六", 7) in got
+
+
+def test_a_gloss_that_repeats_its_head_before_wei_is_no_head_of_its_own():
+    # 「監，監一國，謂君也」 (KR1d0003_029#19, 周禮 juan 29, train; stop 73): 「監一國」 repeats the head waiting before it and is its
+    # gloss, not a later head of 「X，謂Y」 — 監 is glossed, no unanchored 「監一國」; likewise 「利，利於民，謂物實厚者」 (KR1d0003_014#194)
+    note, marks = _with_marks("牧，州牧也。監，監一國，謂君也。維猶連結也。")
+    got = [(g.lemma, g.lemma_start) for g in align_block("建牧立監以維邦國", note, marks, zhushu=True)]
+    assert got == [("牧", 1), ("監", 3), ("維", 5)]

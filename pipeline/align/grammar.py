@@ -1173,7 +1173,8 @@ def read_note(note: str, marks: dict[int, str], in_base, base_count=lambda x: 1,
                 or ((m := _STRONG.match(body)) and not all(ch in _ADVERBS for ch in (m.group("x") or m.group("x1") or m.group("y")))
                     and not (m.group("y") and _still_after(m.group("y"), body[m.end():])))
                 # (a clause ending in 也 closes a gloss, it is no head: 「憲，表也，謂縣之也」)
-                or (len(body) <= 4 and _STRONG_NEXT.match(nxt) and not body.endswith("也"))
+                # (not the gloss of a head waiting before it that repeats the head: 「監，監一國，謂君也」, KR1d0003_029#19, train; stop 73)
+                or (len(body) <= 4 and _STRONG_NEXT.match(nxt) and not body.endswith("也") and not (head_before and not in_base(body)))
                 # another reading of a word of the passage in a later clause: 「…亳西，見，或為敗，邑或為予」,
                 # 「…無方，詔侑，或為詔囿」 (KR1d0053_055#163, _024#5, train)
                 or (len(body) <= 4 and in_base(body) and _OR_READS.match(nxt))
