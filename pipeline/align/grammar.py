@@ -315,6 +315,7 @@ class Statement:
     out: list[Candidate]
     zhushu: bool = False  # a 注 of a 注疏: the head classifier's 注疏 weights (heads.py)
     commas: frozenset[int] = frozenset()  # the clause boundaries marked ， (not 、 listing words, not ： before speech)
+    listing: frozenset[int] = frozenset()  # the clause boundaries marked 、 (words listed)
 
     @property
     def seg(self) -> str:
@@ -882,6 +883,11 @@ def read_definition(st: Statement) -> bool:
     if not st.inner or len(first) > 8:
         return False
     after = st.text[st.first_end : st.e]
+    if st.first_end in st.listing and _listed_subject(st, first):
+        # 「大夫、士旁牽緘而已」 (KR1d0053_045#186, 禮記 juan 45, train; stop 73): X listed with the passage's next word, the two the
+        # subject of what follows — no 「X，Y」 definition. The segmenter's 、 alone is no evidence (it often stands for the edition's
+        # ，: 「司宫、大宰之屬」), nor a list sharing its gloss (「介、景皆大也」) or a gloss repeating its head (「脯用籩、籩，宜乾物也」)
+        return False
     if len(first) == 1 and after[1:2] == "則" and not seg.endswith("也"):
         # 「器，利則事成」: a conditional about X, not a gloss of it (the train split's edition
         # marks have this shape 3 times, the one without 也 a statement: 「降，賓則出庿門」)
@@ -1025,7 +1031,8 @@ READERS: tuple[Callable[[Statement], bool], ...] = (
 
 def read_statement(text: str, s: int, e: int, clause_ends: list[int], in_base, out: list[Candidate],
                    sentence_start: bool, base_count=lambda x: 1, first_sentence: bool = False,
-                   zhushu: bool = False, commas: frozenset[int] = frozenset()) -> None:
+                   zhushu: bool = False, commas: frozenset[int] = frozenset(),
+                   listing: frozenset[int] = frozenset()) -> None:
     """Read one statement text[s:e] (a sentence, or a clause that opens a formula) into `out`. `commas`: the
     positions whose mark is ，."""
     m = ATTRIBUTION.match(text, s, e)
@@ -1036,7 +1043,7 @@ def read_statement(text: str, s: int, e: int, clause_ends: list[int], in_base, o
         return
     inner = [k for k in clause_ends if head < k < e]  # clause boundaries inside the statement
     st = Statement(text, s, head, e, clause_ends, inner, inner[0] if inner else e, in_base, base_count,
-                   sentence_start, first_sentence, out, zhushu, commas)
+                   sentence_start, first_sentence, out, zhushu, commas, listing)
     for reader in READERS:
         if reader(st):
             return
@@ -1093,6 +1100,7 @@ def read_note(note: str, marks: dict[int, str], in_base, base_count=lambda x: 1,
     out: list[Candidate] = []
     clause_ends = sorted(cuts)
     commas = frozenset(k for k, m in cuts.items() if m == "，")
+    listing = frozenset(k for k, m in cuts.items() if m == "、")
     for n_sent, sent in enumerate(sentences_of(note, cuts)):
         s, e = sent[0][0], sent[-1][1]
         shared = _list_sharing_a_gloss(note, sent, in_base)
@@ -1203,7 +1211,8 @@ def read_note(note: str, marks: dict[int, str], in_base, base_count=lambda x: 1,
             cut_by_remark = j + 1 < len(starts) and starts[j + 1] in remarks
             read_statement(note, cs, ce, clause_ends, in_base, out,
                            sentence_start=(i == 0 or i in hidden) and not cut_by_remark,
-                           base_count=base_count, first_sentence=(n_sent == 0), zhushu=zhushu, commas=commas)
+                           base_count=base_count, first_sentence=(n_sent == 0), zhushu=zhushu, commas=commas,
+                           listing=listing)
             if i:
                 # inside a sentence only a lemma of the passage makes a gloss (variants excepted)
                 for c in out[before:]:
@@ -1235,6 +1244,18 @@ def read_note(note: str, marks: dict[int, str], in_base, base_count=lambda x: 1,
 
 
 _USES = "服有用執設"  # wear / have / use / hold / set out: a verb the note puts before the passage's thing (「服皮弁者」)
+
+
+def _listed_subject(st: Statement, first: str) -> bool:
+    """The clause after `first` (marked 、) opens with another word of the passage and runs on into a predicate: not a
+    gloss that repeats the head (「司馬、司馬正」, 「羊骼、羊左骼」), a nominal one (「量人、司馬之屬」, 「主婦、主人之妻」) or
+    a list of them (「内兄弟、内賓、宗婦也」)."""
+    nxt_end = next((c for c in st.inner if c > st.first_end), st.e)
+    nxt = st.text[st.first_end : nxt_end]
+    k = longest_base_prefix(nxt, st.in_base, max_len=4)
+    listed_on = nxt_end in st.listing and st.seg.endswith("也")
+    return 1 <= k < len(nxt) and nxt[0] not in first and "皆" not in st.seg and "之" not in nxt and not nxt.endswith("也") \
+        and not listed_on
 
 
 def _list_opening(note: str, sent, i: int) -> str:
