@@ -1498,3 +1498,9 @@ def test_words_listed_as_the_subject_of_a_statement_are_not_defined_by_it():
     # 饋食禮, the 注 of 集釋 juan 26, train)
     note, marks = _with_marks("主婦、主人之妻，雖姑存，猶使之主。")
     assert ("definition", "主婦", 0) in [(g.type, g.lemma, g.lemma_start) for g in align_block("主婦纚笄宵衣立于房中南面", note, marks)]
+
+
+def test_a_preposition_opening_the_notes_own_clause_is_no_head():
+    # 「於臣之妻畧也」 (KR1d0053_045#121, 禮記 juan 45, train; stop 73) on 「於外命婦既加蓋而君至」: no gloss of 於
+    note, marks = _with_marks("於臣之妻畧也。")
+    assert align_block("於外命婦既加蓋而君至", note, marks, zhushu=True) == []
