@@ -1504,3 +1504,13 @@ def test_a_preposition_opening_the_notes_own_clause_is_no_head():
     # 「於臣之妻畧也」 (KR1d0053_045#121, 禮記 juan 45, train; stop 73) on 「於外命婦既加蓋而君至」: no gloss of 於
     note, marks = _with_marks("於臣之妻畧也。")
     assert align_block("於外命婦既加蓋而君至", note, marks, zhushu=True) == []
+
+
+def test_what_a_thing_is_like_today_or_made_of_defines_it_without_a_mark():
+    # 「𤣥謂互若今屠家，縣肉格」, 「𤣥謂皇析五采羽為之，亦如帗」 (KR1d0003_012#251, #192, 周禮 juan 12, train; stop 73)
+    note, marks = _with_marks("鄭司農云：互謂楅衡之屬。盆簝，皆器名。盆，所以盛血，簝，受肉籠也。𤣥謂互若今屠家，縣肉格。")
+    got = [(g.type, g.lemma, g.lemma_start) for g in align_block("凡祭祀共其牛牲之互與其盆簝以待事", note, marks, zhushu=True)]
+    assert got.count(("definition", "互", 8)) == 1 and ("reference", "互", 8) in got
+    base = "舞師掌教兵舞帥而舞山川之祭祀教帗舞帥而舞社稷之祭祀教羽舞帥而舞四方之祭祀教皇舞帥而舞旱暵之事"
+    note, marks = _with_marks("鄭司農云：皇舞，蒙羽舞。書或為䍿，或為義。𤣥謂皇析五采羽為之，亦如帗。")
+    assert ("definition", "皇", 37) in [(g.type, g.lemma, g.lemma_start) for g in align_block(base, note, marks, zhushu=True)]

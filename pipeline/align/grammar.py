@@ -985,6 +985,11 @@ def read_unmarked_head(st: Statement) -> bool:
         # 「下亦降也」, 「啐亦嘗也」, 「綏亦旌旗之緌也」 (KR1d0030_003#113, _004#98, KR1d0053_031#140, train): X亦Y也, a
         # short Y, is a definition like the 18 such the head classifier takes at sentence starts on train juan
         return st.add("definition", x, s, 0.6, exact_only=True)
+    if (rest.startswith("若今") or _MADE_OF.match(rest)) and len(x) <= 3 and x[0] not in _NOT_LEADS and x[0] not in "為爲":
+        # 「互若今屠家縣肉格」 "互 is like today's butcher's meat rack", 「皇析五采羽為之」 "皇 is made of split five-coloured feathers"
+        # (KR1d0003_012#251, #192, 周禮 juan 12, train; stop 73): what X is like today, or what it is made of, defines X, as
+        # 「X，若今Y」 / 「羽析白羽為之」 do with their mark (not 「為日以人事為之耳」, 禮記集說: "choosing the day is done by …")
+        return st.add("definition", x, s, 0.6, exact_only=True)
     if rest.startswith("所以") and rest[2:3] not in _REASON_OF and len(x) <= 3 and x[0] not in _NOT_LEADS:
         # 「鐃所以止鼓」, 「纓所以固絰」, 「茵所以藉棺者」 (KR1d0003_029#154, KR1d0030_018#58, KR1d0026_013#83, train; stop 71): what X is
         # for defines X, as 「燭，所以照饌也」 with its mark — not 「天所以為天」, 「人所以不知孔子」: "why X is / does not …"
@@ -1250,6 +1255,7 @@ def read_note(note: str, marks: dict[int, str], in_base, base_count=lambda x: 1,
 _USES = "服有用執設"  # wear / have / use / hold / set out: a verb the note puts before the passage's thing (「服皮弁者」)
 
 
+_MADE_OF = re.compile(r"(?:析|以)[^，。；：、則而不]{1,6}為之")  # 「析五采羽為之」, 「以竹為之」: what a thing is made of
 _PARTICLES = frozenset("於于以與及其")  # prepositions and conjunctions: no unmarked head but for a short 「Y也」 (「以用也」)
 
 
