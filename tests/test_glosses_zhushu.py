@@ -1514,3 +1514,10 @@ def test_what_a_thing_is_like_today_or_made_of_defines_it_without_a_mark():
     base = "舞師掌教兵舞帥而舞山川之祭祀教帗舞帥而舞社稷之祭祀教羽舞帥而舞四方之祭祀教皇舞帥而舞旱暵之事"
     note, marks = _with_marks("鄭司農云：皇舞，蒙羽舞。書或為䍿，或為義。𤣥謂皇析五采羽為之，亦如帗。")
     assert ("definition", "皇", 37) in [(g.type, g.lemma, g.lemma_start) for g in align_block(base, note, marks, zhushu=True)]
+
+
+def test_x_ye_zhe_explains_x():
+    # 「蜡也者，索也」 (KR1d0053_043#90, 禮記 juan 43, train; stop 73) on 「子貢觀於蜡」: the 也 is the formula's, 蜡 the lemma
+    note, marks = _with_marks("蜡也者，索也。歲十二月，合聚萬物而索饗之祭也。")
+    got = [(g.type, g.lemma, g.lemma_start) for g in align_block("子貢觀於蜡孔子曰賜也樂乎對曰一國之人皆若狂賜未知其樂也", note, marks, zhushu=True)]
+    assert ("explanation", "蜡", 4) in got
