@@ -1498,6 +1498,10 @@ def test_words_listed_as_the_subject_of_a_statement_are_not_defined_by_it():
     # 饋食禮, the 注 of 集釋 juan 26, train)
     note, marks = _with_marks("主婦、主人之妻，雖姑存，猶使之主。")
     assert ("definition", "主婦", 0) in [(g.type, g.lemma, g.lemma_start) for g in align_block("主婦纚笄宵衣立于房中南面", note, marks)]
+    # and 「純、紕所不至者五寸，與㑹去上同」 (KR1d0053_043#198, 禮記 juan 43, train): what the 紕 does not reach, a noun phrase
+    base = "韠長三尺下廣二尺上廣一尺㑹去上五寸紕以爵韋六寸不至下五寸純以素紃以五采"
+    note, marks = _with_marks("素，生帛也。純、紕所不至者五寸，與㑹去上同。")
+    assert ("definition", "純", 28) in [(g.type, g.lemma, g.lemma_start) for g in align_block(base, note, marks, zhushu=True)]
 
 
 def test_a_preposition_opening_the_notes_own_clause_is_no_head():

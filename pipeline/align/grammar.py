@@ -1264,13 +1264,14 @@ _PARTICLES = frozenset("於于以與及其")  # prepositions and conjunctions: n
 
 def _listed_subject(st: Statement, first: str) -> bool:
     """The clause after `first` (marked 、) opens with another word of the passage and runs on into a predicate: not a
-    gloss that repeats the head (「司馬、司馬正」, 「羊骼、羊左骼」), a nominal one (「量人、司馬之屬」, 「主婦、主人之妻」) or
+    gloss that repeats the head (「司馬、司馬正」, 「羊骼、羊左骼」), a nominal one (「量人、司馬之屬」, 「主婦、主人之妻」,
+    「純、紕所不至者，五寸」) or
     a list of them (「内兄弟、内賓、宗婦也」)."""
     nxt_end = next((c for c in st.inner if c > st.first_end), st.e)
     nxt = st.text[st.first_end : nxt_end]
     k = longest_base_prefix(nxt, st.in_base, max_len=4)
     listed_on = nxt_end in st.listing and st.seg.endswith("也")
-    return 1 <= k < len(nxt) and nxt[0] not in first and "皆" not in st.seg and "之" not in nxt and not nxt.endswith("也") \
+    return 1 <= k < len(nxt) and nxt[0] not in first and "皆" not in st.seg and "之" not in nxt and "所" not in nxt and not nxt.endswith("也") \
         and not listed_on
 
 
