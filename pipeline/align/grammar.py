@@ -1270,6 +1270,8 @@ def _listed_subject(st: Statement, first: str) -> bool:
     nxt_end = next((c for c in st.inner if c > st.first_end), st.e)
     nxt = st.text[st.first_end : nxt_end]
     k = longest_base_prefix(nxt, st.in_base, max_len=4)
+    if k and st.in_base(first + nxt[:k]):
+        return False  # words standing together in the passage (「夫人、世子，死…」 on 「遭夫人世子之喪」): read as before
     listed_on = nxt_end in st.listing and st.seg.endswith("也")
     return 1 <= k < len(nxt) and nxt[0] not in first and "皆" not in st.seg and "之" not in nxt and "所" not in nxt and not nxt.endswith("也") \
         and not listed_on
