@@ -1525,3 +1525,11 @@ def test_x_ye_zhe_explains_x():
     note, marks = _with_marks("蜡也者，索也。歲十二月，合聚萬物而索饗之祭也。")
     got = [(g.type, g.lemma, g.lemma_start) for g in align_block("子貢觀於蜡孔子曰賜也樂乎對曰一國之人皆若狂賜未知其樂也", note, marks, zhushu=True)]
     assert ("explanation", "蜡", 4) in got
+
+
+def test_yi_shang_in_y_of_y_wei_x_is_a_measure():
+    # 「馬八尺以上為龍」 (KR1d0030_016#117, 集釋 juan 16, train; stop 73): "a horse of eight feet and over is called 龍" — 以上 is a measure,
+    # not 以 governing a verb phrase that Y為X leaves out
+    base = "天子乘龍載大旂象日月升龍降龍出拜日于東門之外反祀方明"
+    note, marks = _with_marks("此謂㑹同以春者也。馬八尺以上為龍。大旂，大常也。")
+    assert ("reference", "龍", 3) in [(g.type, g.lemma, g.lemma_start) for g in align_block(base, note, marks)]

@@ -778,8 +778,10 @@ def made_name(clause: str, in_base) -> tuple[int, str] | None:
     if not m:
         return None
     y, x = m.group(1), m.group(2)
+    # (以上 / 以下 "and over" / "and under" is a measure, not 以 governing a verb: 「馬八尺以上為龍」, KR1d0030_016#117, 集釋 juan 16, train; stop 73)
+    y_words = y.replace("以上", "").replace("以下", "")
     if (not in_base(x) or _MADE_HOLDS & set(x) or x[-1] in _PERSON_ENDS or x in ("上", "下", "司馬") or in_base(y)
-            or in_base(y[:2]) or y[0] in _MADE_OPENS or _MADE_HOLDS & set(y) or y[-1] in _MADE_CHANGE
+            or in_base(y[:2]) or y[0] in _MADE_OPENS or _MADE_HOLDS & set(y_words) or y[-1] in _MADE_CHANGE
             or y in ("大率", "大槩", "大抵") or (y.endswith(("人", "公", "伯", "尸")) and not _HEADCOUNT.fullmatch(y))):
         return None
     return m.start(2), x
