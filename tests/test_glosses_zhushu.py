@@ -1533,3 +1533,11 @@ def test_yi_shang_in_y_of_y_wei_x_is_a_measure():
     base = "天子乘龍載大旂象日月升龍降龍出拜日于東門之外反祀方明"
     note, marks = _with_marks("此謂㑹同以春者也。馬八尺以上為龍。大旂，大常也。")
     assert ("reference", "龍", 3) in [(g.type, g.lemma, g.lemma_start) for g in align_block(base, note, marks)]
+
+
+def test_x_zhi_zhe_explains_the_verb_x():
+    # 「乘之者，入天子之國，車服不可盡同也」 (KR1d0030_016#39, 集釋 juan 16, train; stop 73): why the passage's 乘 is done "to it" — the
+    # verb 乘 is the lemma, 之 the note's object pronoun (it was an unanchored 「乘之」)
+    note, marks = _with_marks("墨車，大夫制也。乘之者，入天子之國，車服不可盡同也。")
+    got = [(g.type, g.lemma, g.lemma_start) for g in align_block("乘墨車載龍旂弧韣乃朝以瑞玉有繅", note, marks)]
+    assert ("explanation", "乘", 0) in got

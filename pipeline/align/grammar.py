@@ -655,6 +655,11 @@ def _read_zhe(st: Statement, x: str, k: int) -> None:
     if len(x) >= 2 and x.endswith("也") and not st.in_base(x) and st.in_base(x[:-1]):
         # 「蜡也者，索也」 (KR1d0053_043#90, 禮記 juan 43, train; stop 73): 「X也者，Y」 explains X, the 也 the formula's
         x = x[:-1]
+    elif len(x) >= 2 and x.endswith("之") and not st.in_base(x) and st.in_base(x[:-1]) and k + 1 in st.clause_ends:
+        # 「乘之者，入天子之國…」, 「載之者，所以表識其事也」, 「奠之者，酬不舉也」 (KR1d0030_016#39, _011#76, _007#138, train; stop 73):
+        # why the passage's X is done "to it" — the verb X is the lemma, 之 the note's object pronoun (92 such unanchored over the
+        # thirteen books, listed and read)
+        x = x[:-1]
     # 「…者。」 closing the statement is a noun phrase (unless X is a word of the passage);
     # 凡X者 states a rule for all X; 「祭統曰餕者」 quotes a book: none of them a head
     if not nxt and not st.in_base(x) and st.sentence_start and not st.inner and not text.startswith("凡", st.s0):
