@@ -1541,3 +1541,11 @@ def test_x_zhi_zhe_explains_the_verb_x():
     note, marks = _with_marks("墨車，大夫制也。乘之者，入天子之國，車服不可盡同也。")
     got = [(g.type, g.lemma, g.lemma_start) for g in align_block("乘墨車載龍旂弧韣乃朝以瑞玉有繅", note, marks)]
     assert ("explanation", "乘", 0) in got
+
+
+def test_three_words_listed_before_a_short_nominal_gloss_share_it():
+    # 「枉矢、殺矢、矰矢、恒矢，弓所用也」 (KR1d0003_032#81, 周禮 juan 32, train; stop 73): each arrow the passage names takes the gloss
+    base = "凡矢枉矢絜矢利火射用諸守城車戰殺矢鍭矢用諸近射田獵矰矢茀矢用諸弋射恒矢痹矢用諸散射"
+    note, marks = _with_marks("此八矢者，弓弩各有四焉。枉矢、殺矢、矰矢、恒矢，弓所用也。")
+    got = {(g.lemma, g.text) for g in align_block(base, note, marks, zhushu=True) if g.lemma_start is not None}
+    assert ("殺矢", "殺矢矰矢恒矢弓所用也") in got and ("矰矢", "矰矢恒矢弓所用也") in got

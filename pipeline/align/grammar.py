@@ -1266,6 +1266,7 @@ _USES = "服有用執設"  # wear / have / use / hold / set out: a verb the note
 
 
 _MADE_OF = re.compile(r"(?:析|以)[^，。；：、則而不]{1,6}為之")  # 「析五采羽為之」, 「以竹為之」: what a thing is made of
+_NOMINAL_SHARED = re.compile(r"(?![言謂])[^，。、；：不無非未弗勿毋則而以於于為爲]{1,5}也")  # 「弓所用也」, 「樂章也」: a short nominal 「Y也」
 _PARTICLES = frozenset("於于以與及其")  # prepositions and conjunctions: no unmarked head but for a short 「Y也」 (「以用也」)
 
 
@@ -1318,6 +1319,11 @@ def _list_sharing_a_gloss(note: str, sent, in_base) -> list[Candidate]:
         # explains every word of it (the readers took the last word alone)
         items[-1] = (items[-1][0], items[-1][1] - 1)
         typ = "explanation"
+    elif n >= 2 and n + 2 == len(sent) and _NOMINAL_SHARED.fullmatch(note, sent[n + 1][0], e):
+        # 「枉矢、殺矢、矰矢、恒矢，弓所用也」, 「肩、臂、臑，肱骨也」 (KR1d0003_032#81, KR1d0026_016#57, train; stop 73): three words of the
+        # passage or more, then one short nominal clause ending in 也 that is all the sentence says of them (two words alone are as
+        # often a subject and a verb: 「賓、介降，從主人也」)
+        typ = "definition"
     else:
         return []
     if not all(1 <= ce - cs <= 4 and in_base(note[cs:ce]) for cs, ce in items):
