@@ -1508,6 +1508,9 @@ def test_a_preposition_opening_the_notes_own_clause_is_no_head():
     # 「於臣之妻畧也」 (KR1d0053_045#121, 禮記 juan 45, train; stop 73) on 「於外命婦既加蓋而君至」: no gloss of 於
     note, marks = _with_marks("於臣之妻畧也。")
     assert align_block("於外命婦既加蓋而君至", note, marks, zhushu=True) == []
+    # 如 "like" never opens a gloss of itself: 「如要絰也」 on 「杖大如絰」 (KR1d0053_033#26, 禮記 juan 33, train)
+    note, marks = _with_marks("如要絰也。")
+    assert align_block("絰殺五分而去一杖大如絰", note, marks, zhushu=True) == []
 
 
 def test_what_a_thing_is_like_today_or_made_of_defines_it_without_a_mark():

@@ -987,9 +987,10 @@ def read_unmarked_head(st: Statement) -> bool:
     # 108 with 則 in the next three characters (counts: docs/glosses.md).
     if rest[0] in "之而乃" or "則" in rest[:3] or (len(x) == 1 and x in NEGATIONS and len(rest) >= 3):
         return True
-    if x in _PARTICLES and not (rest.endswith("也") and len(rest) <= 3):
+    if x == "如" or (x in _PARTICLES and not (rest.endswith("也") and len(rest) <= 3)):
         # 「於臣之妻畧也」 "toward a minister's wife it is simplified" (KR1d0053_045#121, 禮記 juan 45, train; stop 73): a preposition
-        # or conjunction of the passage opening the note's own clause is no head — unless a short 「Y也」 glosses it (「及至也」)
+        # or conjunction of the passage opening the note's own clause is no head — unless a short 「Y也」 glosses it (「及至也」); 如
+        # "like" never (「如要絰也」 on 「杖大如絰」, KR1d0053_033#26, 禮記 juan 33, train)
         return True
     if not st.inner and re.fullmatch(r"亦[^之而則不無以於于為爲][^而則不無以於于為爲]{0,4}也", rest):
         # 「下亦降也」, 「啐亦嘗也」, 「綏亦旌旗之緌也」 (KR1d0030_003#113, _004#98, KR1d0053_031#140, train): X亦Y也, a
