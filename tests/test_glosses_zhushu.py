@@ -1552,3 +1552,15 @@ def test_three_words_listed_before_a_short_nominal_gloss_share_it():
     note, marks = _with_marks("此八矢者，弓弩各有四焉。枉矢、殺矢、矰矢、恒矢，弓所用也。")
     got = {(g.lemma, g.text) for g in align_block(base, note, marks, zhushu=True) if g.lemma_start is not None}
     assert ("殺矢", "殺矢矰矢恒矢弓所用也") in got and ("矰矢", "矰矢恒矢弓所用也") in got
+
+
+def test_of_p_the_passage_says_y():
+    # 「馬言則者，此享主用皮，或時用馬」 (KR1d0030_011#32, 集釋 juan 11, train; stop 73): of 馬 the passage says 則 — 則 is the lemma;
+    # 「公之昆弟不言庶者，此庶服無所見也」 (KR1d0030_018#134, 集釋 juan 18, train): why 公之昆弟 lacks 庶 — 公之昆弟 is
+    note, marks = _with_marks("奉，所奉以致命，謂束帛及𤣥纁也。馬言則者，此享主用皮，或時用馬，馬入則在幕南，皮馬皆乗。")
+    got = [(g.type, g.lemma, g.lemma_start) for g in align_block("官陳幣皮北首西上加其奉于左皮上馬則北面奠幣于其前", note, marks)]
+    assert ("explanation", "則", 16) in got
+    base = "為姪庶孫丈夫婦人之長殤大夫公之昆弟大夫之子為其昆弟庶子姑姊妹女子子之長殤"
+    note, marks = _with_marks("公之昆弟不言庶者，此庶服無所見也。大夫之子不言庶者，關適子亦服此殤也。")
+    got = [(g.lemma, g.lemma_start) for g in align_block(base, note, marks)]
+    assert ("公之昆弟", 13) in got and ("大夫之子", 17) in got

@@ -684,6 +684,16 @@ def _read_zhe(st: Statement, x: str, k: int) -> None:
         # KR1d0003_015#159, train; stop 69): why the passage says X (here, instead of Y) — X is the lemma
         st.add("explanation", said.group(said_x), s + said.start(said_x), 0.8, optional=not (after in st.clause_ends or after == e))
         return
+    about = _ABOUT_WORDING.fullmatch(x)
+    if about and nxt and not st.in_base(x) and st.in_base(about.group("p")):
+        # 「馬言則者，此享主用皮，或時用馬」, 「龜言登者，尊之也」: of P the passage says Y — Y is the lemma; 「公之昆弟不言庶者，此庶服無所見
+        # 也」: P is, where the passage lacks Y (KR1d0030_011#32, KR1d0053_016#129, KR1d0030_018#134, train; stop 73)
+        if about.group("neg") and not st.in_base(about.group("p") + about.group("y")):
+            st.add("explanation", about.group("p"), s, 0.7, optional=not (after in st.clause_ends or after == e))
+            return
+        if not about.group("neg") and st.in_base(about.group("y")):
+            st.add("explanation", about.group("y"), s + about.start("y"), 0.7, optional=not (after in st.clause_ends or after == e))
+            return
     # (曰 inside X quotes a book, 「祭統曰餕者」 — not where X is the passage's own words: 「𤣥謂一曰祠者，交接之辭」, 「五十曰艾者…」,
     # KR1d0003_025, KR1d0057_002, stop 69)
     if (not nxt and not st.in_base(x)) or text.startswith("凡", st.s0) or ("曰" in x and not st.in_base(x)) or x.endswith("云"):
@@ -1268,6 +1278,7 @@ _USES = "服有用執設"  # wear / have / use / hold / set out: a verb the note
 
 _MADE_OF = re.compile(r"(?:析|以)[^，。；：、則而不]{1,6}為之")  # 「析五采羽為之」, 「以竹為之」: what a thing is made of
 _NOMINAL_SHARED = re.compile(r"(?![言謂])[^，。、；：不無非未弗勿毋則而以於于為爲]{1,5}也")  # 「弓所用也」, 「樂章也」: a short nominal 「Y也」
+_ABOUT_WORDING = re.compile(r"(?P<p>[^言不]{1,6}?)(?P<neg>不)?言(?P<y>[^之]{1,4})")  # 「P言Y者」, 「P不言Y者」
 _PARTICLES = frozenset("於于以與及其")  # prepositions and conjunctions: no unmarked head but for a short 「Y也」 (「以用也」)
 
 
