@@ -1564,3 +1564,10 @@ def test_of_p_the_passage_says_y():
     note, marks = _with_marks("公之昆弟不言庶者，此庶服無所見也。大夫之子不言庶者，關適子亦服此殤也。")
     got = [(g.lemma, g.lemma_start) for g in align_block(base, note, marks)]
     assert ("公之昆弟", 13) in got and ("大夫之子", 17) in got
+
+
+def test_the_passages_own_yan_x_is_no_remark_on_its_wording():
+    # 「言偃，孔子弟子子游」 (KR1d0053_021#11, 禮記 juan 21, train; stop 73): 言偃 is a name of the passage, not 言X "it says X"
+    note, marks = _with_marks("言偃，孔子弟子子㳺。")
+    got = [(g.type, g.lemma, g.lemma_start) for g in align_block("仲尼之嘆蓋嘆魯也言偃在側曰君子何嘆", note, marks, zhushu=True)]
+    assert got == [("definition", "言偃", 8)]

@@ -397,6 +397,8 @@ def read_yan(st: Statement) -> bool:
     m = re.match(r"(?:不|必|故|特|復|皆|今|此|經|上|亦|但|乃|正|更|又|互|合|獨|於是|至此|于此|於此)?言", st.seg)
     if not m or st.seg[m.end() - 1 :].startswith("言之"):
         return False
+    if first_end - s >= 2 and st.in_base(text[s:first_end]):
+        return False  # 「言偃，孔子弟子子游」 (KR1d0053_021#11, 禮記 juan 21, train; stop 73): the passage's own 言偃, a name, not 言X
     neg = st.seg.startswith("不")
     p = s + m.end()
     zhe = text.find("者", p, first_end + 1)
