@@ -1571,3 +1571,11 @@ def test_the_passages_own_yan_x_is_no_remark_on_its_wording():
     note, marks = _with_marks("言偃，孔子弟子子㳺。")
     got = [(g.type, g.lemma, g.lemma_start) for g in align_block("仲尼之嘆蓋嘆魯也言偃在側曰君子何嘆", note, marks, zhushu=True)]
     assert got == [("definition", "言偃", 8)]
+
+
+def test_what_a_poem_of_the_passage_says_defines_it():
+    # 「闗雎言后妃之徳，葛蕈言后妃之職，卷耳言后妃之志…」 (KR1d0030_008#38, 集釋 juan 8, train; stop 73): what each poem the passage
+    # names says — a definition of each, at the sentence start and in the later clauses alike
+    note, marks = _with_marks("王后，國君夫人房中之樂歌也。闗雎言后妃之徳，葛蕈言后妃之職，卷耳言后妃之志，鵲巢言國君夫人之徳。")
+    got = [(g.lemma, g.lemma_start) for g in align_block("遂歌鄉樂周南闗雎葛蕈卷耳召南鵲巢采蘩采蘋", note, marks)]
+    assert ("闗雎", 6) in got and ("葛蕈", 8) in got and ("鵲巢", 14) in got

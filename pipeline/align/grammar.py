@@ -1008,6 +1008,10 @@ def read_unmarked_head(st: Statement) -> bool:
         # 「下亦降也」, 「啐亦嘗也」, 「綏亦旌旗之緌也」 (KR1d0030_003#113, _004#98, KR1d0053_031#140, train): X亦Y也, a
         # short Y, is a definition like the 18 such the head classifier takes at sentence starts on train juan
         return st.add("definition", x, s, 0.6, exact_only=True)
+    if _says_what(x, rest, st.in_base):
+        # 「關雎言后妃之德，葛蕈言后妃之職…」, 「來婦言來爲婦」 (KR1d0030_004#223, KR1d0026_002#183, train; stop 73): what the passage's
+        # X (a poem, a phrase) says — a definition of X, with or without the mark after it (「魚麗，言大平年豐物多也」)
+        return st.add("definition", x, s, 0.6, exact_only=True)
     if (rest.startswith("若今") or _MADE_OF.match(rest)) and len(x) <= 3 and x[0] not in _NOT_LEADS and x[0] not in "為爲":
         # 「互若今屠家縣肉格」 "互 is like today's butcher's meat rack", 「皇析五采羽為之」 "皇 is made of split five-coloured feathers"
         # (KR1d0003_012#251, #192, 周禮 juan 12, train; stop 73): what X is like today, or what it is made of, defines X, as
@@ -1194,6 +1198,10 @@ def read_note(note: str, marks: dict[int, str], in_base, base_count=lambda x: 1,
                 # 「…今謂之字，策，簡也。」: a short word of the passage glossed by a short 「Y也」
                 starts.append(i)
                 hidden.add(i)
+            elif (kx := longest_base_prefix(body, in_base, max_len=5)) >= 2 and _says_what(body[:kx], body[kx:], in_base):
+                # 「…關雎言后妃之德，葛蕈言后妃之職，卷耳言后妃之志」 (KR1d0030_004#223, train; stop 73): what X says, in a later clause
+                starts.append(i)
+                hidden.add(i)
             elif ATTRIBUTION.match(body) and not body.startswith("或"):
                 # 「…，鄭司農云：X，Y」: a quoted commentator's gloss opens here
                 starts.append(i)
@@ -1281,6 +1289,13 @@ _USES = "服有用執設"  # wear / have / use / hold / set out: a verb the note
 _MADE_OF = re.compile(r"(?:析|以)[^，。；：、則而不]{1,6}為之")  # 「析五采羽為之」, 「以竹為之」: what a thing is made of
 _NOMINAL_SHARED = re.compile(r"(?![言謂])[^，。、；：不無非未弗勿毋則而以於于為爲]{1,5}也")  # 「弓所用也」, 「樂章也」: a short nominal 「Y也」
 _ABOUT_WORDING = re.compile(r"(?P<p>[^言不]{1,6}?)(?P<neg>不)?言(?P<y>[^之]{1,4})")  # 「P言Y者」, 「P不言Y者」
+def _says_what(x: str, rest: str, in_base) -> bool:
+    """「X言Y」: X a word of the passage (two characters or more, no person who speaks, no 「…之言」 "the words of"), Y what it says."""
+    # (not 「雍人言入，旅人言退，文互相備也」: a short Y, or another 言 after it, is a remark on the passage's wording, 「P言Y者」's kind)
+    return (len(x) >= 2 and rest.startswith("言") and 4 <= len(rest) - 1 <= 12 and "言" not in rest[1:] and not in_base(x + "言")
+            and not in_base(rest[1:]) and x[-1] not in "之卿" and x[-1] not in _PERSON_ENDS and rest[1] not in "之其於于")
+
+
 _PARTICLES = frozenset("於于以與及其")  # prepositions and conjunctions: no unmarked head but for a short 「Y也」 (「以用也」)
 
 
