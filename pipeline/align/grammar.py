@@ -654,10 +654,11 @@ def _read_zhe(st: Statement, x: str, k: int) -> None:
     xs = s
     after = k + 1
     nxt = text[after:e]
+    marked = after in st.clause_ends or after == e  # a mark (or the statement's end) right after 者
     if len(x) >= 2 and x.endswith("也") and not st.in_base(x) and st.in_base(x[:-1]):
         # 「蜡也者，索也」 (KR1d0053_043#90, 禮記 juan 43, train; stop 73): 「X也者，Y」 explains X, the 也 the formula's
         x = x[:-1]
-    elif len(x) >= 2 and x.endswith("之") and not st.in_base(x) and st.in_base(x[:-1]) and k + 1 in st.clause_ends:
+    elif len(x) >= 2 and x.endswith("之") and not st.in_base(x) and st.in_base(x[:-1]) and after in st.clause_ends:
         # 「乘之者，入天子之國…」, 「載之者，所以表識其事也」, 「奠之者，酬不舉也」 (KR1d0030_016#39, _011#76, _007#138, train; stop 73):
         # why the passage's X is done "to it" — the verb X is the lemma, 之 the note's object pronoun (92 such unanchored over the
         # thirteen books, listed and read)
@@ -684,17 +685,17 @@ def _read_zhe(st: Statement, x: str, k: int) -> None:
     if said and nxt and not st.in_base(x) and st.in_base(said.group(said_x)):
         # 「更云主人者，廟中之稱也」, 「此云孟春者…」, 「變司市言貨賄者…」 (KR1d0026_008#47, KR1d0053_014#5,
         # KR1d0003_015#159, train; stop 69): why the passage says X (here, instead of Y) — X is the lemma
-        st.add("explanation", said.group(said_x), s + said.start(said_x), 0.8, optional=not (after in st.clause_ends or after == e))
+        st.add("explanation", said.group(said_x), s + said.start(said_x), 0.8, optional=not marked)
         return
     about = _ABOUT_WORDING.fullmatch(x)
     if about and nxt and not st.in_base(x) and st.in_base(about.group("p")):
         # 「馬言則者，此享主用皮，或時用馬」, 「龜言登者，尊之也」: of P the passage says Y — Y is the lemma; 「公之昆弟不言庶者，此庶服無所見
         # 也」: P is, where the passage lacks Y (KR1d0030_011#32, KR1d0053_016#129, KR1d0030_018#134, train; stop 73)
         if about.group("neg") and not st.in_base(about.group("p") + about.group("y")):
-            st.add("explanation", about.group("p"), s, 0.7, optional=not (after in st.clause_ends or after == e))
+            st.add("explanation", about.group("p"), s, 0.7, optional=not marked)
             return
         if not about.group("neg") and st.in_base(about.group("y")):
-            st.add("explanation", about.group("y"), s + about.start("y"), 0.7, optional=not (after in st.clause_ends or after == e))
+            st.add("explanation", about.group("y"), s + about.start("y"), 0.7, optional=not marked)
             return
     # (曰 inside X quotes a book, 「祭統曰餕者」 — not where X is the passage's own words: 「𤣥謂一曰祠者，交接之辭」, 「五十曰艾者…」,
     # KR1d0003_025, KR1d0057_002, stop 69)
@@ -726,7 +727,6 @@ def _read_zhe(st: Statement, x: str, k: int) -> None:
             or (j >= 4 and len(x) - j >= 2 and x[j - 1] not in _GOVERNS and x[j] not in _GOVERNS)
         ):
             xs, x = s + j, x[j:]
-    marked = after in st.clause_ends or after == e
     if not marked and len(x) < 2 and x not in NUMERALS:
         return  # 擯者每延之…: a one-character noun + 者 inside a clause (使者, 冠者)
     st.add("explanation", x, xs, 0.85 if marked else 0.6, optional=not marked)
@@ -906,9 +906,10 @@ def read_definition(st: Statement) -> bool:
         return False
     after = st.text[st.first_end : st.e]
     if st.first_end in st.listing and _listed_subject(st, first):
-        # 「大夫、士旁牽緘而已」 (KR1d0053_045#186, 禮記 juan 45, train; stop 73): X listed with the passage's next word, the two the
-        # subject of what follows — no 「X，Y」 definition. The segmenter's 、 alone is no evidence (it often stands for the edition's
-        # ，: 「司宫、大宰之屬」), nor a list sharing its gloss (「介、景皆大也」) or a gloss repeating its head (「脯用籩、籩，宜乾物也」)
+        # 「告、面同耳」, 「上賓、上介致之以束帛」 (KR1d0053_001#169, KR1d0026_008#89, train; stop 73, found in 禮記 juan 45's 「大夫、士
+        # 旁牽緘而已」): X listed with another word of the passage, the two the subject of what follows — no 「X，Y」 definition. The
+        # segmenter's 、 alone is no evidence (it often stands for the edition's ，: 「司宫、大宰之屬」), nor a list sharing its gloss
+        # (「介、景皆大也」), a gloss repeating its head (「脯用籩、籩，宜乾物也」) or words standing together in the passage
         return False
     if len(first) == 1 and after[1:2] == "則" and not seg.endswith("也"):
         # 「器，利則事成」: a conditional about X, not a gloss of it (the train split's edition
@@ -1284,11 +1285,12 @@ def read_note(note: str, marks: dict[int, str], in_base, base_count=lambda x: 1,
 
 
 _USES = "服有用執設"  # wear / have / use / hold / set out: a verb the note puts before the passage's thing (「服皮弁者」)
-
-
 _MADE_OF = re.compile(r"(?:析|以)[^，。；：、則而不]{1,6}為之")  # 「析五采羽為之」, 「以竹為之」: what a thing is made of
 _NOMINAL_SHARED = re.compile(r"(?![言謂])[^，。、；：不無非未弗勿毋則而以於于為爲]{1,5}也")  # 「弓所用也」, 「樂章也」: a short nominal 「Y也」
 _ABOUT_WORDING = re.compile(r"(?P<p>[^言不]{1,6}?)(?P<neg>不)?言(?P<y>[^之]{1,4})")  # 「P言Y者」, 「P不言Y者」
+_PARTICLES = frozenset("於于以與及其")  # prepositions and conjunctions: no unmarked head but for a short 「Y也」 (「以用也」)
+
+
 def _says_what(x: str, rest: str, in_base) -> bool:
     """「X言Y」: X a word of the passage (two characters or more, no person who speaks, no 「…之言」 "the words of"), Y what it says."""
     # (not 「雍人言入，旅人言退，文互相備也」: a short Y, or another 言 after it, is a remark on the passage's wording, 「P言Y者」's kind)
@@ -1296,14 +1298,10 @@ def _says_what(x: str, rest: str, in_base) -> bool:
             and not in_base(rest[1:]) and x[-1] not in "之卿" and x[-1] not in _PERSON_ENDS and rest[1] not in "之其於于")
 
 
-_PARTICLES = frozenset("於于以與及其")  # prepositions and conjunctions: no unmarked head but for a short 「Y也」 (「以用也」)
-
-
 def _listed_subject(st: Statement, first: str) -> bool:
     """The clause after `first` (marked 、) opens with another word of the passage and runs on into a predicate: not a
     gloss that repeats the head (「司馬、司馬正」, 「羊骼、羊左骼」), a nominal one (「量人、司馬之屬」, 「主婦、主人之妻」,
-    「純、紕所不至者，五寸」) or
-    a list of them (「内兄弟、内賓、宗婦也」)."""
+    「純、紕所不至者，五寸」) or a list of them (「内兄弟、内賓、宗婦也」)."""
     nxt_end = next((c for c in st.inner if c > st.first_end), st.e)
     nxt = st.text[st.first_end : nxt_end]
     k = longest_base_prefix(nxt, st.in_base, max_len=4)
