@@ -1579,3 +1579,11 @@ def test_what_a_poem_of_the_passage_says_defines_it():
     note, marks = _with_marks("王后，國君夫人房中之樂歌也。闗雎言后妃之徳，葛蕈言后妃之職，卷耳言后妃之志，鵲巢言國君夫人之徳。")
     got = [(g.lemma, g.lemma_start) for g in align_block("遂歌鄉樂周南闗雎葛蕈卷耳召南鵲巢采蘩采蘋", note, marks)]
     assert ("闗雎", 6) in got and ("葛蕈", 8) in got and ("鵲巢", 14) in got
+
+
+def test_an_x_comma_y_gloss_before_a_remark_is_read():
+    # 「螣，蝗之屬，言百者，明衆類並為害」 (KR1d0053_016#103, 禮記 juan 16, train; stop 73): the remark 「言百者」 after it leaves the
+    # gloss of 螣 before it standing
+    note, marks = _with_marks("螣，蝗之屬，言百者，明衆類並為害。")
+    got = [(g.type, g.lemma, g.lemma_start) for g in align_block("百螣時起其國乃饑", note, marks, zhushu=True)]
+    assert ("definition", "螣", 1) in got and ("explanation", "百", 0) in got

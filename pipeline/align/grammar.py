@@ -1249,7 +1249,11 @@ def read_note(note: str, marks: dict[int, str], in_base, base_count=lambda x: 1,
             before = len(out)
             # the words before a remark cut off by it are the remark's context, not a head to guess at: no bare
             # 「X，Y」 head there (亦南陳，言西面… read 南, 遂士十二人，言各者… read 遂, on train juan)
-            cut_by_remark = j + 1 < len(starts) and starts[j + 1] in remarks
+            # (a 「X，Y」 of two clauses before the remark, Y of three characters or more, is read as any: 「螣，蝗之屬，言百者…」,
+            # 「長，其老者，言三人…」, KR1d0053_016#103, KR1d0028_004#210, train; stop 73 — not 「冬，皮屨、變，言白者…」)
+            glossed = starts[j + 1] == i + 2 if j + 1 < len(starts) else False
+            glossed = glossed and sent[i][2] == "，" and sent[i + 1][1] - sent[i + 1][0] >= 3
+            cut_by_remark = j + 1 < len(starts) and starts[j + 1] in remarks and not glossed
             read_statement(note, cs, ce, clause_ends, in_base, out,
                            sentence_start=(i == 0 or i in hidden) and not cut_by_remark,
                            base_count=base_count, first_sentence=(n_sent == 0), zhushu=zhushu, commas=commas,
