@@ -1587,3 +1587,10 @@ def test_an_x_comma_y_gloss_before_a_remark_is_read():
     note, marks = _with_marks("螣，蝗之屬，言百者，明衆類並為害。")
     got = [(g.type, g.lemma, g.lemma_start) for g in align_block("百螣時起其國乃饑", note, marks, zhushu=True)]
     assert ("definition", "螣", 1) in got and ("explanation", "百", 0) in got
+
+
+def test_zhuang_in_its_other_printed_form_is_what_x_looks_like():
+    # 「柶状如匕，以角爲之者，欲滑也」 (KR1d0030_001#86, 集釋 juan 1, train; stop 73): 状 is the print's 狀 — what 柶 looks like defines it
+    note, marks = _with_marks("篚，竹器如笭者。勺，尊升，所以㪺酒也。爵三升曰觶。柶状如匕，以角爲之者，欲滑也。")
+    got = [(g.type, g.lemma, g.lemma_start) for g in align_block("側尊一甒醴在服北有篚實勺觶角柶脯醢南上", note, marks)]
+    assert ("definition", "柶", 14) in got

@@ -806,8 +806,9 @@ def made_name(clause: str, in_base) -> tuple[int, str] | None:
 
 # 「X狀如Y」, 「X形似Y」, 「X之制，如Y」: what X looks like or how it is made (「畢狀如叉」, 「豐形似豆」, 「棜之制，如今大木轝矣」, 「柶狀
 # 如匕」, 「玉節之制，如王為之」: KR1d0030_026, KR1d0028_006, KR1d0003_015, train; stop 70) — a definition of X, whatever marks the
-# segmenter put (13 such over the thirteen books unread, 8 read already)
-_SHAPE = re.compile(r"(?P<x>[^，。、：；]{1,4}?)之?[狀形制]，?[如若似]")
+# segmenter put (13 such over the thirteen books unread, 8 read already); 状 is the prints' other form of 狀 (「柶状如匕」, KR1d0030_001#86,
+# train; stop 73: 3 more read, right)
+_SHAPE = re.compile(r"(?P<x>[^，。、：；]{1,4}?)之?[狀状形制]，?[如若似]")
 
 
 # 「鑮如鐘而大」, 「鐃如鈴，無舌」, 「籥如笛，三孔」, 「枚如箸，銜之」 (KR1d0030_009#17, KR1d0003_012#164, KR1d0053_031#82, KR1d0003_029#166,
