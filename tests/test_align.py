@@ -106,10 +106,19 @@ def test_quote_with_one_word_changed_takes_longest_verbatim_stretch():
 
 
 def test_lemma_absent_from_passage_is_unanchored_not_dropped():
+    # KR1d0030_002#233 (集釋 juan 2, train): 「婦人扱地」 is not the passage's wording (婦拜扱地)
+    g = align_block("婦拜扱地坐奠菜于几東席上還又拜如初", "扱地手至地也婦人扱地猶男子稽首",
+                    {2: "，", 6: "。", 10: "，", 15: "。"})
+    assert [(x.type, x.lemma, x.lemma_start) for x in g] == [("definition", "扱地", 2), ("equivalence", "婦人扱地", None)]
+    assert g[1].reason and g[1].confidence < g[0].confidence
+
+
+def test_the_passages_words_said_with_a_gloss_in_place_anchor_on_the_passage():
+    # KR1d0030_002#314 (集釋 juan 2, train; stop 73): after 「貺，賜也」 the note's 「賜命」 is the passage's 貺命 said with the gloss in
+    # its place, and anchors there (it was an unanchored 「賜命」)
     g = align_block("納吉曰吾子有貺命某加諸卜占曰吉使某也敢告", "貺賜也賜命謂許以女名也",
                     {1: "，", 3: "。", 5: "，", 11: "。"})
-    assert [(x.type, x.lemma, x.lemma_start) for x in g] == [("definition", "貺", 6), ("reference", "賜命", None)]
-    assert g[1].reason and g[1].confidence < g[0].confidence
+    assert [(x.type, x.lemma, x.lemma_start) for x in g] == [("definition", "貺", 6), ("reference", "貺命", 6)]
 
 
 def test_narrative_sentences_are_not_glosses():

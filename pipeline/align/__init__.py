@@ -29,6 +29,8 @@ stands in another passage of the juan too is no evidence either (docs/glosses.md
 
 from __future__ import annotations
 
+import re
+
 from collections.abc import Callable
 from pathlib import Path
 
@@ -311,7 +313,21 @@ def align_block(base: str, note: str, note_marks: dict[int, str] | None = None, 
             prev = (a.start, a.end)
             if c.type in ("emendation", "reading"):
                 emended.update(_substitution(glosses[-1]))
+            elif c.type in ("definition", "equivalence"):
+                for y, xs in _one_for_one(glosses[-1]).items():
+                    emended.setdefault(y, xs)
     return glosses
+
+
+def _one_for_one(g: Gloss) -> dict[str, tuple[str, tuple[int, int]]]:
+    """{Y: (X, X's span)} of an anchored 「X，Y也」 / 「X猶Y也」 that glosses one character by one: the note goes on to say the
+    passage's words with Y in X's place (「省，善也。善於其君，謂免於大難也」, 「干猶空也。空祫，謂無廟」, 「坏，益也。蟄蟲益户，謂稍小之
+    也」: KR1d0053_034#10, KR1d0053_016#372, train; stop 73), which read back anchor as 省於其君, 干祫, 蟄蟲坏户."""
+    x = g.lemma
+    m = re.fullmatch(re.escape(x) + r"猶?(.)也", g.text)
+    if len(x) != 1 or not m or fold(m.group(1)) == fold(x):
+        return {}
+    return {fold(m.group(1)): (fold(x), (g.lemma_start, g.lemma_end))}
 
 
 # the prints write 己, 已 and 巳 for one another: 「已猶大也」 of the passage's 為己偞卑, 「己則否者」 of 已則否, 「已之言起也」
