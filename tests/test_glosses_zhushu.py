@@ -1594,3 +1594,12 @@ def test_zhuang_in_its_other_printed_form_is_what_x_looks_like():
     note, marks = _with_marks("篚，竹器如笭者。勺，尊升，所以㪺酒也。爵三升曰觶。柶状如匕，以角爲之者，欲滑也。")
     got = [(g.type, g.lemma, g.lemma_start) for g in align_block("側尊一甒醴在服北有篚實勺觶角柶脯醢南上", note, marks)]
     assert ("definition", "柶", 14) in got
+
+
+def test_a_head_quoting_the_passage_with_words_left_out_anchors_on_the_whole_stretch():
+    # 「繫之弗别，謂若今宗室屬籍也」 (KR1d0053_034#64, 禮記 juan 34, train; stop 73) on 「繫之以姓而弗别」: the reference's head quotes the
+    # passage with 以姓而 left out — anchored on the whole stretch, as read_definition's gapped heads are
+    base = "繫之以姓而弗别綴之以食而弗殊雖百世而昏姻不通者周道然也"
+    note, marks = _with_marks("周之禮，所建者長也。姓，正姓也，始祖為正姓，髙祖為庶姓。繫之弗别，謂若今宗室屬籍也。")
+    got = [(g.type, g.lemma, g.lemma_start) for g in align_block(base, note, marks, zhushu=True)]
+    assert ("reference", "繫之以姓而弗别", 0) in got

@@ -277,6 +277,10 @@ def align_block(base: str, note: str, note_marks: dict[int, str] | None = None, 
                 at = next((span for x, span in emended.values() if x == read), None)
                 b = _Anchor(*at) if at else anchor_lemma(base, fb, read, prev, exact_only=True)
                 a = _Anchor(b.start, b.end, 0.9 * b.factor) if b.start is not None else a
+            if a.start is None and c.type != "variant" and not c.gapped and (g := anchor_gapped(base, fb, c.lemma, prev, in_base)):
+                # a head that quotes the passage with words left out, whatever reader took it (「繫之弗别，謂若今宗室屬籍也」 on 「繫之以姓
+                # 而弗别」, KR1d0053_034#64, 禮記 juan 34, train; stop 73), as read_definition's gapped heads are
+                a = g
             if c.type != "variant" and (a.start is None or a.end - a.start < len(c.lemma)):
                 # 己 / 已 / 巳 printed for one another, where the lemma anchored nowhere or only in part (「民致行己者」 of
                 # 民致行已, KR1d0053_055, train)
