@@ -1603,3 +1603,10 @@ def test_a_head_quoting_the_passage_with_words_left_out_anchors_on_the_whole_str
     note, marks = _with_marks("周之禮，所建者長也。姓，正姓也，始祖為正姓，髙祖為庶姓。繫之弗别，謂若今宗室屬籍也。")
     got = [(g.type, g.lemma, g.lemma_start) for g in align_block(base, note, marks, zhushu=True)]
     assert ("reference", "繫之以姓而弗别", 0) in got
+
+
+def test_a_long_y_yue_x_names_the_passages_word():
+    # 「飲賓客而從之以財貨曰酬，所以申暢厚意也」 (KR1d0030_001#193, 集釋 juan 1, train; stop 73): Y曰X with a Y of ten characters
+    note, marks = _with_marks("飲賓客而從之以財貨曰酬，所以申暢厚意也。束帛，十端也。")
+    got = [(g.type, g.lemma, g.lemma_start) for g in align_block("主人酬賓束帛儷皮", note, marks)]
+    assert ("reference", "酬", 2) in got

@@ -764,7 +764,8 @@ def read_name(st: Statement) -> bool:
         for a, x_at, b in names:
             st.out.append(Candidate(st.s + a, st.s + b, "reference", st.text[st.s + x_at : st.s + b], st.s + x_at, 0.7))
         return True
-    m = re.match(r"(.{1,8}?)曰(.{1,3})$", st.text[st.s : st.first_end])
+    # (Y of up to twelve characters: 「飲賓客而從之以財貨曰酬」, 「距王城三百里至四百里曰縣」, KR1d0030_001#193, KR1d0003_034#20, train; stop 73)
+    m = re.match(r"(.{1,12}?)曰(.{1,3})$", st.text[st.s : st.first_end])
     if m and st.in_base(m.group(2)) and not st.in_base(m.group(1)) and not says(m.group(1), m.group(2)):
         return st.add("reference", m.group(2), st.s + m.end(1) + 1, 0.7)
     return False
