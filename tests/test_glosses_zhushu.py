@@ -1610,3 +1610,16 @@ def test_a_long_y_yue_x_names_the_passages_word():
     note, marks = _with_marks("飲賓客而從之以財貨曰酬，所以申暢厚意也。束帛，十端也。")
     got = [(g.type, g.lemma, g.lemma_start) for g in align_block("主人酬賓束帛儷皮", note, marks)]
     assert ("reference", "酬", 2) in got
+
+
+def test_the_old_forms_of_wang_and_mei_fold_to_the_common_ones():
+    # KR1d0003_014 (周禮 juan 14, train; stop 73's hand check): the 經 prints 兦 "lacking" where its 注 writes 亾 (「使亾使微」, 鄭司農's
+    # 「亾者使有」), and KR1d0030_001#263 (集釋 juan 1, train) prints 睂壽 where the 注's 「古文眉作麋」 writes 眉 (the variant table's
+    # supplement, pipeline/train/variants.py); without the pairs neither anchors
+    base = "凡治市之貨賄六畜珍異兦者使有利者使阜害者使兦靡者使微"
+    note, marks = _with_marks("使有使阜，起其賈以徴之也。使亾使微，抑其賈以郤之也。鄭司農云：亾者使有無此物，則開利其道，使之有。")
+    got = [(g.lemma, g.lemma_start) for g in align_block(base, note, marks, zhushu=True)]
+    assert ("使兦靡者使微", 20) in got and ("兦者使有", 10) in got
+    note, marks = _with_marks("胡猶遐也，逺也。逺無窮。古文眉作麋。")
+    got = [(g.type, g.lemma, g.lemma_start) for g in align_block("敬爾威儀淑愼爾徳睂壽萬年永受胡福", note, marks)]
+    assert ("variant", "睂", 8) in got

@@ -316,6 +316,10 @@ SUPPLEMENT: tuple[tuple[str, str, str], ...] = (
     ("釡", "釜", "KR1d0053_021#99: the 音義's 釡本又作鬴音父 over the 注's 「中古未有釜甑」"),
     # stop 72: a Kanripo private-use character (&KR0596;, 8 times in 周禮注疏 juan 21 and 25), a form of 拜
     ("\U000F0254", "拜", "KR1d0003_025#81 / #83: the 音義's 󰉔音拜, and the 注 glosses the 經's 吉󰉔, 凶󰉔, 襃󰉔 as 吉拜, 凶拜, 襃拜"),
+    # stop 73, from the hand checks: a passage printed in one form where the note or another print has the other
+    ("兦", "亡", "兦~亡 (亾~亡 joined already): KR1d0003 prints 「六畜珍異兦者使有」 where another print of the 周禮 has 「亡者使有」, "
+                 "and the 注 of 周禮 juan 14 glosses 兦者 with 亾者 / 使亾使微"),
+    ("睂", "眉", "睂~眉: the prints share 「淑愼爾徳睂壽萬年永」 / 「愼爾德眉壽萬年永」 and 「宜稼于田睂夀萬年」 / 「稼于田眉壽萬年」 (士冠禮's 祝辭)"),
 )
 
 
