@@ -1623,3 +1623,13 @@ def test_the_old_forms_of_wang_and_mei_fold_to_the_common_ones():
     note, marks = _with_marks("胡猶遐也，逺也。逺無窮。古文眉作麋。")
     got = [(g.type, g.lemma, g.lemma_start) for g in align_block("敬爾威儀淑愼爾徳睂壽萬年永受胡福", note, marks)]
     assert ("variant", "睂", 8) in got
+
+
+def test_a_passage_word_opening_a_quoted_commentators_words_is_his_head():
+    # KR1d0003_024#72 (周禮 juan 24, train; stop 73's hand check), the segmenter's marks: 杜子春 is quoted for what the 經's 土鼓 is,
+    # with no mark after it
+    note, marks = _with_marks("杜子春云：土鼓以瓦為匡，以革為兩面，可撃也。鄭司農云：豳，籥邠，國之地竹，豳詩亦如之。")
+    assert ("definition", "土鼓", 3) in [(g.type, g.lemma, g.lemma_start) for g in align_block("籥章掌土鼓豳籥", note, marks, zhushu=True)]
+    # not a head ending in a function word: 「各以其所飾之物計㑹傅著之」 (KR1d0003_008#95, train) is 司農's own clause
+    note, marks = _with_marks("種别為計。鄭司農云：各以其所飾之物，計㑹傅著之。")
+    assert not [g for g in align_block("歲終則各以其物㑹之", note, marks, zhushu=True) if g.lemma.startswith("各")]

@@ -38,6 +38,7 @@ LEAD_STRIP = ("或曰", "又", "亦", "凡")
 # 「鄭司農云：隂禮，婦人之禮」, 「𤣥謂六宮，謂后也」): the gloss's head follows. Found on train
 # juan of KR1d0003 (sample of docs/glosses.md: 8 of 20 blocks); 𤣥 is the Siku form of 玄.
 QUOTED = "鄭司農|杜子春|鄭大夫|賈侍中|許叔重"  # the earlier commentators the 周禮注 names
+_QUOTED_NAMES = frozenset(QUOTED.split("|"))
 ATTRIBUTION = re.compile(rf"(?P<who>{QUOTED}|或)(?:云|曰)|(?P<own>[𤣥玄])謂"
                          # 「杜子春讀苦為盬」, 「杜子春挈讀為騂」, 「鄭司農工讀爲功」 (周禮注疏, train): the man reads a word
                          # himself, no 云; the name is stripped, the reading left to the formula readers
@@ -1031,6 +1032,13 @@ def read_unmarked_head(st: Statement) -> bool:
         # 「舎行所解止之處」, 「市雜聚之處」, 「匠師事官之屬」, 「司㑹冡宰之屬」 (KR1d0003_001#134, _014#180, _011#109, KR1d0053_013#174,
         # train; stop 72, from the tune juan's silver losses): the place or the kind X is, unmarked — a definition; not an action done
         # there (「揖於當物之處」, 「授以朱干玉戚之屬」)
+        return st.add("definition", x, s, 0.55, exact_only=True)
+    if (len(x) >= 2 and x[0] not in _NOT_LEADS and x[-1] not in _CLAUSE_OPENS
+            and (who := ATTRIBUTION.match(st.text, st.s0)) and who.group("who") in _QUOTED_NAMES and who.end() == st.s):
+        # 「杜子春云：土鼓以瓦為匡」, 「鄭司農云：衍祭羨之道中」, 「鄭司農云：百官所當任持之器物」 (KR1d0003_024#72, _025#79, _035#330,
+        # train; stop 73): what an earlier commentator is quoted for is a gloss, so a word of the passage of two characters or more opening
+        # his words is its head, marked or not — 9 gained over the thirteen books, read, right; not a head ending in a function word
+        # (「各以其所飾之物」, 「縣壺以為漏」), nor one character (「受祭器為上大夫」, 「以田畔所與比正」: his own clause as often as a gloss)
         return st.add("definition", x, s, 0.55, exact_only=True)
     p = head_probability(x, rest, st.base_count(x), st.first_sentence, st.zhushu)
     if (p is not None and p < HEAD_THRESHOLD and len(x) >= 2 and not st.inner and len(seg) <= 9 and rest.endswith("也")
