@@ -1633,3 +1633,20 @@ def test_a_passage_word_opening_a_quoted_commentators_words_is_his_head():
     # not a head ending in a function word: 「各以其所飾之物計㑹傅著之」 (KR1d0003_008#95, train) is 司農's own clause
     note, marks = _with_marks("種别為計。鄭司農云：各以其所飾之物，計㑹傅著之。")
     assert not [g for g in align_block("歲終則各以其物㑹之", note, marks, zhushu=True) if g.lemma.startswith("各")]
+
+
+def test_a_clause_opening_with_a_sibling_of_the_head_before_is_a_head():
+    # KR1d0003_023#102 (周禮 juan 23, train; stop 73), the segmenter's marks: 鄭司農 defines the 經's four hangings one by one, each
+    # clause opening with a word of the passage ending like the one before (宮縣, 軒縣, 判縣, 犆縣); each is a head, each gloss its clause
+    base = "正樂縣之位王宮縣諸侯軒縣卿大夫判縣士犆縣辨其聲"
+    note, marks = _with_marks("樂縣，謂鍾磬之屬縣於筍簴者。鄭司農云：宮縣四面縣，軒縣去其一面，判縣又去其一面，犆縣又去其一面。")
+    got = [(g.lemma, g.text) for g in align_block(base, note, marks, zhushu=True) if g.type == "definition"]
+    assert got == [("宮縣", "鄭司農云宮縣四面縣"), ("軒縣", "軒縣去其一面"), ("判縣", "判縣又去其一面"), ("犆縣", "犆縣又去其一面")]
+    # KR1d0053_034#58 (禮記 juan 34, train): 「四世共髙祖、五世髙祖昆弟，六世以外，親盡無屬名」
+    note, marks = _with_marks("四世共髙祖、五世髙祖昆弟，六世以外，親盡無屬名。")
+    got = [g.lemma for g in align_block("四世而緦服之窮也五世袒免殺同姓也六世親屬竭矣", note, marks, zhushu=True)]
+    assert got == ["四世", "五世", "六世"]
+    # not the head said again in another form: 「哭於巷者，哭于巷門，未可為位也」 (KR1d0040_008#882, 儀禮述註) stays one explanation
+    note, marks = _with_marks("未至，謂赴告主國君者也。哭於巷者，哭于巷門，未可為位也。")
+    got = [(g.type, g.lemma, g.text) for g in align_block("赴者未至則哭於巷衰於館", note, marks)]
+    assert ("explanation", "哭於巷", "哭於巷者哭于巷門未可為位也") in got and len(got) == 2

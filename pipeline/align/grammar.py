@@ -1295,7 +1295,45 @@ def read_note(note: str, marks: dict[int, str], in_base, base_count=lambda x: 1,
             out.extend(_called_later(note, sent, i, cs, ce, new, in_base))
             ce1 = sent[i][1]  # the statement's first clause
             bare = (cs, ce1) if not new and ce1 == ce and 2 <= ce - cs <= 6 and in_base(note[cs:ce]) else None
+    _sibling_heads(note, cuts, out, in_base)
     return out
+
+
+def _sibling_heads(note: str, cuts: dict[int, str], out: list[Candidate], in_base) -> None:
+    """「宮縣四面縣，軒縣去其一面，判縣又去其一面」, 「四世共髙祖、五世髙祖昆弟，六世以外…」 (KR1d0003_023#102, KR1d0053_034#58,
+    train; stop 73): a clause opening with a word of the passage as long as the head the clause before opens with, and ending in the
+    same character (軒縣 after 宮縣, 五世 after 四世), goes on defining the passage's words one by one: the word is a head, its gloss
+    runs to the sentence's end or the next such head, and the gloss before it stops there. Over the thirteen books 9 gained and 3
+    texts cut right. Not a word followed by 之 / 所 / 也 / 曰 / 者 or an attribution, which make it a statement's subject (a scan of
+    such pairs: 「雍人之屬旅食者也」, 「諸侯所射」, 「右也，左也」, 「四曰…，五曰…」)."""
+    clauses = [cl for sent in sentences_of(note, cuts) for cl in sent]
+    ends = {}  # a clause start -> the end of its sentence
+    for sent in sentences_of(note, cuts):
+        for cl in sent:
+            ends[cl[0]] = sent[-1][1]
+    heads = []  # (where the clause's head stands, the head)
+    for cs, ce, _m in clauses:
+        m = ATTRIBUTION.match(note, cs, ce)
+        s = m.end() if m and (m.group("who") or m.group("own")) else cs
+        k = longest_base_prefix(note[s:ce], in_base, max_len=6)
+        heads.append((s, note[s : s + k] if k and s + k < ce else "", ce))
+    for i in range(1, len(heads)):
+        s, x, ce = heads[i]
+        s0, x0, _ce0 = heads[i - 1]
+        if (not x or len(x) < 2 or len(x) != len(x0) or x[0] == x0[0] or x[-1] != x0[-1] or x[0] in _NOT_LEADS
+                or x[-1] in _CLAUSE_OPENS or x[-1] in "曰云"):
+            continue  # (not the head said again, 「哭於巷者，哭于巷門」, nor 「四曰…，五曰…」, 「貧者不足…，老者不足…」)
+        rest = note[s + len(x) :]
+        if rest[0] in "之所也曰者" or ATTRIBUTION.match(rest) or any(c.lemma_note_start == s for c in out):
+            continue
+        before = next((c for c in out if c.lemma_note_start == s0 and c.lemma == x0 and c.type != "variant"), None)
+        if before is None:
+            continue
+        if before.start < clauses[i][0] < before.end:
+            before.end = clauses[i][0]
+        end = ends[clauses[i][0]]
+        at = next((j for j, c in enumerate(out) if c.start > clauses[i][0]), len(out))
+        out.insert(at, Candidate(clauses[i][0], end, "definition", x, s, 0.55, exact_only=True, optional=True))
 
 
 _USES = "服有用執設"  # wear / have / use / hold / set out: a verb the note puts before the passage's thing (「服皮弁者」)
