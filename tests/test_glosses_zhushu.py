@@ -1650,3 +1650,11 @@ def test_a_clause_opening_with_a_sibling_of_the_head_before_is_a_head():
     note, marks = _with_marks("未至，謂赴告主國君者也。哭於巷者，哭于巷門，未可為位也。")
     got = [(g.type, g.lemma, g.text) for g in align_block("赴者未至則哭於巷衰於館", note, marks)]
     assert ("explanation", "哭於巷", "哭於巷者哭于巷門未可為位也") in got and len(got) == 2
+
+
+def test_a_place_in_the_text_and_an_adverb_before_yan():
+    # KR1d0030_013#96 (集釋 juan 13, train; stop 73): 「于是乃言賓拜」 "only here does it say 賓拜" — 于是 and 乃 before 言 — remarks on the
+    # passage's 賓拜 as 「乃言X」 and 「於是言X」 do
+    note, marks = _with_marks("于是乃言賓拜，明介從拜也。今文禮爲醴。")
+    got = [(g.type, g.lemma, g.lemma_start) for g in align_block("儐之兩馬束錦明日賓拜禮于朝", note, marks)]
+    assert ("explanation", "賓拜", 8) in got

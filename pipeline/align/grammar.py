@@ -395,7 +395,8 @@ def read_yan(st: Statement) -> bool:
     text, s, first_end = st.text, st.s, st.first_end
     # (但 / 乃 / 正 / 更 / 又 / 互 / 合 / 獨 / 於是 / 至此 before 言: 「合言鼎簋者…」, 「但言X者」, 「於此言X者」 — KR1d0003_038#167 and the
     # count over the thirteen books' 注, train; stop 71)
-    m = re.match(r"(?:不|必|故|特|復|皆|今|此|經|上|亦|但|乃|正|更|又|互|合|獨|於是|至此|于此|於此)?言", st.seg)
+    # (a place in the text, then an adverb: 「於是乃言賓拜，明介從拜也」, 「至此又言興者」 — KR1d0030_013#96, _008, train; stop 73)
+    m = re.match(r"(?:不|必|故|特|復|皆|今|此|經|上|亦|但|乃|正|更|又|互|合|獨|(?:於是|于是|至此|于此|於此)[乃又更復始獨]?)?言", st.seg)
     if not m or st.seg[m.end() - 1 :].startswith("言之"):
         return False
     if first_end - s >= 2 and st.in_base(text[s:first_end]):
