@@ -1658,3 +1658,14 @@ def test_a_place_in_the_text_and_an_adverb_before_yan():
     note, marks = _with_marks("于是乃言賓拜，明介從拜也。今文禮爲醴。")
     got = [(g.type, g.lemma, g.lemma_start) for g in align_block("儐之兩馬束錦明日賓拜禮于朝", note, marks)]
     assert ("explanation", "賓拜", 8) in got
+
+
+def test_y_cheng_x_names_the_passages_word():
+    # KR1d0030_003#57 (集釋 juan 3, train; stop 73), the segmenter's marks: 「家臣稱私」 "a house minister is called 私" names the passage's 私
+    # as 「Y曰X」 does
+    note, marks = _with_marks("家臣稱私。踐，行也。")
+    got = [(g.type, g.lemma, g.lemma_start) for g in align_block("賓對曰某也夫子之賤私不足以踐禮敢固辭", note, marks)]
+    assert ("reference", "私", 9) in got
+    # not 稱 "calls oneself" after 自 / 若 …, nor a 「Y是…稱」 statement (禮記集說 on 「恒言不稱老」, KR1d0057_003#59, its 集說's marks)
+    note, marks = _with_marks("老是尊稱稱老，是己自尊大，非孝子卑退之情。子若自稱老，則感動其親，故舜年五十而慕是也。")
+    assert not align_block("夫為人子者出必告反必面所遊必有常所習必有業恒言不稱老", note, marks)

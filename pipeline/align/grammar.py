@@ -770,7 +770,13 @@ def read_name(st: Statement) -> bool:
     m = re.match(r"(.{1,12}?)曰(.{1,3})$", st.text[st.s : st.first_end])
     if m and st.in_base(m.group(2)) and not st.in_base(m.group(1)) and not says(m.group(1), m.group(2)):
         return st.add("reference", m.group(2), st.s + m.end(1) + 1, 0.7)
+    # 「家臣稱私」 "a house minister is called 私", 「女氏稱昏」 (KR1d0030_003#57, KR1d0028_002#512, train; stop 73): Y稱X names the passage's X as
+    # Y曰X does — Y a noun phrase, not a clause whose verb 稱 "claims, calls himself" goes on (「楚僭號稱王」, 「齊㐮公降而稱人」, 「諸侯於其封内三年稱子」)
+    m = _CALLED_BY_CHENG.fullmatch(st.text, st.s, st.first_end)
+    if m and st.in_base(m.group(2)) and not st.in_base(m.group(1)) and not says(m.group(1), m.group(2)):
+        return st.add("reference", m.group(2), st.s + m.end(1) + 1, 0.7)
     return False
+
 
 
 # Y為X "Y is called X" (the guideline's reference formula: 「善父母為孝」, 「百里為郊」, 「五鄙為縣」): a clause that is only Y為X,
@@ -973,6 +979,9 @@ def base_pieces(x: str, in_base, max_pieces: int = 3) -> list[str]:
 
 _REASON_OF = frozenset("為爲不有無能得而則")  # 「X所以為…」, 「X所以不…」: the reason X is so, no use of X
 _CLAUSE_OPENS = frozenset("之而乃則不無亦以於于為爲所其皆又既未已將必")  # words opening the note's own clause, not a gloss
+# Y稱X "Y is called X" (read_name): Y a noun phrase of two to eight characters with no word that opens a clause, and no 自 "oneself", 若
+# "if", 欲 "wishes", 號 / 降 / 如 … that make 稱 "calls oneself, claims" (「子若自稱老」, 「楚僭號稱王」); X of one or two characters
+_CALLED_BY_CHENG = re.compile(r"([^是自若抵欲降號如葢蓋今" + "".join(sorted(_CLAUSE_OPENS)) + r"]{2,8}?)稱([^也之稱]{1,2})")
 
 
 def read_unmarked_head(st: Statement) -> bool:
