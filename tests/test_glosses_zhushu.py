@@ -1669,3 +1669,11 @@ def test_y_cheng_x_names_the_passages_word():
     # not 稱 "calls oneself" after 自 / 若 …, nor a 「Y是…稱」 statement (禮記集說 on 「恒言不稱老」, KR1d0057_003#59, its 集說's marks)
     note, marks = _with_marks("老是尊稱稱老，是己自尊大，非孝子卑退之情。子若自稱老，則感動其親，故舜年五十而慕是也。")
     assert not align_block("夫為人子者出必告反必面所遊必有常所習必有業恒言不稱老", note, marks)
+
+
+def test_a_gloss_in_its_place_after_an_attribution():
+    # KR1d0003_026#65 (周禮 juan 26, train; stop 73), the segmenter's marks: Zheng's own 「恆，久也」 after 杜子春's words, then 「巫久者」 —
+    # the passage's 巫恆 said with the gloss in its place (class 19) anchors there as it does without the 𤣥謂
+    note, marks = _with_marks("杜子春云：司巫帥巫官之屬，會聚常處以待命也。𤣥謂恆，久也。巫久者，先巫之故事。")
+    got = [(g.type, g.lemma, g.lemma_start) for g in align_block("國有大烖則帥巫而造巫恆", note, marks, zhushu=True)]
+    assert ("explanation", "巫恆", 9) in got

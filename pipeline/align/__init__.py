@@ -37,7 +37,7 @@ from pathlib import Path
 from pipeline import variants
 from pipeline.align import heads, subcommentary
 from pipeline.align.chains import chain_candidates
-from pipeline.align.grammar import SUBSTITUTES, Candidate, base_pieces, quoted_speaker, read_note
+from pipeline.align.grammar import ATTRIBUTION, SUBSTITUTES, Candidate, base_pieces, quoted_speaker, read_note
 from pipeline.readings import READING_NOTES, document_readings
 from pipeline.align.subcommentary import quotations
 from pipeline.model import CHANCE_END, CHANCE_REASON, Document, Gloss, withdrawn_as_chance
@@ -328,7 +328,8 @@ def _one_for_one(g: Gloss) -> dict[str, tuple[str, tuple[int, int]]]:
     passage's words with Y in X's place (「省，善也。善於其君，謂免於大難也」, 「干猶空也。空祫，謂無廟」, 「坏，益也。蟄蟲益户，謂稍小之
     也」: KR1d0053_034#10, KR1d0053_016#372, train; stop 73), which read back anchor as 省於其君, 干祫, 蟄蟲坏户."""
     x = g.lemma
-    m = re.fullmatch(re.escape(x) + r"猶?(.)也", g.text)
+    said = ATTRIBUTION.match(g.text)  # 「𤣥謂恆，久也。巫久者…」 (KR1d0003_026#65, 周禮 juan 26, train; stop 73): Zheng's own gloss after 杜子春's
+    m = re.fullmatch(re.escape(x) + r"猶?(.)也", g.text[said.end() if said else 0 :])
     if len(x) != 1 or not m or fold(m.group(1)) == fold(x):
         return {}
     return {fold(m.group(1)): (fold(x), (g.lemma_start, g.lemma_end))}
