@@ -1677,3 +1677,12 @@ def test_a_gloss_in_its_place_after_an_attribution():
     note, marks = _with_marks("杜子春云：司巫帥巫官之屬，會聚常處以待命也。𤣥謂恆，久也。巫久者，先巫之故事。")
     got = [(g.type, g.lemma, g.lemma_start) for g in align_block("國有大烖則帥巫而造巫恆", note, marks, zhushu=True)]
     assert ("explanation", "巫恆", 9) in got
+
+
+def test_a_long_head_that_quotes_the_passage_verbatim():
+    # KR1d0053_048#12 (禮記 juan 48, train; stop 73): 「歳時齊戒沐浴而躬朝之，謂將祭祀、卜牲」 — a head of ten characters quoting the passage
+    # (嵗 / 歳 folded) is glossed whole; heads were cut at eight
+    base = "古者天子諸侯必有養獸之官及嵗時齊戒沐浴而躬朝之犧牷祭牲必於是取之敬之至也"
+    note, marks = _with_marks("歳時齊戒沐浴而躬朝之，謂將祭祀、卜牲。")
+    got = [(g.lemma, g.lemma_start, g.lemma_end) for g in align_block(base, note, marks, zhushu=True)]
+    assert got == [("嵗時齊戒沐浴而躬朝之", 13, 23)]

@@ -29,6 +29,7 @@ from pipeline.align.heads import head_probability, is_formula_next
 from pipeline.model import SENTENCE_FINAL, spans_from_marks
 
 FINAL = SENTENCE_FINAL | {"；"}  # a note's statements also end at ；
+_LONG_QUOTE = 14  # a head of more than eight characters only where it quotes the passage verbatim, up to this many
 HEAD_THRESHOLD = 0.5  # P(mark after an unmarked head) above which it is read as 「X，Y」
 WEI = "為爲"
 
@@ -512,7 +513,8 @@ def read_keyword_formula(st: Statement) -> bool:
                 # 「或曰：當為明視」: the reading or emendation of the word glossed just before
                 return st.add("reading" if kw.startswith("讀") else "emendation", "", None, 0.6, same_as_prev=True)
             continue
-        if len(x) > 8:
+        if len(x) > 8 and not (len(x) <= _LONG_QUOTE and st.in_base(x)):
+            # (a longer X only where it quotes the passage verbatim: 「歳時齊戒沐浴而躬朝之，謂將祭祀、卜牲」, KR1d0053_048#12, train; stop 73)
             return False
         if kw == "謂之":
             before = len(st.out)
@@ -912,7 +914,7 @@ def read_definition(st: Statement) -> bool:
         return True  # (for read_unmarked_head too, which comes after this reader: no bare head after 凡)
     s, seg = st.s, st.seg
     first = st.text[s : st.first_end]
-    if not st.inner or len(first) > 8:
+    if not st.inner or (len(first) > 8 and not (len(first) <= _LONG_QUOTE and st.in_base(first))):
         return False
     after = st.text[st.first_end : st.e]
     if st.first_end in st.listing and _listed_subject(st, first):
