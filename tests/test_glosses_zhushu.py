@@ -1686,3 +1686,22 @@ def test_a_long_head_that_quotes_the_passage_verbatim():
     note, marks = _with_marks("歳時齊戒沐浴而躬朝之，謂將祭祀、卜牲。")
     got = [(g.lemma, g.lemma_start, g.lemma_end) for g in align_block(base, note, marks, zhushu=True)]
     assert got == [("嵗時齊戒沐浴而躬朝之", 13, 23)]
+
+
+def test_a_chain_of_names_reads_the_passages_word_inside_it():
+    # KR1d0053_048#109 (禮記 juan 48, train; stop 73), the segmenter's marks: a chain of Y為X whose first names no word of the passage;
+    # its 「四丘爲甸」 names the passage's 甸. And KR1d0030_017#9 (集釋 juan 17, train): 「通屈一條繩爲武，垂下爲纓」 names the 纓 of 冠繩纓
+    note, marks = _with_marks("四井爲邑，四邑爲丘，四丘爲甸，甸六十四井也，以爲軍田出役之法。五十始衰，不從力役之事也。")
+    got = [(g.type, g.lemma, g.lemma_start) for g in align_block("古之道五十不爲甸徒頒禽隆諸長者而弟達乎獀狩矣", note, marks, zhushu=True)]
+    assert ("reference", "甸", 7) in got
+    base = "絞帶者繩帶也冠繩纓條屬右縫冠六升外畢鍛而勿灰衰三升"
+    note, marks = _with_marks("屬猶著也。通屈一條繩爲武，垂下爲纓，著之冠也。")
+    assert ("reference", "纓") in [(g.type, g.lemma) for g in align_block(base, note, marks)]
+    # not the name the clause before gave, said again of another word (KR1d0030_028#68, 集釋 juan 28, train): one 正, as before
+    base = "司馬升羊右胖髀不升肩臂臑膞胳正脊一脡脊一横脊一短脅一正脅一代脅一皆二骨以並"
+    note, marks = _with_marks("脊從前為正，脅旁中為正。脊先前，脅先後，屈而反，猶器之䋫也。")
+    assert [g.lemma for g in align_block(base, note, marks)].count("正") == 1
+    # nor 為 "become" after a negation (「宗子爲殤而死，庶子弗爲後」: KR1d0030_017#27, 集釋 juan 17, train — the 曽子問 quoted)
+    base = "爲人後者傳曰何以三年也受重者必以尊服服之何如而可爲之後同宗則可爲之後何如而可以爲人後支子可也"
+    note, marks = _with_marks("若宗子爲殤而死，則宗人來後者，惟後死者之父。曽子問曰：宗子爲殤而死，庶子弗爲後。")
+    assert "後" not in [g.lemma for g in align_block(base, note, marks)]

@@ -790,10 +790,10 @@ def read_name(st: Statement) -> bool:
 # "although" (「書亦或為拊」, 「杜子春讀禩為祀」, 「謂姑為姪」, 「士雖在庶子爲母」); Y ending in a verb of change (化為, 變為); X
 # a person — 為 "acts as, mourns for" (「父母為長子」, 「天子為后」, 「鍼嚴子為坐」) — or 上 / 下 (「旅酬下為上」).
 _MADE_AT_END = re.compile(r"(.{2,6}?)[為爲](.{1,2}?)也?$")
-_MADE_OPENS = frozenset("亦皆或竝並又其此是彼以因若於于所自不無非未弗勿毋乃而則且猶當將既旣已可必凡及今易")
-_MADE_HOLDS = frozenset("以之則不無皆將相使所者其可而故亦或又竝並書文讀謂言雖")
+_MADE_OPENS = frozenset("亦皆或竝並又其此是彼以因若於于所自不無非未弗勿毋乃而則且猶當將既旣已可必凡及今易卽即")
+_MADE_HOLDS = frozenset("以之則不無弗皆將相使所者其可而故亦或又竝並書文讀謂言雖")
 _MADE_CHANGE = frozenset("化變更改易轉反復成作")
-_PERSON_ENDS = frozenset("子父母君后夫妻婦弟兄臣王坐")
+_PERSON_ENDS = frozenset("子父母君后夫妻婦弟兄臣王坐孫後")
 
 
 # 「百人爲卒，五人爲伍」 (KR1d0003_031#82, train, stop 71): a number of men named as a unit, no person acting as X
@@ -1258,6 +1258,12 @@ def read_note(note: str, marks: dict[int, str], in_base, base_count=lambda x: 1,
                     and not says(m.group(1), m.group(2)))
                 # 「…，室中西南隅謂之奥」 (KR1d0030_022#31, train): likewise Y謂之X
                 or ((m := _CALLED_AT_END.match(body)) and in_base(m.group(2)) and not in_base(m.group(1)))
+                # 「四井爲邑，四邑爲丘，四丘爲甸」, 「通屈一條繩爲武，垂下爲纓」 (KR1d0053_048#109, KR1d0030_017#9, train; stop 73): a Y為X of the
+                # passage's X after a clause that names something too — a chain of names whose first is no word of the passage
+                # (not the name the clause before gave, said of another word: 「脊從前為正，脅旁中為正」, which read_made leaves as one; nor
+                # after an 「X者」 head: 「筴為筮者，筴在龜前為決也」)
+                or (_NAMES_BEFORE.search(prev) and (mn := made_name(body, in_base)) and mn[1] not in ("也", "矣")
+                    and not prev.removesuffix("也").endswith(mn[1]))
                 # 「禮器曰：君尊瓦甒，豐形似豆，卑而大」 (KR1d0028_006#20, stop 70): what X looks like, in a later clause
                 or ((m := _SHAPE.match(body)) and in_base(m.group("x")))
             ):
@@ -1483,6 +1489,7 @@ def _listed_heads(note: str, sent, i: int, ce: int, new: list[Candidate], in_bas
 # glosses of a character, before which a quoted phrase only locates it (coordinated heads)
 _LOCATES = frozenset({"reading", "emendation", "explanation", "sound"})
 _NAME_AT_END = re.compile(r"(.{1,6}?)曰(.{1,3})$")
+_NAMES_BEFORE = re.compile(r"(?<!當)(?<!讀)[為爲曰].{0,2}[^者]也?$")  # a clause naming something (Y為X, Y曰X), not an emendation
 _NAMED_AFTER = re.compile(r"曰(.{1,3})")  # the name right after Y者 (Y者曰X)
 # 「此云X者」, 「更云X者」, 「經直云X者」, 「變Y言X者」, 「更言X者」, 「獨言X者」: the note asks why the passage says X
 _SAYS_HERE = r"(?:[此而更乃今又故獨]|經直|此獨|而獨)"  # "here", "further", "only", "the 經 simply" before 云 / 言
