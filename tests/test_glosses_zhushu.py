@@ -1705,3 +1705,10 @@ def test_a_chain_of_names_reads_the_passages_word_inside_it():
     base = "爲人後者傳曰何以三年也受重者必以尊服服之何如而可爲之後同宗則可爲之後何如而可以爲人後支子可也"
     note, marks = _with_marks("若宗子爲殤而死，則宗人來後者，惟後死者之父。曽子問曰：宗子爲殤而死，庶子弗爲後。")
     assert "後" not in [g.lemma for g in align_block(base, note, marks)]
+
+
+def test_what_the_passage_does_it_for_explains_it():
+    # KR1d0030_015#371 (集釋 juan 15, train; stop 73): 「此所以不宿戒者，謂前期三日之戒」 — "that it does not 宿戒 here" — explains the passage's
+    # 不宿戒 as 「此所云X者」 does
+    note, marks = _with_marks("食禮輕也。此所以不宿戒者，謂前期三日之戒，申戒為宿，謂前期一日。")
+    assert ("reference", "不宿戒", 1) in [(g.type, g.lemma, g.lemma_start) for g in align_block("記不宿戒", note, marks)]

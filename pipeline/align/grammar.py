@@ -425,8 +425,9 @@ _READ_X_AS = re.compile(rf"讀(.{{1,3}}?)(當)?[{WEI}如作]")
 
 
 # 「所謂福者，謂受鬼神之祐助也」, 「則所云古者，謂殷時」, 「此所云戒者，謂…」, 「古之所謂先生者，非為其長於我也」 (KR1d0053_049#12, _012#156,
-# KR1d0040_007#15, KR1d0057_004#118; stop 72, listed over the thirteen books: 9 unread, 2 read): "what (the passage) calls X" explains X
-_SO_CALLED = re.compile(r"(?:此|則|世|今|古之|向之|今之|世之)?所[云謂言](?P<x>[^，。、；：]{1,6}?)者")
+# KR1d0040_007#15, KR1d0057_004#118; stop 72, listed over the thirteen books: 9 unread, 2 read): "what (the passage) calls X" explains X;
+# so does 所以X者, "that it does X (here)" (「此所以不宿戒者，謂前期三日之戒」, KR1d0030_015#371, train; stop 73: 7 over the books)
+_SO_CALLED = re.compile(r"(?:此|則|世|今|古之|向之|今之|世之)?所[云謂言以](?P<x>[^，。、；：]{1,6}?)者")
 
 
 def read_so_called(st: Statement) -> bool:
