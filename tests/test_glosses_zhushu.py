@@ -1712,3 +1712,14 @@ def test_what_the_passage_does_it_for_explains_it():
     # 不宿戒 as 「此所云X者」 does
     note, marks = _with_marks("食禮輕也。此所以不宿戒者，謂前期三日之戒，申戒為宿，謂前期一日。")
     assert ("reference", "不宿戒", 1) in [(g.type, g.lemma, g.lemma_start) for g in align_block("記不宿戒", note, marks)]
+
+
+def test_a_name_closed_by_ye_and_a_person_still_doing_after_qi():
+    # KR1d0053_027#54 and #100 (禮記 juan 27, train; stop 73), the segmenter's marks: 「齊人滑曰瀡也」 names the passage's 瀡 though 也 closes it;
+    # 「其婦猶皆餕也」 is "his wife still eats the leftovers" — 猶 after a person of the rite, 其 before it — no equivalence of 婦
+    note, marks = _with_marks("謂用調和飲食也。秦人溲曰滫，齊人滑曰瀡也。")
+    got = [(g.type, g.lemma) for g in align_block("棗栗飴蜜以甘之堇荁枌榆免薧滫瀡以滑之脂膏以膏之", note, marks, zhushu=True)]
+    assert ("reference", "瀡") in got
+    note, marks = _with_marks("御，侍也。謂長子侍母食也。侍食者不餕，其婦猶皆餕也。")
+    got = [(g.type, g.lemma) for g in align_block("父没母存冢子御食羣子婦佐餕如初", note, marks, zhushu=True)]
+    assert ("equivalence", "婦") not in got and ("definition", "御") in got

@@ -635,8 +635,9 @@ def _still_after(x: str, y: str) -> bool:
     and the one character closes the gloss with 也: 「賓猶謙，入門右」, 「賓猶降，終其再拜稽首」 are "still" (KR1d0030_013#37,
     _015#83, train; stop 70)."""
     raw, y = y, y.rstrip("也")
+    person = x.removeprefix("其")  # 「其婦猶皆餕也」 "his wife still eats the leftovers" (KR1d0053_027#100, 禮記 juan 27, train; stop 73)
     return (x in _CONJUNCTIONS and len(y) > 1) or (
-        x in _PERSONS and (len(y) > 1 or not raw.endswith("也")) and not y.startswith("言"))
+        person in _PERSONS and (len(y) > 1 or not raw.endswith("也")) and not y.startswith("言"))
 
 
 # 猶 "still" before a clause of three characters or more that opens with a negation (「死猶不為諡耳」) or with 且 / 尚 / 有 / 以 /
@@ -770,7 +771,7 @@ def read_name(st: Statement) -> bool:
             st.out.append(Candidate(st.s + a, st.s + b, "reference", st.text[st.s + x_at : st.s + b], st.s + x_at, 0.7))
         return True
     # (Y of up to twelve characters: 「飲賓客而從之以財貨曰酬」, 「距王城三百里至四百里曰縣」, KR1d0030_001#193, KR1d0003_034#20, train; stop 73)
-    m = re.match(r"(.{1,12}?)曰(.{1,3})$", st.text[st.s : st.first_end])
+    m = re.match(r"(.{1,12}?)曰(.{1,3}?)也?$", st.text[st.s : st.first_end])
     if m and st.in_base(m.group(2)) and not st.in_base(m.group(1)) and not says(m.group(1), m.group(2)):
         return st.add("reference", m.group(2), st.s + m.end(1) + 1, 0.7)
     # 「家臣稱私」 "a house minister is called 私", 「女氏稱昏」 (KR1d0030_003#57, KR1d0028_002#512, train; stop 73): Y稱X names the passage's X as
@@ -1489,7 +1490,7 @@ def _listed_heads(note: str, sent, i: int, ce: int, new: list[Candidate], in_bas
 
 # glosses of a character, before which a quoted phrase only locates it (coordinated heads)
 _LOCATES = frozenset({"reading", "emendation", "explanation", "sound"})
-_NAME_AT_END = re.compile(r"(.{1,6}?)曰(.{1,3})$")
+_NAME_AT_END = re.compile(r"(.{1,6}?)曰(.{1,3}?)也?$")  # (「…，齊人滑曰瀡也」: KR1d0053_027#54, train; stop 73)
 _NAMES_BEFORE = re.compile(r"(?<!當)(?<!讀)[為爲曰].{0,2}[^者]也?$")  # a clause naming something (Y為X, Y曰X), not an emendation
 _NAMED_AFTER = re.compile(r"曰(.{1,3})")  # the name right after Y者 (Y者曰X)
 # 「此云X者」, 「更云X者」, 「經直云X者」, 「變Y言X者」, 「更言X者」, 「獨言X者」: the note asks why the passage says X
