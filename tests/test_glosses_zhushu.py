@@ -1723,3 +1723,14 @@ def test_a_name_closed_by_ye_and_a_person_still_doing_after_qi():
     note, marks = _with_marks("御，侍也。謂長子侍母食也。侍食者不餕，其婦猶皆餕也。")
     got = [(g.type, g.lemma) for g in align_block("父没母存冢子御食羣子婦佐餕如初", note, marks, zhushu=True)]
     assert ("equivalence", "婦") not in got and ("definition", "御") in got
+
+
+def test_an_explanation_quoting_the_passage_with_words_left_out_after_one_character():
+    # KR1d0030_012#97 (集釋 juan 12, train; stop 73), the segmenter's marks: 「公再拜者」 quotes the passage's 公北面再拜 leaving 北面 out;
+    # its first piece is one character, which is evidence enough for an explanation's head (class 20 took pieces of two or more)
+    note, marks = _with_marks("公再拜者，以其初以臣禮見，新之也。")
+    got = [(g.type, g.lemma, g.lemma_start) for g in align_block("公揖讓如初升公北面再拜", note, marks)]
+    assert ("explanation", "公北面再拜", 6) in got
+    # not for a statement read as a definition: 「秋取龜，及萬物成也」 (KR1d0003_024#186, 周禮 juan 24, train) gets no head 取龜
+    note, marks = _with_marks("六龜各異室也。秋取龜，及萬物成也。攻，治也。")
+    assert "取龜" not in [g.lemma for g in align_block("凡取龜用秋時攻龜用春時各以其物入于龜室", note, marks, zhushu=True)]

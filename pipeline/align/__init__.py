@@ -132,11 +132,11 @@ def anchor_lemma(base: str, fb: str, lemma: str, prev, exact_only: bool = False,
 MAX_GAP = 3  # characters of the passage a quote may leave out between two of its stretches
 
 
-def anchor_gapped(base: str, fb: str, lemma: str, prev, in_base) -> _Anchor | None:
+def anchor_gapped(base: str, fb: str, lemma: str, prev, in_base, short_first: bool = False) -> _Anchor | None:
     """A note quoting the passage with words left out (掌其戒令賞罰 for 掌其戒令與其賞罰): the base
     stretch from its first piece to its last, each piece following the one before within
     MAX_GAP characters. None when the pieces do not stand so."""
-    pieces = [fold(p) for p in base_pieces(lemma, in_base)]
+    pieces = [fold(p) for p in base_pieces(lemma, in_base, short_first=short_first)]
     if not pieces:
         return None
     spans = []
@@ -277,7 +277,11 @@ def align_block(base: str, note: str, note_marks: dict[int, str] | None = None, 
                 at = next((span for x, span in emended.values() if x == read), None)
                 b = _Anchor(*at) if at else anchor_lemma(base, fb, read, prev, exact_only=True)
                 a = _Anchor(b.start, b.end, 0.9 * b.factor) if b.start is not None else a
-            if a.start is None and c.type != "variant" and not c.gapped and (g := anchor_gapped(base, fb, c.lemma, prev, in_base)):
+            # (an 「X者」 explanation's head may open with a piece of one character: 「公再拜者」 of 公北面再拜, 「皆訝受者」 of 皆進訝受,
+            # KR1d0030_012#97, #144, train; stop 73 — 45 anchored over the thirteen books, read, right; for any head it read statements
+            # as gapped definitions, 「秋取龜，及萬物成也」)
+            if a.start is None and c.type != "variant" and not c.gapped and (
+                    g := anchor_gapped(base, fb, c.lemma, prev, in_base, short_first=c.type == "explanation" and len(c.lemma) >= 3)):
                 # a head that quotes the passage with words left out, whatever reader took it (「繫之弗别，謂若今宗室屬籍也」 on 「繫之以姓
                 # 而弗别」, KR1d0053_034#64, 禮記 juan 34, train; stop 73), as read_definition's gapped heads are
                 a = g

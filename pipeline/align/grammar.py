@@ -967,14 +967,14 @@ def _cut_twice(st: Statement, k: int) -> bool:
     return len(st.inner) >= 2 and st.s + k == st.inner[1] and st.first_end in st.commas
 
 
-def base_pieces(x: str, in_base, max_pieces: int = 3) -> list[str]:
+def base_pieces(x: str, in_base, max_pieces: int = 3, short_first: bool = False) -> list[str]:
     """x cut into stretches of the base of two characters or more (「掌其戒令賞罰」 → 掌其戒令 +
     賞罰, the base reading 掌其戒令與其賞罰); [] unless x is wholly made of 2–3 such stretches.
     Whether they stand in order and close together in the base is the aligner's check."""
     pieces, i = [], 0
     while i < len(x):
         k = longest_base_prefix(x[i:], in_base)
-        if k < 2:
+        if k < 2 and not (short_first and i == 0 and k == 1):
             return []
         pieces.append(x[i : i + k])
         i += k
