@@ -30,7 +30,6 @@ stands in another passage of the juan too is no evidence either (docs/glosses.md
 from __future__ import annotations
 
 import re
-
 from collections.abc import Callable
 from pathlib import Path
 

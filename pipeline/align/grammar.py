@@ -29,7 +29,6 @@ from pipeline.align.heads import head_probability, is_formula_next
 from pipeline.model import SENTENCE_FINAL, spans_from_marks
 
 FINAL = SENTENCE_FINAL | {"；"}  # a note's statements also end at ；
-_LONG_QUOTE = 14  # a head of more than eight characters only where it quotes the passage verbatim, up to this many
 HEAD_THRESHOLD = 0.5  # P(mark after an unmarked head) above which it is read as 「X，Y」
 WEI = "為爲"
 
@@ -468,6 +467,12 @@ def _one_head_cut(z: str, y: str, in_base) -> bool:
             and not (len(z) > len(y) and z.endswith(y)) and in_base(z + y))
 
 
+def _too_long(x: str, in_base) -> bool:
+    """A head is eight characters at most — up to fourteen where it quotes the passage verbatim (「歳時齊戒沐浴而躬朝之，謂將祭祀、
+    卜牲」, KR1d0053_048#12, train; stop 73)."""
+    return len(x) > 8 and not (len(x) <= 14 and in_base(x))
+
+
 def read_keyword_formula(st: Statement) -> bool:
     """X猶Y, X之言Y, X謂Y, X讀為Y, X當為Y, X者…, Y謂之X: the first formula keyword of the statement."""
     text, s0, s, e = st.text, st.s0, st.s, st.e
@@ -514,8 +519,7 @@ def read_keyword_formula(st: Statement) -> bool:
                 # 「或曰：當為明視」: the reading or emendation of the word glossed just before
                 return st.add("reading" if kw.startswith("讀") else "emendation", "", None, 0.6, same_as_prev=True)
             continue
-        if len(x) > 8 and not (len(x) <= _LONG_QUOTE and st.in_base(x)):
-            # (a longer X only where it quotes the passage verbatim: 「歳時齊戒沐浴而躬朝之，謂將祭祀、卜牲」, KR1d0053_048#12, train; stop 73)
+        if _too_long(x, st.in_base):
             return False
         if kw == "謂之":
             before = len(st.out)
@@ -661,12 +665,11 @@ def _read_zhe(st: Statement, x: str, k: int) -> None:
     after = k + 1
     nxt = text[after:e]
     marked = after in st.clause_ends or after == e  # a mark (or the statement's end) right after 者
-    if len(x) >= 2 and x.endswith("也") and not st.in_base(x) and st.in_base(x[:-1]):
-        # 「蜡也者，索也」 (KR1d0053_043#90, 禮記 juan 43, train; stop 73): 「X也者，Y」 explains X, the 也 the formula's
-        x = x[:-1]
-    elif len(x) >= 2 and x.endswith("之") and not st.in_base(x) and st.in_base(x[:-1]) and after in st.clause_ends:
-        # 「乘之者，入天子之國…」, 「載之者，所以表識其事也」, 「奠之者，酬不舉也」 (KR1d0030_016#39, _011#76, _007#138, train; stop 73):
-        # why the passage's X is done "to it" — the verb X is the lemma, 之 the note's object pronoun (92 such unanchored over the
+    if (len(x) >= 2 and x[-1] in "也之" and not st.in_base(x) and st.in_base(x[:-1])
+            and (x[-1] == "也" or after in st.clause_ends)):
+        # 「蜡也者，索也」 (KR1d0053_043#90, 禮記 juan 43, train; stop 73): 「X也者，Y」 explains X, the 也 the formula's; 「乘之者，入天子之
+        # 國…」, 「載之者，所以表識其事也」, 「奠之者，酬不舉也」 (KR1d0030_016#39, _011#76, _007#138, train; stop 73): why the passage's X is
+        # done "to it", the 之 closing its clause — the verb X is the lemma, 之 the note's object pronoun (92 such unanchored over the
         # thirteen books, listed and read)
         x = x[:-1]
     # 「…者。」 closing the statement is a noun phrase (unless X is a word of the passage);
@@ -771,16 +774,16 @@ def read_name(st: Statement) -> bool:
             st.out.append(Candidate(st.s + a, st.s + b, "reference", st.text[st.s + x_at : st.s + b], st.s + x_at, 0.7))
         return True
     # (Y of up to twelve characters: 「飲賓客而從之以財貨曰酬」, 「距王城三百里至四百里曰縣」, KR1d0030_001#193, KR1d0003_034#20, train; stop 73)
-    m = re.match(r"(.{1,12}?)曰(.{1,3}?)也?$", st.text[st.s : st.first_end])
-    if m and st.in_base(m.group(2)) and not st.in_base(m.group(1)) and not says(m.group(1), m.group(2)):
-        return st.add("reference", m.group(2), st.s + m.end(1) + 1, 0.7)
     # 「家臣稱私」 "a house minister is called 私", 「女氏稱昏」 (KR1d0030_003#57, KR1d0028_002#512, train; stop 73): Y稱X names the passage's X as
     # Y曰X does — Y a noun phrase, not a clause whose verb 稱 "claims, calls himself" goes on (「楚僭號稱王」, 「齊㐮公降而稱人」, 「諸侯於其封内三年稱子」)
-    m = _CALLED_BY_CHENG.fullmatch(st.text, st.s, st.first_end)
-    if m and st.in_base(m.group(2)) and not st.in_base(m.group(1)) and not says(m.group(1), m.group(2)):
-        return st.add("reference", m.group(2), st.s + m.end(1) + 1, 0.7)
+    for formula in (_NAMED_BY_YUE, _CALLED_BY_CHENG):
+        m = formula.fullmatch(st.text, st.s, st.first_end)
+        if m and st.in_base(m.group(2)) and not st.in_base(m.group(1)) and not says(m.group(1), m.group(2)):
+            return st.add("reference", m.group(2), st.s + m.end(1) + 1, 0.7)
     return False
 
+
+_NAMED_BY_YUE = re.compile(r"(.{1,12}?)曰(.{1,3}?)也?")  # Y曰X closing a statement's first clause (read_name)
 
 
 # Y為X "Y is called X" (the guideline's reference formula: 「善父母為孝」, 「百里為郊」, 「五鄙為縣」): a clause that is only Y為X,
@@ -916,7 +919,7 @@ def read_definition(st: Statement) -> bool:
         return True  # (for read_unmarked_head too, which comes after this reader: no bare head after 凡)
     s, seg = st.s, st.seg
     first = st.text[s : st.first_end]
-    if not st.inner or (len(first) > 8 and not (len(first) <= _LONG_QUOTE and st.in_base(first))):
+    if not st.inner or _too_long(first, st.in_base):
         return False
     after = st.text[st.first_end : st.e]
     if st.first_end in st.listing and _listed_subject(st, first):
@@ -1326,20 +1329,16 @@ def _sibling_heads(note: str, cuts: dict[int, str], out: list[Candidate], in_bas
     runs to the sentence's end or the next such head, and the gloss before it stops there. Over the thirteen books 9 gained and 3
     texts cut right. Not a word followed by 之 / 所 / 也 / 曰 / 者 or an attribution, which make it a statement's subject (a scan of
     such pairs: 「雍人之屬旅食者也」, 「諸侯所射」, 「右也，左也」, 「四曰…，五曰…」)."""
-    clauses = [cl for sent in sentences_of(note, cuts) for cl in sent]
-    ends = {}  # a clause start -> the end of its sentence
+    heads = []  # each clause's start, the end of its sentence, where its head stands and the head ("" where none)
     for sent in sentences_of(note, cuts):
-        for cl in sent:
-            ends[cl[0]] = sent[-1][1]
-    heads = []  # (where the clause's head stands, the head)
-    for cs, ce, _m in clauses:
-        m = ATTRIBUTION.match(note, cs, ce)
-        s = m.end() if m and (m.group("who") or m.group("own")) else cs
-        k = longest_base_prefix(note[s:ce], in_base, max_len=6)
-        heads.append((s, note[s : s + k] if k and s + k < ce else "", ce))
+        for cs, ce, _m in sent:
+            m = ATTRIBUTION.match(note, cs, ce)
+            s = m.end() if m and (m.group("who") or m.group("own")) else cs
+            k = longest_base_prefix(note[s:ce], in_base, max_len=6)
+            heads.append((cs, sent[-1][1], s, note[s : s + k] if k and s + k < ce else ""))
     for i in range(1, len(heads)):
-        s, x, ce = heads[i]
-        s0, x0, _ce0 = heads[i - 1]
+        cs, end, s, x = heads[i]
+        _cs0, _end0, s0, x0 = heads[i - 1]
         if (not x or len(x) < 2 or len(x) != len(x0) or x[0] == x0[0] or x[-1] != x0[-1] or x[0] in _NOT_LEADS
                 or x[-1] in _CLAUSE_OPENS or x[-1] in "曰云"):
             continue  # (not the head said again, 「哭於巷者，哭于巷門」, nor 「四曰…，五曰…」, 「貧者不足…，老者不足…」)
@@ -1349,11 +1348,10 @@ def _sibling_heads(note: str, cuts: dict[int, str], out: list[Candidate], in_bas
         before = next((c for c in out if c.lemma_note_start == s0 and c.lemma == x0 and c.type != "variant"), None)
         if before is None:
             continue
-        if before.start < clauses[i][0] < before.end:
-            before.end = clauses[i][0]
-        end = ends[clauses[i][0]]
-        at = next((j for j, c in enumerate(out) if c.start > clauses[i][0]), len(out))
-        out.insert(at, Candidate(clauses[i][0], end, "definition", x, s, 0.55, exact_only=True, optional=True))
+        if before.start < cs < before.end:
+            before.end = cs
+        at = next((j for j, c in enumerate(out) if c.start > cs), len(out))
+        out.insert(at, Candidate(cs, end, "definition", x, s, 0.55, exact_only=True, optional=True))
 
 
 _USES = "服有用執設"  # wear / have / use / hold / set out: a verb the note puts before the passage's thing (「服皮弁者」)
