@@ -1734,3 +1734,12 @@ def test_an_explanation_quoting_the_passage_with_words_left_out_after_one_charac
     # not for a statement read as a definition: 「秋取龜，及萬物成也」 (KR1d0003_024#186, 周禮 juan 24, train) gets no head 取龜
     note, marks = _with_marks("六龜各異室也。秋取龜，及萬物成也。攻，治也。")
     assert "取龜" not in [g.lemma for g in align_block("凡取龜用秋時攻龜用春時各以其物入于龜室", note, marks, zhushu=True)]
+
+
+def test_a_later_clause_of_a_quoted_book_is_no_gloss_that_repeats_its_lemma():
+    # KR1d0028_016#189 (儀禮注疏 juan 16, a book never tuned on; stop 74), the segmenter's marks: 「特牲饋食禮曰：祝洗，酌奠，奠于鉶南」
+    # quotes another chapter; its 「酌奠，奠于…」 is no gloss that repeats the lemma's last character (「…，即陳，陳在房中」)
+    note, marks = _with_marks("酌奠，酌酒為神奠之，後酌者，酒尊，要成也。特牲饋食禮曰：祝洗，酌奠，奠于鉶南。重累之。")
+    got = [(g.lemma, g.text) for g in align_block("祝酌奠遂命佐食啓㑹佐食啓㑹蓋二以重設于敦南", note, marks, zhushu=True)]
+    assert ("酌奠", "酌奠奠于鉶南") not in got
+    assert ("酌奠", "酌奠酌酒為神奠之") in got and ("重", "重累之") in got

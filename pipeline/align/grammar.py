@@ -366,6 +366,12 @@ _CITED_BY = "詩書傳記禮篇職章義令易語經志子"
 _CITATION = re.compile(r"(.{0,6}?)[曰云]")
 
 
+def _cites_a_book(clause: str) -> bool:
+    """「特牲饋食禮曰」, 「春秋傳曰」, 「詩云」: a clause that ends naming the book the rest of its sentence quotes."""
+    m = re.fullmatch(r"(?:故|又|是以|案)?(.{1,7})[曰云]", clause)
+    return bool(m and m.group(1)[-1] in _CITED_BY and not ATTRIBUTION.match(clause))
+
+
 def skip_citation(st: Statement) -> bool:
     m = _CITATION.match(st.text, st.s, st.first_end)
     if not m:
@@ -1175,9 +1181,11 @@ def read_note(note: str, marks: dict[int, str], in_base, base_count=lambda x: 1,
         starts = [0]
         hidden = set()  # later clauses that look like a sentence start the segmenter missed
         remarks = set()  # later clauses opening a remark on the wording (言X…): no head is read before them
+        cited = False  # a clause before this one named a book the sentence quotes
         for i, (cs, ce, _m) in enumerate(sent):
             if i == 0:
                 continue
+            cited = cited or _cites_a_book(note[sent[i - 1][0] : sent[i - 1][1]])
             body = note[cs:ce]
             nxt = note[sent[i + 1][0] : sent[i + 1][1]] if i + 1 < len(sent) else ""
             prev = note[sent[i - 1][0] : sent[i - 1][1]]
@@ -1216,9 +1224,10 @@ def read_note(note: str, marks: dict[int, str], in_base, base_count=lambda x: 1,
             if (len(body) <= 3 and in_base(body) and short_gloss and len(nxt) <= 6 and not body.endswith("也")
                     and not attributed and (body[-1] not in nxt or not waiting)) or (
                 # the gloss repeats its lemma: 「…，即陳，陳在房中」, 「…，復復反也」 — not the next item of a list
-                # (「…奏南陔、白華、華黍」, KR1d0028_006#317, stop 70)
-                (len(body) <= 4 and kb == len(body) and nxt[:1] == body[-1] and sent[i][2] != "、")
-                or (kb and kb < len(body) and body[kb] == body[kb - 1])
+                # (「…奏南陔、白華、華黍」, KR1d0028_006#317, stop 70), nor in the words of a book the sentence quotes
+                # (「特牲饋食禮曰：祝洗，酌奠，奠于鉶南」, 「詩云：溫，溫恭人」: KR1d0028_016#189; stop 74, 7 of 8 over the books wrong)
+                (len(body) <= 4 and kb == len(body) and nxt[:1] == body[-1] and sent[i][2] != "、" and not cited)
+                or (kb and kb < len(body) and body[kb] == body[kb - 1] and not cited)
                 # the kind of thing it is: 「…來鳴呼爲怪者，獸，狐狼之屬」 (KR1d0003_036#227, train), not an item of a
                 # list (「官師，中士、下士、庶士，府史之屬」) nor a condition (「牛馬車輦，則轉委積之屬」)
                 or (len(body) <= 4 and in_base(body) and _KIND_OF.fullmatch(nxt) and sent[i - 1][2] != "、")
