@@ -1743,3 +1743,11 @@ def test_a_later_clause_of_a_quoted_book_is_no_gloss_that_repeats_its_lemma():
     got = [(g.lemma, g.text) for g in align_block("祝酌奠遂命佐食啓㑹佐食啓㑹蓋二以重設于敦南", note, marks, zhushu=True)]
     assert ("酌奠", "酌奠奠于鉶南") not in got
     assert ("酌奠", "酌奠酌酒為神奠之") in got and ("重", "重累之") in got
+
+
+def test_still_before_an_explanations_head_is_no_part_of_it():
+    # KR1d0028_010#33 (儀禮注疏 juan 10, a book never tuned on; stop 74), the segmenter's marks: 「猶儐之者」 "that he still 儐s them"
+    # explains the passage's 儐之; 猶 "still" opens the clause, the head follows it
+    note, marks = _with_marks("王使人以命致館，無禮，猶儐之者，尊王使也。矦氏受館於外，既則儐使者於内。")
+    got = [(g.type, g.lemma, g.lemma_start) for g in align_block("儐之束帛乗馬", note, marks, zhushu=True)]
+    assert ("explanation", "儐之", 0) in got
