@@ -1751,3 +1751,11 @@ def test_still_before_an_explanations_head_is_no_part_of_it():
     note, marks = _with_marks("王使人以命致館，無禮，猶儐之者，尊王使也。矦氏受館於外，既則儐使者於内。")
     got = [(g.type, g.lemma, g.lemma_start) for g in align_block("儐之束帛乗馬", note, marks, zhushu=True)]
     assert ("explanation", "儐之", 0) in got
+
+
+def test_some_say_opens_a_gloss_whose_head_follows():
+    # KR1d0028_001#451 (儀禮注疏 juan 1, a book never tuned on; stop 74), the segmenter's marks: 「或謂委貌為𤣥冠」 "some say the 委貌 is
+    # the 𤣥冠" glosses the passage's 委貎 (貎 / 貌 one word in the fold); 或 is no head
+    note, marks = _with_marks("或謂委貌為𤣥冠。委猶安也。言，所以安正容貌。章，明也。")
+    got = [(g.lemma, g.lemma_start) for g in align_block("委貎周道也章甫殷道也毋追夏后氏之道也", note, marks, zhushu=True)]
+    assert ("委貎", 0) in got and ("委", 0) in got

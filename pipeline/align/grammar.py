@@ -178,6 +178,10 @@ def _strip_lead(text: str, pos: int, end: int, clause_ends=(), in_base=None) -> 
         ce = next((c for c in clause_ends if c > pos + 1), end)
         if text[ce - 1] == "者" and ce - pos - 2 >= 2 and in_base(text[pos + 1 : ce - 1]) and not in_base(text[pos : ce - 1]):
             return pos + 1
+    if text.startswith("或謂", pos) and not text.startswith("或謂之", pos) and pos + 2 not in clause_ends:
+        # 「或謂委貌為𤣥冠」, 「或謂及祖，至祖廟也」 (KR1d0028_001#451, KR1d0003_026#16; stop 74): "some say", then the gloss — 或 is
+        # no head (「或謂之X」 "some call it X" is read as before)
+        return pos + 2
     for lead in LEAD_STRIP:
         k = pos + len(lead)
         if text.startswith(lead, pos) and k < end and (k not in clause_ends or lead == "或曰"):
