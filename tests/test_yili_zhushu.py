@@ -164,6 +164,8 @@ def test_the_jing_printed_with_hou_in_its_shuowen_form_is_found_in_the_sbck_yili
     ("006", "退復位", "膳宰薦脯醢賓升筵膳宰設折爼", "折爼牲體骨也"),  # the SBCK prints 設折俎
     ("008", "致其君之命也", "公左還北鄉", "當拜"),  # the SBCK prints 北郷
     ("015", "具猶辨也", "主人拜賓如初揖入即位如初", "初視濯也"),  # the SBCK prints 如𥘉
+    ("003", "今文不為非", "主人對曰某也固辭不得命將走見聞吾子稱贄敢辭贄", "不得命者"),  # the SBCK prints 摯 (stop 74)
+    ("003", "古文壹為一", "賓出使擯者還其贄于門外曰某也使某還贄", "還其贄者"),  # likewise
 ])
 def test_a_jing_inside_a_zhu_is_found_across_the_two_editions_printed_forms(juan, zhu_before, jing, zhu_after):
     """經 the plain text (the SBCK 儀禮) did not find inside a 注 of train juan: printed there in

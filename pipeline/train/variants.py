@@ -320,6 +320,9 @@ SUPPLEMENT: tuple[tuple[str, str, str], ...] = (
     ("兦", "亡", "兦~亡 (亾~亡 joined already): KR1d0003 prints 「六畜珍異兦者使有」 where another print of the 周禮 has 「亡者使有」, "
                  "and the 注 of 周禮 juan 14 glosses 兦者 with 亾者 / 使亾使微"),
     ("睂", "眉", "睂~眉: the prints share 「淑愼爾徳睂壽萬年永」 / 「愼爾德眉壽萬年永」 and 「宜稼于田睂夀萬年」 / 「稼于田眉壽萬年」 (士冠禮's 祝辭)"),
+    # stop 74, from the hand check of 儀禮注疏 juan 3 (士相見禮): its 經 resumed inside two 注 units was not found
+    ("贄", "摯", "贄~摯: the 儀禮注疏 prints 「聞吾子稱贄敢辭贄」 where the SBCK 儀禮 prints 「聞吾子稱摯敢辭摯」 and the 集釋 「稱摯敢辭」 "
+                 "(士相見禮, 40 贄 in KR1d0028 juan 3); the 集釋's own 注 writes 「贄之重者辭之」 for the 經's 摯"),
 )
 
 
