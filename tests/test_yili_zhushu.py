@@ -166,6 +166,8 @@ def test_the_jing_printed_with_hou_in_its_shuowen_form_is_found_in_the_sbck_yili
     ("015", "具猶辨也", "主人拜賓如初揖入即位如初", "初視濯也"),  # the SBCK prints 如𥘉
     ("003", "今文不為非", "主人對曰某也固辭不得命將走見聞吾子稱贄敢辭贄", "不得命者"),  # the SBCK prints 摯 (stop 74)
     ("003", "古文壹為一", "賓出使擯者還其贄于門外曰某也使某還贄", "還其贄者"),  # likewise
+    ("014", "古文脡爲挺", "有乾肉折俎二尹縮祭半尹在西塾", "乾肉牲體之脯也"),  # word for word, the pointer far off (stop 74)
+    ("006", "今文無使某", "致命曰寡君使某有不腆之酒以請吾子之與寡君須臾焉", "親相見致君命辭也"),  # likewise
 ])
 def test_a_jing_inside_a_zhu_is_found_across_the_two_editions_printed_forms(juan, zhu_before, jing, zhu_after):
     """經 the plain text (the SBCK 儀禮) did not find inside a 注 of train juan: printed there in

@@ -33,6 +33,11 @@ SLACK = 6  # the plain text may carry a few characters the print lacks (headings
 # pointer falls behind a 經 the plain text does not read as printed (儀禮 燕禮 「主人卒洗賓揖乃升」, the SBCK
 # without 乃), and the next one stood out of its reach, with every 經 after it in that 注 (stop 62)
 WIDE, MIN_WIDE = 40, 6
+# … and, failing that, anywhere in the plain text if MIN_FAR long or more, as the two editions agree: 儀禮注疏 juan 6, 7, 14 (stop
+# 74) left 「致命曰寡君使某有不腆之酒…」, 「主人卒洗賓揖乃升」, 「有乾肉折俎二尹縮祭半尹在西塾」 inside 注 — word for word in the SBCK, where
+# the pointer stood thousands of characters off (the two editions order the 記 and some paragraphs differently); the 禮記 中庸's
+# 「獲乎上有道…」 likewise. An inner 注 marker after eight characters of the 經 is no chance hit
+MIN_FAR = 8
 _SBCK_RE = re.compile(r"(?m)^#\+PROPERTY:\s*(?:BASEEDITION|WITNESS)\s+SBCK\b")
 _TLS_MARKUP_RE = re.compile(r"(?m)^#.*$|^\*+ .*$|<pb:[^>]*>|[\d.]+|[^\u3400-\u9fff\U00020000-\U0003ffff]")
 
@@ -104,6 +109,12 @@ class BaseText:
                 if end is not None:
                     return cut, end
                 cut = folded.find(head, cut + 1, j)
+        if j < len(folded) and j - lo > MIN_FAR:
+            for p in self.index.get(folded[j - GRAM : j], ()):  # every place of the stretch's last 4-gram
+                for cut in range(lo + 1, j - MIN_FAR + 1):  # the longest stretch that agrees, ending there
+                    end = self.agrees(folded[cut:j], p + GRAM - (j - cut))
+                    if end is not None:
+                        return cut, end
         # a 經 of two characters (賓出, 公辭, 奏陔, 范金) closed by the next 注 marker: only the plain
         # text's very next characters; at the unit's end, where no marker follows, the 注's own last two
         # characters are too often the 經's next (「將酢主人」 before 「主人降」: stop 50)
