@@ -1759,3 +1759,15 @@ def test_some_say_opens_a_gloss_whose_head_follows():
     note, marks = _with_marks("或謂委貌為𤣥冠。委猶安也。言，所以安正容貌。章，明也。")
     got = [(g.lemma, g.lemma_start) for g in align_block("委貎周道也章甫殷道也毋追夏后氏之道也", note, marks, zhushu=True)]
     assert ("委貎", 0) in got and ("委", 0) in got
+
+
+def test_a_note_that_only_names_a_position_glosses_the_return_to_it():
+    # KR1d0028_004#364 and _014#273 (儀禮注疏 juan 4 and 14, a book never tuned on; stop 74), the segmenter's marks: 「觶南之位」 "the
+    # position south of the 觶" says where 司正降復位 goes back to; 「門外未入位」 read 門 before
+    note, marks = _with_marks("觶南之位。")
+    assert [(g.type, g.lemma) for g in align_block("司正降復位", note, marks, zhushu=True)] == [("definition", "復位")]
+    note, marks = _with_marks("門外未入位。")
+    assert [(g.type, g.lemma) for g in align_block("主人出門哭止皆復位", note, marks, zhushu=True)] == [("definition", "復位")]
+    # not a statement: 「大夫與已上下位」 (KR1d0026_007#503) is no gloss of 反位
+    note, marks = _with_marks("大夫反位，諸公卿乃升就席。大夫與已上下位。")
+    assert "反位" not in [g.lemma for g in align_block("大夫與其耦皆適次釋弓說決拾襲反位諸公卿升就席", note, marks, zhushu=True)]

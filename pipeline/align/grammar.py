@@ -1090,6 +1090,25 @@ def read_unmarked_head(st: Statement) -> bool:
     return True
 
 
+# 「觶南之位」, 「復尊西南面之位」, 「門外未入位」, 「東方之位」 (KR1d0028_004#364, _002#212, _014#273, _013#66: stop 74, the 儀禮注疏's hand
+# checks): a note that only names a position glosses the passage's 復位 / 反位 / 即位 — where it goes back to, or takes its place. A noun
+# phrase ending in 位, no word that makes it a statement or another formula, the passage with one such word. Read before the unmarked head
+# (「門外未入位」 had read 門, 「復，賓位也」 復): over the thirteen books +45 / −6, the 儀禮's notes in its four prints, all right but 「門西北面位也」,
+# which glossed 門西 as well as it now glosses 復位
+_POSITION_NOTE = re.compile(r"[^者謂猶曰為爲云言既旣此乃則皆所其而以不與已]{1,9}位也?")
+_TAKES_PLACE = ("復位", "反位", "即位", "卽位")
+
+
+def read_position(st: Statement) -> bool:
+    """A sentence that only names a position: the passage's 復位 / 反位 / 即位 defined (nothing else read it)."""
+    if not st.sentence_start or st.s != st.s0 or not _POSITION_NOTE.fullmatch(st.seg):
+        return False
+    words = [w for w in _TAKES_PLACE if st.in_base(w)]
+    if len(words) != 1:
+        return False
+    return st.add("definition", words[0], None, 0.6, exact_only=True)
+
+
 # Tried in order on each statement; the first that returns True has read it.
 READERS: tuple[Callable[[Statement], bool], ...] = (
     read_edition_variant,
@@ -1105,6 +1124,7 @@ READERS: tuple[Callable[[Statement], bool], ...] = (
     read_made,
     read_shape,
     read_definition,
+    read_position,
     read_unmarked_head,
 )
 
