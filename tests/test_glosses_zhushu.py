@@ -1751,6 +1751,10 @@ def test_still_before_an_explanations_head_is_no_part_of_it():
     note, marks = _with_marks("王使人以命致館，無禮，猶儐之者，尊王使也。矦氏受館於外，既則儐使者於内。")
     got = [(g.type, g.lemma, g.lemma_start) for g in align_block("儐之束帛乗馬", note, marks, zhushu=True)]
     assert ("explanation", "儐之", 0) in got
+    # 自 "himself" likewise: 「自取脯者，尊主人之賜」 (KR1d0028_002#71, juan 2)
+    note, marks = _with_marks("薦左，籩豆之東。降，下也。自取脯者，尊主人之賜，將歸執以反命。辭者，辭其親徹。")
+    got = [(g.type, g.lemma) for g in align_block("賓即筵奠于薦左降筵北面坐取脯主人辭", note, marks, zhushu=True)]
+    assert ("explanation", "取脯") in got
 
 
 def test_some_say_opens_a_gloss_whose_head_follows():

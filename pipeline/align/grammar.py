@@ -172,9 +172,10 @@ def _strip_lead(text: str, pos: int, end: int, clause_ends=(), in_base=None) -> 
         if ce < end and ce - pos - 1 <= 6 and in_base(text[pos + 1 : ce]) and not in_base(text[pos:ce]) \
                 and len(y) <= 12 and (y.startswith("謂") or y.endswith("也")):
             return pos + 1
-    if text.startswith("猶", pos) and in_base is not None:
+    if text[pos : pos + 1] in ("猶", "自") and in_base is not None:
         # 「…，無禮，猶儐之者，尊王使也」, 「使者既不先反，猶拜送者，…」 (KR1d0028_010#33, _009#26; stop 74): "still" before an
-        # explanation's head that quotes the passage — the head is what follows it (not 「猶與者」, the passage's own 猶與)
+        # explanation's head that quotes the passage — the head is what follows it (not 「猶與者」, the passage's own 猶與); so
+        # "himself": 「自取脯者，尊主人之賜」 (KR1d0028_002#71, stop 74)
         ce = next((c for c in clause_ends if c > pos + 1), end)
         if text[ce - 1] == "者" and ce - pos - 2 >= 2 and in_base(text[pos + 1 : ce - 1]) and not in_base(text[pos : ce - 1]):
             return pos + 1
