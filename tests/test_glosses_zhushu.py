@@ -1046,10 +1046,11 @@ def test_why_the_passage_says_x_explains_x():
                               "變司市言貨賄者，璽節主以通貨賄，貨賄非必由市，或資於民家焉。")
     got = [(g.lemma, g.lemma_start) for g in align_block(base, note, marks) if note[g.note_start:].startswith("變")]
     assert got == [("貨賄", 5)]
-    # and 「獨言X者」 "that it says only X" (KR1d0003_013#29, train): of the passage's 無職
+    # and 「獨言X者」 "that it says only X" (KR1d0003_013#29, train): of the passage's 無職者 "those without office" (the
+    # passage's 者 the word's own: stop 74)
     base = "凡無職者出夫布"
     note, marks = _with_marks("獨言無職者，掌其九賦。")
-    assert [(g.lemma, g.lemma_start, g.type) for g in align_block(base, note, marks)] == [("無職", 1, "explanation")]
+    assert [(g.lemma, g.lemma_start, g.type) for g in align_block(base, note, marks)] == [("無職者", 1, "explanation")]
 
 
 def test_this_x_and_must_make_x_heads_are_the_passages_x():
@@ -1775,3 +1776,21 @@ def test_a_note_that_only_names_a_position_glosses_the_return_to_it():
     # not a statement: 「大夫與已上下位」 (KR1d0026_007#503) is no gloss of 反位
     note, marks = _with_marks("大夫反位，諸公卿乃升就席。大夫與已上下位。")
     assert "反位" not in [g.lemma for g in align_block("大夫與其耦皆適次釋弓說決拾襲反位諸公卿升就席", note, marks, zhushu=True)]
+
+
+def test_an_explanations_zhe_that_the_passage_has_too_is_the_words_own():
+    # KR1d0028_002#440 and _010#119 (儀禮注疏 juan 2 and 10, a book never tuned on; stop 74), the segmenter's marks: 「言從者」 on the
+    # passage's 請醴從者 explains 從者 "the attendants", not 從; 「乃言儐使者」 explains 儐使者
+    note, marks = _with_marks("言從者，謙不敢斥也。今文於為于。")
+    got = [(g.type, g.lemma) for g in align_block("醴曰子為事故至於某之室某有先人之禮請醴從者", note, marks, zhushu=True)]
+    assert ("explanation", "從者") in got and ("explanation", "從") not in got
+    note, marks = _with_marks("既云拜送，乃言儐使者，以勞有成禮，略而遂言。")
+    got = [(g.type, g.lemma) for g in align_block("使者出矦氏送再拜儐使者諸公賜服者束帛四馬儐大史亦如之", note, marks, zhushu=True)]
+    assert ("explanation", "儐使者") in got
+    # not where the passage's 者 is the topic of a definition of its own: 「正言小功者」 on the 傳's 「小功者，兄弟之服也」 (KR1d0028_011#274, juan 11)
+    note, marks = _with_marks("正言小功者，服之數盡於五，則髙祖宜緦麻，曾祖宐小功也。")
+    got = [g.lemma for g in align_block("傳曰何以齊衰三月也小功者兄弟之服也不敢以兄弟之服服至尊也", note, marks, zhushu=True)]
+    assert "小功" in got and "小功者" not in got
+    # not where the passage lacks the 者: 「復見之者」 on 主人復見之以其贄 is 復見之
+    note, marks = _with_marks("復見之者，禮尚往來也。")
+    assert [g.lemma for g in align_block("主人復見之以其贄曰曏者吾子辱使某見", note, marks, zhushu=True)] == ["復見之"]

@@ -296,6 +296,17 @@ def align_block(base: str, note: str, note_marks: dict[int, str] | None = None, 
                 lemma = base[a.start : a.end]
         if withdrawn and a.start is not None and c.type != "variant" and (why := withdrawn(lemma)):
             a = _Anchor(reason=why)
+        if (a.start is not None and c.type == "explanation" and c.lemma_note_start and not lemma.endswith("者")
+                and note[c.lemma_note_start - 1] == "言"
+                and note[c.lemma_note_start + len(c.lemma) : c.lemma_note_start + len(c.lemma) + 1] == "者"
+                and base[a.end : a.end + 1] == "者" and not re.match(r"[^者]{1,12}?也", base[a.end + 1 :])):
+            # 「言從者，謙不敢斥也」 on the passage's 請醴從者, 「乃言儐使者」 on 儐使者 (KR1d0028_002#440, _010#119; stop 74): a remark on
+            # the wording whose 者 the passage has too quotes the word with it (從者, 獲者, 卒受者, 冠者, 嫁於大夫者 …) — not 「謂之緦者」,
+            # the name 緦 of the passage's 「緦者十五升」, nor 「云君子子者」 on the 傳's 「君子子者，貴人之子也」, nor where the passage's 者 is
+            # the topic of a 「X者，Y也」 of its own (「正言小功者」 on 「小功者，兄弟之服也」: the remark is on 小功). Over the thirteen books
+            # 29 lemmas gain their 者
+            a = _Anchor(a.start, a.end + 1, a.factor)
+            lemma = base[a.start : a.end]
         anchored = a.start is not None
         if c.optional and not anchored:
             continue
