@@ -1794,3 +1794,15 @@ def test_an_explanations_zhe_that_the_passage_has_too_is_the_words_own():
     # not where the passage lacks the 者: 「復見之者」 on 主人復見之以其贄 is 復見之
     note, marks = _with_marks("復見之者，禮尚往來也。")
     assert [g.lemma for g in align_block("主人復見之以其贄曰曏者吾子辱使某見", note, marks, zhushu=True)] == ["復見之"]
+
+
+def test_a_person_of_the_rite_before_an_unmarked_clause_is_its_subject():
+    # KR1d0028_012#60 and _017#236 (儀禮注疏 juan 12 and 17, a book never tuned on; stop 74), the segmenter's marks: 「主人不升，賤也」,
+    # 「衆賓一拜，賤也」 say why the host does not go up, why the guests bow once — no definitions of 主人, 衆賓
+    note, marks = _with_marks("主人不升，賤也。致命曰：君聞子之喪，使某如何不淑。")
+    assert "主人" not in [g.lemma for g in align_block("弔者入升自西階東面主人進中庭弔者致命", note, marks, zhushu=True)]
+    note, marks = _with_marks("拜于門東，眀少南就之也。言三拜者，衆賓賤，旅之也。衆賓一拜賤也。")
+    assert "衆賓" not in [g.lemma for g in align_block("主人降南面拜衆賓于門東三拜衆賓門東北面皆答壹拜", note, marks, zhushu=True)]
+    # what says who a person is stays a gloss: 「賓，壻」 (KR1d0028_002#139, juan 2) with the segmenter's run-on 「賓壻」
+    note, marks = _with_marks("賓壻。")
+    assert ("definition", "賓") in [(g.type, g.lemma) for g in align_block("主人𤣥端迎於門外西面再拜賓東面答拜", note, marks, zhushu=True)]

@@ -54,6 +54,8 @@ FUNCTION_WORDS = frozenset("之其此也者所焉乎矣哉是彼")
 CHANCE_SHIFTS = (3, 7, 11)
 CHANCE_SHARE = 0.5
 CHANCE_MIN_ANCHORED = 10
+# the reason of a person read as the head of his own clause (grammar.Candidate.subject): counted by the chance check, then dropped
+SUBJECT = "a person of the rite heading his own clause"
 
 
 
@@ -227,10 +229,12 @@ def head_class(lemma: str) -> str:
 
 
 def align_block(base: str, note: str, note_marks: dict[int, str] | None = None, zhushu: bool = False,
-                withdrawn: Callable[[str], str | None] | None = None) -> list[Gloss]:
+                withdrawn: Callable[[str], str | None] | None = None, subjects: bool = False) -> list[Gloss]:
     """The glosses of one commentary block (note) on its base passage. `zhushu`: the note is a 注
     of a 注疏 (marker 注), read with the head classifier's 注疏 weights. `withdrawn`: given a
-    lemma, the reason its anchor is not taken, or None (the chance check: _chance_reason)."""
+    lemma, the reason its anchor is not taken, or None (the chance check: _chance_reason).
+    `subjects`: also the persons of the rite read as the head of their own clause (Candidate.subject),
+    anchored, after the glosses and with the reason SUBJECT — for the chance check to count, never kept."""
     base = base or ""
     fb = fold(base)
     cache: dict[str, bool] = {}
@@ -242,6 +246,8 @@ def align_block(base: str, note: str, note_marks: dict[int, str] | None = None, 
         return r
 
     cands: list[Candidate] = read_note(note, note_marks or {}, in_base, lambda x: fb.count(fold(x)), zhushu)
+    subject_cands = [c for c in cands if c.subject]
+    cands = [c for c in cands if not c.subject]
     if zhushu:  # 「食飯也飲酒漿也膳牲肉也羞有滋味者」: glosses of a list run together (chains.py)
         taken = {c.lemma_note_start for c in cands if c.lemma_note_start is not None and in_base(c.lemma)}
         extra = chain_candidates(base, note, note_marks or {}, taken, lambda x: fb.count(fold(x)))
@@ -334,6 +340,13 @@ def align_block(base: str, note: str, note_marks: dict[int, str] | None = None, 
             elif c.type in ("definition", "equivalence"):
                 for y, xs in _one_for_one(glosses[-1]).items():
                     emended.setdefault(y, xs)
+    if subjects:
+        for c in subject_cands:
+            a = anchor_lemma(base, fb, c.lemma, None, exact_only=c.exact_only)
+            if a.start is not None:
+                glosses.append(Gloss(note_start=c.start, note_end=c.end, text=note[c.start : c.end], type=c.type,
+                                     lemma=base[a.start : a.end], base_seq=None, lemma_start=a.start, lemma_end=a.end,
+                                     confidence=c.confidence, reason=SUBJECT))
     return glosses
 
 
@@ -439,6 +452,8 @@ def align_document(doc: Document) -> Document:
         found = [align_block(base.text if base else "", unit.text, marks, zhushu=z,
                              withdrawn=_chance_reason(classes, folded, index[base.seq] if base else None))
                  for unit, base, marks, z in blocks]
+    else:  # the persons heading their own clause were read for the count only
+        found = [[g for g in glosses if g.reason != SUBJECT] for glosses in found]
     for (unit, base, _marks, _z), glosses in zip(blocks, found):
         for g in glosses:
             g.base_seq = base.seq if base else None
@@ -456,7 +471,7 @@ def read_formula_blocks(doc: Document) -> tuple[list, dict[int, int], list[tuple
     bases = [u for u in doc.units if u.kind == "base"]
     index = {u.seq: i for i, u in enumerate(bases)}
     blocks = formula_blocks(doc)
-    found = [align_block(base.text if base else "", unit.text, marks, zhushu=z) for unit, base, marks, z in blocks]
+    found = [align_block(base.text if base else "", unit.text, marks, zhushu=z, subjects=True) for unit, base, marks, z in blocks]
     return bases, index, blocks, found
 
 
@@ -504,7 +519,7 @@ def chance_counts(blocks: list, found: list[list[Gloss]], bases: list, index: di
                 continue
             i = index[base.seq]
             for s in shifts:
-                for cls in counted(align_block(bases[(i + s) % len(bases)].text, unit.text, marks, zhushu=z)):
+                for cls in counted(align_block(bases[(i + s) % len(bases)].text, unit.text, marks, zhushu=z, subjects=True)):
                     if cls in other:
                         other[cls] += 1
     return {cls: (n, other[cls] / len(shifts) if shifts else 0.0) for cls, n in sorted(own.items())}
