@@ -1773,6 +1773,9 @@ def test_a_note_that_only_names_a_position_glosses_the_return_to_it():
     assert [(g.type, g.lemma) for g in align_block("司正降復位", note, marks, zhushu=True)] == [("definition", "復位")]
     note, marks = _with_marks("門外未入位。")
     assert [(g.type, g.lemma) for g in align_block("主人出門哭止皆復位", note, marks, zhushu=True)] == [("definition", "復位")]
+    # … or a sentence opening with the place gone back to: 「復堂上西面位，事已，尸將出，當哭踊」 (KR1d0028_014#241, juan 14)
+    note, marks = _with_marks("復堂上西面位，事已，尸將出，當哭踊。")
+    assert [(g.type, g.lemma) for g in align_block("○婦人復位", note, marks, zhushu=True)] == [("definition", "復位")]
     # not a statement: 「大夫與已上下位」 (KR1d0026_007#503) is no gloss of 反位
     note, marks = _with_marks("大夫反位，諸公卿乃升就席。大夫與已上下位。")
     assert "反位" not in [g.lemma for g in align_block("大夫與其耦皆適次釋弓說決拾襲反位諸公卿升就席", note, marks, zhushu=True)]

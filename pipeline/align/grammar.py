@@ -1113,9 +1113,19 @@ _POSITION_NOTE = re.compile(r"[^者謂猶曰為爲云言既旣此乃則皆所其
 _TAKES_PLACE = ("復位", "反位", "即位", "卽位")
 
 
+# … or opens by naming the place gone back to, the sentence going on: 「復堂上西面位，事已，尸將出…」, 「祝復門西北面位，佐食復西方位，…」,
+# 「復西面位，不酢，辟君」 (KR1d0028_014#241, #397, _007#264; stop 74, 10 over the books, right) — not a person's doing (「大夫反位，…」,
+# 「然復位，…」) nor the passage's own words quoted (「司射先反位，…」)
+_RETURNS_TO = re.compile(r"[^然今乃則而且又]?[復反][^者謂猶曰為爲云言既旣此乃則皆所其而以不與已]{2,8}位")
+
+
 def read_position(st: Statement) -> bool:
-    """A sentence that only names a position: the passage's 復位 / 反位 / 即位 defined (nothing else read it)."""
-    if not st.sentence_start or st.s != st.s0 or not _POSITION_NOTE.fullmatch(st.seg):
+    """A sentence that only names a position, or opens naming the place gone back to: the passage's 復位 / 反位 / 即位 defined
+    (nothing else read it)."""
+    if not st.sentence_start or st.s != st.s0:
+        return False
+    first = st.text[st.s : st.first_end]
+    if not (_POSITION_NOTE.fullmatch(st.seg) or (st.inner and _RETURNS_TO.fullmatch(first) and not st.in_base(first))):
         return False
     words = [w for w in _TAKES_PLACE if st.in_base(w)]
     if len(words) != 1:
