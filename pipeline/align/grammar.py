@@ -1109,14 +1109,15 @@ _WHO_ONE_IS = re.compile(r"掌|主(?![人婦])|官|之屬|者|之佐|友|嗣|若
 # phrase ending in 位, no word that makes it a statement or another formula, the passage with one such word. Read before the unmarked head
 # (「門外未入位」 had read 門, 「復，賓位也」 復): over the thirteen books +45 / −6, the 儀禮's notes in its four prints, all right but 「門西北面位也」,
 # which glossed 門西 as well as it now glosses 復位
-_POSITION_NOTE = re.compile(r"[^者謂猶曰為爲云言既旣此乃則皆所其而以不與已]{1,9}位也?")
+_NOT_A_PLACE = "者謂猶曰為爲云言既旣此乃則皆所其而以不與已"  # words that make a clause a statement or another formula, no place named
+_POSITION_NOTE = re.compile(rf"[^{_NOT_A_PLACE}]{{1,9}}位也?")
 _TAKES_PLACE = ("復位", "反位", "即位", "卽位")
 
 
 # … or opens by naming the place gone back to, the sentence going on: 「復堂上西面位，事已，尸將出…」, 「祝復門西北面位，佐食復西方位，…」,
 # 「復西面位，不酢，辟君」 (KR1d0028_014#241, #397, _007#264; stop 74, 10 over the books, right) — not a person's doing (「大夫反位，…」,
 # 「然復位，…」) nor the passage's own words quoted (「司射先反位，…」)
-_RETURNS_TO = re.compile(r"[^然今乃則而且又]?[復反][^者謂猶曰為爲云言既旣此乃則皆所其而以不與已]{2,8}位")
+_RETURNS_TO = re.compile(rf"[^然今乃則而且又]?[復反][^{_NOT_A_PLACE}]{{2,8}}位")
 
 
 def read_position(st: Statement) -> bool:
