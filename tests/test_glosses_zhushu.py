@@ -1809,3 +1809,20 @@ def test_a_person_of_the_rite_before_an_unmarked_clause_is_its_subject():
     # what says who a person is stays a gloss: 「賓，壻」 (KR1d0028_002#139, juan 2) with the segmenter's run-on 「賓壻」
     note, marks = _with_marks("賓壻。")
     assert ("definition", "賓") in [(g.type, g.lemma) for g in align_block("主人𤣥端迎於門外西面再拜賓東面答拜", note, marks, zhushu=True)]
+
+
+def test_an_officer_of_the_rite_before_an_unmarked_clause_is_its_subject():
+    # the officers of the tag stage's lexicon too (stop 75), the segmenter's marks of the 儀禮注疏 (a book never tuned on): 「司正退立西序端」
+    # (KR1d0028_007#845, juan 7) and 「工拜於席」 (_006#295, juan 6) say what the officer does, 「上介北面受圭，進西面授賓」 (_008#378,
+    # juan 8) whom he hands the jade to — no definitions of 司正, 工, 上介
+    note, marks = _with_marks("皆命者，命賓，命諸公命，卿大夫皆鄉其位也。興對，必降席，敬也。司正退立西序端。")
+    base = "司正升受命皆命公曰衆無不醉賓及諸公卿大夫皆興對曰諾敢不醉皆反位坐"
+    assert "司正" not in [g.lemma for g in align_block(base, note, marks, zhushu=True)]
+    note, marks = _with_marks("工歌乃獻之，賤者先就事也。左瑟，便其右。一人，工之長者也。工拜於席。")
+    assert "工" not in [g.lemma for g in align_block("卒歌主人洗升獻工工不興左瑟一人拜受爵主人西階上拜送爵", note, marks, zhushu=True)]
+    note, marks = _with_marks("上介北面受圭，進西面授賓。不襲者，以盛禮不在於己也。")
+    assert "上介" not in [g.lemma for g in align_block("上介不襲執圭屈繅授賓", note, marks, zhushu=True)]
+    # a clause that ends in who he is still glosses him: 「賓長上賓」 (_017#127, juan 17, run on as the segmenter leaves it)
+    note, marks = _with_marks("賓長上賓。")
+    base = "賓長設羊俎于豆南賓降尸升筵自西方坐左執爵右取韭菹㨎于三豆祭于豆閒"
+    assert ("definition", "賓長") in [(g.type, g.lemma) for g in align_block(base, note, marks, zhushu=True)]
