@@ -100,8 +100,7 @@ def against_plain(book: str, corpus: Path = SHARED / "corpus", resume: bool = Fa
     pairs up / all TLS characters; precision = the same / the reader's 經 characters
     (variant-folded both sides). Slow (difflib over the whole book: ~15 s 周禮, ~40 s 禮記).
     """
-    from pipeline.ingest.resume import load_base_text
-    from pipeline.variants import fold
+    from pipeline.ingest.resume import fold, load_base_text  # the plain text's own fold, both sides
 
     plain = corpus / PLAIN_BASE[book]
     mine = []

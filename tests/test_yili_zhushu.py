@@ -168,10 +168,13 @@ def test_the_jing_printed_with_hou_in_its_shuowen_form_is_found_in_the_sbck_yili
     ("003", "古文壹為一", "賓出使擯者還其贄于門外曰某也使某還贄", "還其贄者"),  # likewise
     ("014", "古文脡爲挺", "有乾肉折俎二尹縮祭半尹在西塾", "乾肉牲體之脯也"),  # word for word, the pointer far off (stop 74)
     ("006", "今文無使某", "致命曰寡君使某有不腆之酒以請吾子之與寡君須臾焉", "親相見致君命辭也"),  # likewise
+    ("009", "降未拜", "賓升席坐取韭菹以辯擩于醢上豆之閒祭", "擩猶染也"),  # the SBCK prints 之間 (stop 75)
+    ("009", "受祭於豆祭", "挩手扱上鉶以柶辯擩之上鉶之閒祭", "扱以柶扱"),  # likewise
+    ("017", "示新", "尸進二手受于手閒", "受從手閒謙也"),  # likewise
 ])
 def test_a_jing_inside_a_zhu_is_found_across_the_two_editions_printed_forms(juan, zhu_before, jing, zhu_after):
     """經 the plain text (the SBCK 儀禮) did not find inside a 注 of train juan: printed there in
-    another form of one character (算/筭, 俎/爼, 鄉/郷, 初/𥘉: now folded together), or two characters
+    another form of one character (算/筭, 俎/爼, 鄉/郷, 初/𥘉: now folded together; 閒/間 compared alike there), or two characters
     long (found only where the next 注 marker closes them and the plain text's pointer stands)."""
     doc = read_document(str(BOOK / f"KR1d0028_{juan}.txt"))
     i = next(i for i, u in enumerate(doc.units) if u.text.endswith(zhu_before) and doc.units[i + 1].text.startswith(jing[:2]))

@@ -6,7 +6,7 @@ the marker-only reading keeps `直而勿有` in the 注, and the `注` after it 
 text of the 經 (the TLS editions KR1d0001 周禮, KR1d0052 禮記) settles it: walking the juan
 with a pointer into that text, the 經 that should come next is looked for at the end of the
 注 before an inner `注` (or before the small note that closes the unit). Matching compares
-variant-folded characters (`pipeline.variants.fold`, one character to one).
+variant-folded characters (`pipeline.variants.fold`, one character to one; 閒 and 間 as one, `fold` here).
 """
 
 from __future__ import annotations
@@ -20,7 +20,7 @@ from rapidfuzz.distance import Levenshtein
 from pipeline.ingest.sbck import parse_sbck
 from pipeline.ingest.source import split_lines
 from pipeline.model import Document, Unit
-from pipeline.variants import fold
+from pipeline.variants import fold as _variant_fold
 
 ZHU = "注"
 PARAGRAPH = "○"  # the print's paragraph mark: in the 儀禮注疏 it opens each 經 paragraph
@@ -38,6 +38,17 @@ WIDE, MIN_WIDE = 40, 6
 # the pointer stood thousands of characters off (the two editions order the 記 and some paragraphs differently); the 禮記 中庸's
 # 「獲乎上有道…」 likewise. An inner 注 marker after eight characters of the 經 is no chance hit
 MIN_FAR = 8
+# Two prints of one 經 write 閒 and 間 for "between" (儀禮注疏 「以辯擩于醢上豆之閒祭」, 「尸進二手受于手閒」; the SBCK and the 集釋 間):
+# the variant fold keeps them apart (閒 is also 閑 "leisure", a word the glosses must not confuse), but where two prints of
+# the same passage are compared they are one character (stop 75)
+_SAME_IN_TWO_PRINTS = str.maketrans({_variant_fold("間"): _variant_fold("閒")})
+
+
+def fold(text: str) -> str:
+    """The variant fold, and 間 as 閒: how the 經 of two prints is compared here (one character to one)."""
+    return _variant_fold(text).translate(_SAME_IN_TWO_PRINTS)
+
+
 _SBCK_RE = re.compile(r"(?m)^#\+PROPERTY:\s*(?:BASEEDITION|WITNESS)\s+SBCK\b")
 _TLS_MARKUP_RE = re.compile(r"(?m)^#.*$|^\*+ .*$|<pb:[^>]*>|[\d.]+|[^\u3400-\u9fff\U00020000-\U0003ffff]")
 
