@@ -40,6 +40,13 @@ def test_old_text_variant_of_the_zhouli():
     assert ("variant", "滯", 15, 16) in got
 
 
+def test_the_yili_zhushus_misprint_of_jinwen_is_another_edition():
+    # KR1d0028_017#238 (儀禮注疏 juan 17, a book never tuned on; stop 75): the print has 仐 for 今 in 「仐文壹為一」 — the 今文's reading
+    note, marks = _with_marks("卿大夫尊，賓賤，純臣也。位在門東。仐文壹為一。")
+    got = [(g.type, g.lemma) for g in align_block("主人降南面拜衆賓于門東三拜衆賓門東北面皆答壹拜", note, marks, zhushu=True)]
+    assert ("variant", "壹") in got
+
+
 def test_a_cited_book_is_not_a_lemma():
     # KR1d0003_012#11: 射義曰：射之為言繹也 — 射 of the title 射義 is no gloss of the 經's 射
     base = "若以歲時祭祀州社則屬其民而讀法亦如之春秋以禮㑹民而射于州序"
