@@ -807,6 +807,10 @@ def test_ci_x_this_x_here_opens_a_gloss_of_x():
     base = "遂冠歸入門左北面哭盡哀免袒成踊東即位拜賔成踊賔出主人拜送於又哭免袒成踊於三哭猶免袒成踊三日成服於五哭相者告事畢"
     note, marks = _with_marks("為父於又哭，括髪而不袒。此又哭、三哭，皆言袒。袒、衍字也。")
     assert "又哭" not in [g.lemma for g in align_block(base, note, marks, zhushu=True)]
+    # …and with 謂 straight after X, no mark between: 「此士謂胥徒之長也」 (KR1d0028_013#254, 儀禮注疏 juan 13, a book never tuned on;
+    # stop 75) — "this 士 means the heads of the runners", a reference of the passage's 士
+    note, marks = _with_marks("此士謂胥徒之長也。有勇力者受馬。聘禮曰皮馬相閒可也。")
+    assert [(g.type, g.lemma) for g in align_block("士受馬以出", note, marks, zhushu=True)] == [("reference", "士")]
 
 
 def test_a_short_word_glossed_after_a_comma_the_segmenter_put_for_a_full_stop():

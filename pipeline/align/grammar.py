@@ -175,6 +175,12 @@ def _strip_lead(text: str, pos: int, end: int, clause_ends=(), in_base=None) -> 
         if ce < end and ce - pos - 1 <= 6 and in_base(text[pos + 1 : ce]) and not in_base(text[pos:ce]) \
                 and len(y) <= 12 and (y.startswith("謂") or y.endswith("也")):
             return pos + 1
+        # 「此士謂胥徒之長也」 (KR1d0028_013#254, 儀禮注疏 juan 13; stop 75): the same with 謂 straight after X, no mark between —
+        # over the thirteen books +14 outside the held-out juan, read, right (「此秉謂刈禾盈手之秉也」 in the 儀禮's prints, 「此大人謂君也」, 「此適子謂世子弟也」)
+        w = text.find("謂", pos + 2, min(ce, pos + 8))
+        if w > 0 and not text.startswith("謂之", w) and in_base(text[pos + 1 : w]) and not in_base(text[pos:w]) \
+                and len(text[w:ce]) <= 12:
+            return pos + 1
     if text[pos : pos + 1] in ("猶", "自") and in_base is not None:
         # 「…，無禮，猶儐之者，尊王使也」, 「使者既不先反，猶拜送者，…」 (KR1d0028_010#33, _009#26; stop 74): "still" before an
         # explanation's head that quotes the passage — the head is what follows it (not 「猶與者」, the passage's own 猶與); so
