@@ -1823,12 +1823,12 @@ def test_a_person_of_the_rite_before_an_unmarked_clause_is_its_subject():
 
 
 def test_an_officer_of_the_rite_before_an_unmarked_clause_is_its_subject():
-    # the officers of the tag stage's lexicon too (stop 75), the segmenter's marks of the 儀禮注疏 (a book never tuned on): 「司正退立西序端」
-    # (KR1d0028_007#845, juan 7) and 「工拜於席」 (_006#295, juan 6) say what the officer does, 「上介北面受圭，進西面授賓」 (_008#378,
-    # juan 8) whom he hands the jade to — no definitions of 司正, 工, 上介
-    note, marks = _with_marks("皆命者，命賓，命諸公命，卿大夫皆鄉其位也。興對，必降席，敬也。司正退立西序端。")
-    base = "司正升受命皆命公曰衆無不醉賓及諸公卿大夫皆興對曰諾敢不醉皆反位坐"
-    assert "司正" not in [g.lemma for g in align_block(base, note, marks, zhushu=True)]
+    # the officers of the tag stage's lexicon too (stop 75), the segmenter's marks of the 儀禮注疏 (a book never tuned on): 「史北面請」
+    # (KR1d0028_013#424, juan 13) and 「工拜於席」 (_006#295, juan 6) say what the officer does, 「上介北面受圭，進西面授賓」 (_008#378,
+    # juan 8) whom he hands the jade to — no definitions of 史, 工, 上介
+    note, marks = _with_marks("史北面請。既而與執算西面於主人之前，讀書釋算，燭在右，南面，照書便也。古文算皆為筴。")
+    base = "○主人之史請讀賵執算從柩東當前束西面不命毋哭哭者相止也唯主人主婦哭燭在右南面"
+    assert "史" not in [g.lemma for g in align_block(base, note, marks, zhushu=True)]
     note, marks = _with_marks("工歌乃獻之，賤者先就事也。左瑟，便其右。一人，工之長者也。工拜於席。")
     assert "工" not in [g.lemma for g in align_block("卒歌主人洗升獻工工不興左瑟一人拜受爵主人西階上拜送爵", note, marks, zhushu=True)]
     note, marks = _with_marks("上介北面受圭，進西面授賓。不襲者，以盛禮不在於己也。")
