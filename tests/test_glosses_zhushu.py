@@ -1341,7 +1341,8 @@ def test_you_before_a_longer_clause_of_qie_yi_kong_is_still_not_an_equivalence()
 
 
 def test_a_word_of_the_passage_closed_by_a_particle_is_no_head():
-    # 「木也。縣物焉曰重」 (KR1d0030_021#4, 集釋 juan 21's 鄭注 as 儀禮注疏 juan 12 prints it, KR1d0028_012#291; stop 72): "(the 重) is
+    # 「木也。縣物焉曰重」 (KR1d0030_021#4, 集釋 juan 21's 鄭注 as 儀禮注疏 juan 12 prints it, KR1d0028_012#291; stop 72 — juan 21 is one of
+    # the 集釋's held-out juan, a fixture it should not have been: stop 75's closing note): "(the 重) is
     # wood" — 木 is what the sentence says, no head; 重 is the passage's first (the head word), as nothing before it is glossed.
     # 「大史俟焉，將有事也」 (KR1d0028_007#376) keeps its head: 焉 "there" is no particle closing the sentence
     base = "重木刋鑿之甸人置重于中庭參分庭一在南"

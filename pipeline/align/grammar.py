@@ -853,8 +853,8 @@ def made_name(clause: str, in_base) -> tuple[int, str] | None:
 _SHAPE = re.compile(r"(?P<x>[^，。、：；]{1,4}?)之?[狀状形制]，?[如若似]")
 
 
-# 「鑮如鐘而大」, 「鐃如鈴，無舌」, 「籥如笛，三孔」, 「枚如箸，銜之」 (KR1d0030_009#17, KR1d0003_012#164, KR1d0053_031#82, KR1d0003_029#166,
-# train; stop 72, 周禮 juan 23's 「柷如漆筩」 missed): a thing of the passage said to be like a thing the passage does not name — a
+# 「鑮如鐘而大」, 「鐃如鈴，無舌」, 「籥如笛，三孔」, 「枚如箸，銜之」 (KR1d0030_009#17, KR1d0003_012#164, KR1d0053_031#82, KR1d0003_029#166;
+# stop 72, 周禮 juan 23's 「柷如漆筩」 missed — the first is of the 集釋's held-out juan 9, cited then as train by mistake: stop 75): a thing of the passage said to be like a thing the passage does not name — a
 # definition by likeness. A thing of one character only (「降階如升時」: an action done alike); not where the likeness is the passage's
 # own (「出如入，降如升」, 「位如祝從君也」), nor a pronoun, a clause or 如字 (a reading) after 如
 _LIKE = re.compile(r"(?P<x>[^，。、：；])如(?P<y>[^，。、：；]{1,4}?)(?:而[小大細長短])?[也者]?")
