@@ -47,6 +47,19 @@ def test_the_yili_zhushus_misprint_of_jinwen_is_another_edition():
     assert ("variant", "壹") in got
 
 
+def test_a_note_naming_a_relative_defines_a_passage_that_is_a_word_of_kinship():
+    # 儀禮注疏 juan 11 (喪服, a book never tuned on; stop 75), the segmenter's marks: the 經 lists the relatives each mourning grade
+    # is worn for, and the 注 says who each one is without repeating the word (KR1d0028_011#527, #322, #538)
+    for passage, note, gloss in (("○甥", "姊妹之子。", "姊妹之子"), ("○從父昆弟", "世父、叔父之子也，其姊妹在室亦如之。", "世父叔父之子也"),
+                                 ("○姑之子", "外，兄弟也。", "外兄弟也")):
+        n, m = _with_marks(note)
+        got = [(g.type, g.lemma, g.lemma_start, g.text) for g in align_block(passage, n, m, zhushu=True)]
+        assert got == [("definition", passage[1:], 1, gloss)], got
+    # not where the relatives are the subject of what follows: 「族父母為之服」 (KR1d0028_011#516) says who mourns for him
+    n, m = _with_marks("族父母為之服。")
+    assert align_block("○從祖昆弟之子", n, m, zhushu=True) == []
+
+
 def test_a_cited_book_is_not_a_lemma():
     # KR1d0003_012#11: 射義曰：射之為言繹也 — 射 of the title 射義 is no gloss of the 經's 射
     base = "若以歲時祭祀州社則屬其民而讀法亦如之春秋以禮㑹民而射于州序"

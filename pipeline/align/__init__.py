@@ -36,7 +36,7 @@ from pathlib import Path
 from pipeline import variants
 from pipeline.align import heads, subcommentary
 from pipeline.align.chains import chain_candidates
-from pipeline.align.grammar import ATTRIBUTION, SUBSTITUTES, Candidate, base_pieces, quoted_speaker, read_note
+from pipeline.align.grammar import ATTRIBUTION, SUBSTITUTES, Candidate, base_pieces, quoted_speaker, read_kin_note, read_note
 from pipeline.readings import READING_NOTES, document_readings
 from pipeline.align.subcommentary import quotations
 from pipeline.model import CHANCE_END, CHANCE_REASON, Document, Gloss, withdrawn_as_chance
@@ -246,6 +246,9 @@ def align_block(base: str, note: str, note_marks: dict[int, str] | None = None, 
         return r
 
     cands: list[Candidate] = read_note(note, note_marks or {}, in_base, lambda x: fb.count(fold(x)), zhushu)
+    kin = read_kin_note(base, note, {int(k): v for k, v in (note_marks or {}).items()})
+    if kin is not None and not any(c.start < kin.end for c in cands):  # (nothing read in that clause)
+        cands.insert(0, kin)
     subject_cands = [c for c in cands if c.subject]
     cands = [c for c in cands if not c.subject]
     if zhushu:  # 「食飯也飲酒漿也膳牲肉也羞有滋味者」: glosses of a list run together (chains.py)

@@ -1163,6 +1163,30 @@ def read_position(st: Statement) -> bool:
     return st.add("definition", words[0], None, 0.6, exact_only=True)
 
 
+# 「甥」 — 「姊妹之子」, 「外孫」 — 「女子子之子」, 「從父昆弟」 — 「世父叔父之子也」, 「姑之子」 — 「外兄弟也」 (KR1d0028_011#527, #489, #322, #538,
+# 儀禮注疏 juan 11, 喪服; stop 75): where the passage is only a word of kinship, a note opening with a clause made of nothing but words of
+# kinship says who that relative is — a definition of the whole passage, which the note does not repeat (the bare notes no form tells from
+# statements elsewhere: stop 74). Not a clause with any other word (「族父母為之服」 says who mourns for him). Over the thirteen books +34, the
+# 喪服 of the four prints of the 儀禮, read, right; nothing lost.
+_KIN = frozenset("父母子女孫兄弟姊妹昆夫妻婦舅姑祖曾族從外内世叔伯姪甥壻嫂姒娣之")
+
+
+def read_kin_note(passage: str, note: str, marks: dict[int, str]) -> Candidate | None:
+    """A note that opens naming a relative — words of kinship only, to a 也 or the end of its sentence, whatever commas the
+    segmenter put inside (「世父、叔父之子也」) — on a passage that is only a word of kinship: its definition, lemma the whole
+    passage (without the print's paragraph mark ○); None otherwise (「族祖父母，為之服」: the relative is a subject)."""
+    word = passage.lstrip("○")
+    k = 0
+    while k < len(note) and note[k] in _KIN:
+        k += 1
+    end = k + 1 if note[k : k + 1] == "也" else k
+    if not (end == len(note) or note[k : k + 1] == "也" or marks.get(end) in SENTENCE_FINAL):
+        return None
+    if not (1 <= len(word) <= 6 and 2 <= k <= 10 and set(word) <= _KIN) or note[:k] == word:
+        return None
+    return Candidate(0, end, "definition", word, None, 0.6, exact_only=True)
+
+
 # Tried in order on each statement; the first that returns True has read it.
 READERS: tuple[Callable[[Statement], bool], ...] = (
     read_edition_variant,
