@@ -25,6 +25,7 @@ SEGMENT_MEMORY = MODELS / "segment-memory"  # the phrase memory the default segm
 SEGMENTER_V1 = MODELS / "segmenter"  # the 集釋 + TLS recipe, an option (and the hybrid's BiLSTM)
 TAGGER_MODEL = MODELS / "tagger"
 LEXICON_DIR = MODELS / "lexicon"
+LEXICON = LEXICON_DIR / "lexicon.tsv"  # the tagger's lexicon (built: pipeline.tag.lexicon); its ROLE words are read by align too (pipeline.people)
 GLOSS_HEADS_MODEL = MODELS / "gloss_heads" / "weights.json"
 VARIANTS_TABLE = MODELS / "variants" / "fold.tsv"
 SPEAKERS_TABLE = MODELS / "speakers" / "speakers.tsv"  # who an attribution names (鄭氏 → 鄭玄), with provenance

@@ -28,6 +28,7 @@ from typing import Callable
 
 from pipeline.align.heads import head_probability, is_formula_next
 from pipeline.model import SENTENCE_FINAL, spans_from_marks
+from pipeline.people import ritual_roles
 
 FINAL = SENTENCE_FINAL | {"；"}  # a note's statements also end at ；
 HEAD_THRESHOLD = 0.5  # P(mark after an unmarked head) above which it is read as 「X，Y」
@@ -1120,9 +1121,7 @@ _ACTS_ON_A_PERSON = frozenset("於于乎以與及授受拜送荅答從統見命�
 
 @functools.lru_cache(maxsize=1)
 def _persons_of_the_rite() -> frozenset[str]:
-    from pipeline.tag.lexicon import load_lexicon  # (the tag stage's model: read once, when a head is first classified)
-
-    return _PERSONS_OF_THE_RITE | frozenset(s for s, e in load_lexicon().entries.items() if e.label == "ROLE")
+    return _PERSONS_OF_THE_RITE | ritual_roles()  # (the lexicon read once, when a head is first classified)
 
 
 def _names_a_person(rest: str) -> bool:

@@ -28,7 +28,7 @@ from pipeline import paths
 from pipeline.errors import InputError
 
 LEXICON_DIR = paths.LEXICON_DIR
-LEXICON_PATH = LEXICON_DIR / "lexicon.tsv"
+LEXICON_PATH = paths.LEXICON
 REVIEWED_PATH = LEXICON_DIR / "reviewed.tsv"
 PUNCT_PATH = paths.PUNCT_FILE
 SHIGONG_PATH = paths.SHIGONG
