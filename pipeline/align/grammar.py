@@ -48,6 +48,7 @@ ATTRIBUTION = re.compile(rf"(?P<who>{QUOTED}|或)(?:云|曰)|(?P<own>[𤣥玄])�
 # another edition: 古文/今文 (儀禮), 故書 (the 周禮's old text: 「故書滯爲癉」); 仐文 is the 儀禮注疏's misprint of 今文 in 有司徹
 # (「仐文壹為一」, 「仐文摭為揲」: KR1d0028_017, where 仐 stands for 今 six times; stop 75)
 EDITION = ("古文", "今文", "仐文", "故書")
+_EDITION_AT = "|".join(EDITION)  # (the same words as a pattern: soft_marks, read_variant)
 DEMONSTRATIVE = ("此", "凡", "其")
 # what an emendation or a reading puts in the text's place: 「X當為Y」, 「X讀為Y」 — after it the note may
 # write the lemma as it reads it (「此醴當作禮。禮賓者，謝其自勤勞也」 of the passage's 醴賓); 讀如 / 讀若 give a
@@ -89,7 +90,7 @@ def soft_marks(text: str, marks: dict[int, str]) -> dict[int, str]:
             nxt = text[i + 1]
             if nxt not in "者與乎哉":
                 out[i + 1] = "。"
-    for m in re.finditer("[古今仐]文|故書|或曰", text):
+    for m in re.finditer(f"{_EDITION_AT}|或曰", text):
         k = m.start()
         if k > 0 and k not in out:
             out[k] = "。"
@@ -222,7 +223,7 @@ def read_variant(text: str, s: int, e: int, in_base, out: list[Candidate], bare:
     if bare:
         p = s
     else:
-        m = re.match(r"(?:[古今仐]文|故書)(?:[亦皆或]*)", text[s:e])
+        m = re.match(rf"(?:{_EDITION_AT})(?:[亦皆或]*)", text[s:e])
         if not m:
             return False
         p = s + m.end()

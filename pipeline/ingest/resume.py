@@ -41,12 +41,14 @@ MIN_FAR = 8
 # Two prints of one 經 write 閒 and 間 for "between" (儀禮注疏 「以辯擩于醢上豆之閒祭」, 「尸進二手受于手閒」; the SBCK and the 集釋 間):
 # the variant fold keeps them apart (閒 is also 閑 "leisure", a word the glosses must not confuse), but where two prints of
 # the same passage are compared they are one character (stop 75)
-_SAME_IN_TWO_PRINTS = str.maketrans({_variant_fold("間"): _variant_fold("閒")})
+@functools.lru_cache(maxsize=1)
+def _same_in_two_prints() -> dict[int, str]:
+    return str.maketrans({_variant_fold("間"): _variant_fold("閒")})  # (built on first use: the variant table is read then, not on import)
 
 
 def fold(text: str) -> str:
     """The variant fold, and 間 as 閒: how the 經 of two prints is compared here (one character to one)."""
-    return _variant_fold(text).translate(_SAME_IN_TWO_PRINTS)
+    return _variant_fold(text).translate(_same_in_two_prints())
 
 
 _SBCK_RE = re.compile(r"(?m)^#\+PROPERTY:\s*(?:BASEEDITION|WITNESS)\s+SBCK\b")
