@@ -1,7 +1,6 @@
 """Who a printed name is: the speaker table (models/speakers/speakers.tsv, built by scripts/speakers_table.py,
 each row with the line of the print that states it), read by the stages that name people — ingest (who speaks in
-a unit: pipeline/ingest/sources.py, speakers.py) and align (whom a gloss is by). Core: pure, the table only — and
-the persons of the rite as the tagger's lexicon lists them (`ritual_roles`), which align reads too.
+a unit: pipeline/ingest/sources.py, speakers.py) and align (whom a gloss is by). Core: pure, the table only.
 
 A printed name means different people in different books (疏 is 賈公彦's in the 周禮 and 儀禮 注疏, 孔穎達's in the
 禮記), so a name is looked up under the book's own Kanripo ID, then its category (KR1d: names that mean one person
@@ -36,16 +35,6 @@ def speaker_table() -> dict[tuple[str, str], str]:
         for row in csv.DictReader((ln for ln in fh if not ln.startswith("#")), delimiter="\t"):
             table[(row["book"], row["form"])] = row["name"]
     return table
-
-
-@functools.lru_cache(maxsize=1)
-def ritual_roles() -> frozenset[str]:
-    """The words of the tagger's lexicon (models/lexicon/lexicon.tsv, built by `zhushu train tagger`) labelled ROLE: the
-    officers and persons of the rite (司正, 上射, 擯者, 宗人 …), read by align to tell a person heading his own clause from a
-    gloss of him (pipeline/align/grammar.py). Only its surface and label columns are read."""
-    with open(paths.LEXICON, encoding="utf-8", newline="") as fh:
-        return frozenset(row["surface"] for row in csv.DictReader((ln for ln in fh if not ln.startswith("#")), delimiter="\t")
-                         if row["label"] == "ROLE")
 
 
 @functools.lru_cache(maxsize=1)

@@ -21,11 +21,10 @@ from __future__ import annotations
 
 import functools
 import re
-from dataclasses import dataclass
 from pathlib import Path
 
 from pipeline import paths
-from pipeline.errors import InputError
+from pipeline.lexicon_file import LexEntry, read_tsv, write_tsv  # noqa: F401  (the file format is core: align reads it too)
 
 LEXICON_DIR = paths.LEXICON_DIR
 LEXICON_PATH = paths.LEXICON
@@ -34,14 +33,6 @@ PUNCT_PATH = paths.PUNCT_FILE
 SHIGONG_PATH = paths.SHIGONG
 DEV_JUAN = paths.DEV_JUAN
 LABELS = ("ROLE", "OBJECT", "PLACE")
-
-
-@dataclass(frozen=True)
-class LexEntry:
-    surface: str
-    label: str  # ROLE | OBJECT | PLACE (| ACT | MUSIC); NONE = reviewed rejection
-    source: str
-    note: str
 
 
 class Lexicon:
@@ -98,36 +89,6 @@ class Lexicon:
             else:
                 i += 1
         return out
-
-
-def read_tsv(path: str | Path) -> list[LexEntry]:
-    """Read a lexicon TSV (comment lines start with #, first non-comment line is the header)."""
-    path = Path(path)
-    entries, header_seen = [], False
-    with open(path, encoding="utf-8") as fh:
-        for lineno, line in enumerate(fh, 1):
-            line = line.rstrip("\n")
-            if not line.strip() or line.startswith("#"):
-                continue
-            cols = line.split("\t")
-            if not header_seen:
-                header_seen = True
-                if cols[:2] == ["surface", "label"]:
-                    continue
-            if len(cols) != 4 or not cols[0] or not cols[1] or not cols[2]:
-                raise InputError(str(path), lineno, "expected 4 tab-separated columns: surface, label, source, note")
-            entries.append(LexEntry(*cols))
-    return entries
-
-
-def write_tsv(path: str | Path, entries: list[LexEntry], header_comment: str = "") -> None:
-    from pipeline import atomic
-
-    lines = [f"# {c}" for c in header_comment.splitlines()] if header_comment else []
-    lines.append("surface\tlabel\tsource\tnote")
-    for e in entries:
-        lines.append("\t".join((e.surface, e.label, e.source, e.note.replace("\t", " "))))
-    atomic.write_text(path, "\n".join(lines) + "\n")
 
 
 @functools.lru_cache(maxsize=4)
