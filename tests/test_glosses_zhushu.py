@@ -1851,3 +1851,40 @@ def test_an_officer_of_the_rite_before_an_unmarked_clause_is_its_subject():
     note, marks = _with_marks("賓長上賓。")
     base = "賓長設羊俎于豆南賓降尸升筵自西方坐左執爵右取韭菹㨎于三豆祭于豆閒"
     assert ("definition", "賓長") in [(g.type, g.lemma) for g in align_block(base, note, marks, zhushu=True)]
+
+
+def test_a_name_after_a_name_ends_the_gloss_of_the_first():
+    # KR1d0003_004#59 (周禮 juan 4, train), the segmenter's marks: 「始養之曰畜，將用之曰牲」 — two names, two statements: the
+    # gloss of 畜 ends with 畜 (stop 76; found on the tune juan 7: 「方十尺曰侯，四尺曰鵠，二尺曰正四寸曰質」)
+    note, marks = _with_marks("六畜，六牲也。始養之曰畜，將用之曰牲。春秋傳曰卜日曰牲。")
+    got = {(g.type, g.lemma): g.text for g in align_block("庖人掌共六畜六獸六禽辨其名物", note, marks, zhushu=True)}
+    assert got[("reference", "畜")] == "始養之曰畜"
+    # …not where the names are the list that glosses a head before them: 「八材，珠曰切，象曰瑳…」 (KR1d0003_002#23, juan 2, train)
+    base = "以九職任萬民一曰三農生九穀二曰園圃毓草木三曰虞衡作山澤之材四曰藪牧養蕃鳥獸五曰百工飭化八材"
+    note, marks = _with_marks("八材，珠曰切，象曰瑳玉曰琢，石曰磨，木曰刻，金曰鏤，革曰剝，羽曰析。閒民，謂無事業者。")
+    got = {g.lemma: g.text for g in align_block(base, note, marks, zhushu=True)}
+    assert got["八材"] == "八材珠曰切象曰瑳玉曰琢石曰磨木曰刻金曰鏤革曰剝羽曰析"
+
+
+def test_called_x_because_opens_an_explanation_of_x():
+    # KR1d0053_026#272 (禮記 juan 26, train), the segmenter's marks: 「廟門曰祊，謂之祊者，以於繹祭名也」 — the name, then why the
+    # passage calls it so: two glosses of 祊, the first ending with the name (stop 76)
+    note, marks = _with_marks("索，求神也。廟門曰祊，謂之祊者，以於繹祭名也。")
+    got = [(g.type, g.lemma, g.text) for g in align_block("索祭祝于祊", note, marks, zhushu=True)]
+    assert ("reference", "祊", "廟門曰祊") in got and ("explanation", "祊", "謂之祊者以於繹祭名也") in got
+    # the head is X, not 之X where the passage has 之X too (王之北宫: KR1d0003_007#147, 周禮 juan 7, a tune juan of the train split)
+    note, marks = _with_marks("均，猶調度也。施，猶賦也。北宫，后之六宫，謂之北宫者，繫于王言之，明用王之禁令，令之守宿衞者。")
+    got = [(g.type, g.lemma, g.lemma_start) for g in align_block("正歲均其稍食施其功事憲禁令于王之北宫而糾其守", note, marks, zhushu=True)]
+    assert ("explanation", "北宫", 16) in got and ("definition", "北宫", 16) in got
+
+
+def test_one_character_alone_ends_the_sentence_before_it():
+    # KR1d0003_008#57 (周禮 juan 8, train), the segmenter's marks: 「來取絲。枲故書…」 — 枲 (cut off by the statement that 故書
+    # opens) is the end of 「絲枲」, not a sentence (stop 76)
+    note, marks = _with_marks("事齎，謂以女功之事來取絲。枲故書齎為資，杜子春讀為資。")
+    got = {g.lemma: g.text for g in align_block("典婦功掌婦式之灋以授嬪婦及内人女功之事齎", note, marks, zhushu=True)}
+    assert got["事齎"] == "事齎謂以女功之事來取絲枲"
+    # …but after a closing particle it opens the next one: 「稽顙者，其贈也。拜。小記曰…」 (KR1d0030_017#76, 集釋 juan 17, train)
+    note, marks = _with_marks("母在，不稽顙。稽顙者，其贈也。拜。小記曰：父在，庶子爲妻，以杖即位可也。")
+    got = {g.lemma: g.text for g in align_block("妻傳曰爲妻何以期也妻至親也", note, marks, zhushu=True)}
+    assert got["稽顙"] == "稽顙者其贈也"

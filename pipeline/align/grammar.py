@@ -190,6 +190,12 @@ def _strip_lead(text: str, pos: int, end: int, clause_ends=(), in_base=None) -> 
         ce = next((c for c in clause_ends if c > pos + 1), end)
         if text[ce - 1] == "者" and ce - pos - 2 >= 2 and in_base(text[pos + 1 : ce - 1]) and not in_base(text[pos : ce - 1]):
             return pos + 1
+    if text.startswith("謂之", pos) and in_base is not None:
+        # 「謂之北宫者，繫于王言之」 (KR1d0003_007#147, tune juan; stop 76): why the passage calls it X — the head is X, not 之X
+        # where the passage has 之X too (王之北宫)
+        ce = next((c for c in clause_ends if c > pos + 2), end)
+        if text[ce - 1] == "者" and ce - pos - 3 >= 1 and in_base(text[pos + 1 : ce - 1]):
+            return pos + 2
     if text.startswith("或謂", pos) and not text.startswith("或謂之", pos) and pos + 2 not in clause_ends:
         # 「或謂委貌為𤣥冠」, 「或謂及祖，至祖廟也」 (KR1d0028_001#451, KR1d0003_026#16; stop 74): "some say", then the gloss — 或 is
         # no head (「或謂之X」 "some call it X" is read as before)
@@ -1239,6 +1245,13 @@ def read_note(note: str, marks: dict[int, str], in_base, base_count=lambda x: 1,
     sents = sentences_of(note, cuts)
     for n, sent in enumerate(sents):
         s, e = sent[0][0], sent[-1][1]
+        if e - s == 1 and n and cuts.get(s) in FINAL and not in_base(note[s:e]) and note[s] not in "注疏䟽箋" \
+                and (note[s] in _CLOSING or note[s - 1] not in _CLOSING):
+            # 「幣，謂給公用之。餘。」, 「事齎，謂以女功之事來取絲。枲。」 (KR1d0003_007#50, tune juan; _008#57, train; stop 76): one
+            # character that is no word of the passage cannot stand as a sentence; it ends the one before, whose final mark the
+            # segmenter put a character early (not a print's marker 注 / 疏 left in the text)
+            del cuts[s]
+            continue
         if e < len(note) and e - s >= 1 and in_base(note[s:e]) and cuts.get(e) in FINAL:
             if e - s == 1:
                 nxt = note[e : sents[n + 1][-1][1]] if n + 1 < len(sents) else ""
@@ -1388,6 +1401,15 @@ def read_note(note: str, marks: dict[int, str], in_base, base_count=lambda x: 1,
                     and not prev.removesuffix("也").endswith(mn[1]))
                 # 「禮器曰：君尊瓦甒，豐形似豆，卑而大」 (KR1d0028_006#20, stop 70): what X looks like, in a later clause
                 or ((m := _SHAPE.match(body)) and in_base(m.group("x")))
+                # 「北宫，后之六宫，謂之北宫者，繫于王言之」, 「廟門曰祊，謂之祊者，以於繹祭名也」 (KR1d0003_007#147, tune juan;
+                # KR1d0053_026#272, train; stop 76): why the passage calls it X, in a later clause
+                or ((m := _CALLED_WHY.match(body)) and in_base(m.group(1)) and nxt)
+                # 「…方十尺曰侯，四尺曰鵠，二尺曰正四寸曰質」, 「始養之曰畜，將用之曰牲」 (KR1d0003_007#74, tune juan; _004#59, train;
+                # stop 76): a name after a name (Y曰X, Y曰Z) is a statement of its own, whether or not Z is the passage's — the gloss
+                # of X ends with X
+                # — only where the name before opened a statement itself: not in a list of names that glosses a head before it
+                # (「八材，珠曰切，象曰瑳…」, 「五嶽，東曰岱宗，南曰衡山…」)
+                or (_NAME_AT_END.fullmatch(prev) and _OPENS_NAME.match(body) and not attributed and starts[-1] == i - 1)
             ):
                 starts.append(i)
                 if remark:
@@ -1606,6 +1628,11 @@ def _listed_heads(note: str, sent, i: int, ce: int, new: list[Candidate], in_bas
 # glosses of a character, before which a quoted phrase only locates it (coordinated heads)
 _LOCATES = frozenset({"reading", "emendation", "explanation", "sound"})
 _NAME_AT_END = re.compile(r"(.{1,6}?)曰(.{1,3}?)也?$")  # (「…，齊人滑曰瀡也」: KR1d0053_027#54, train; stop 73)
+# a sentence-final particle: one standing alone closes the sentence before it (「…則王不就后宫息。也。」); after one, a character
+# standing alone opens the next sentence, whose mark the segmenter put too early (「稽顙者，其贈也。拜。…」)
+_CLOSING = frozenset("也矣焉耳爾乎哉歟與邪耶云")
+_OPENS_NAME = re.compile(r"[^曰云謂]{1,6}曰[^曰]{1,3}")  # a clause that opens naming something (Y曰Z…)
+_CALLED_WHY = re.compile(r"謂之(.{1,4}?)者")  # 謂之X者: why the passage says X
 _NAMES_BEFORE = re.compile(r"(?<!當)(?<!讀)[為爲曰].{0,2}[^者]也?$")  # a clause naming something (Y為X, Y曰X), not an emendation
 _NAMED_AFTER = re.compile(r"曰(.{1,3})")  # the name right after Y者 (Y者曰X)
 # 「此云X者」, 「更云X者」, 「經直云X者」, 「變Y言X者」, 「更言X者」, 「獨言X者」: the note asks why the passage says X
