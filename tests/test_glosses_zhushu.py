@@ -1888,3 +1888,15 @@ def test_one_character_alone_ends_the_sentence_before_it():
     note, marks = _with_marks("母在，不稽顙。稽顙者，其贈也。拜。小記曰：父在，庶子爲妻，以杖即位可也。")
     got = {g.lemma: g.text for g in align_block("妻傳曰爲妻何以期也妻至親也", note, marks, zhushu=True)}
     assert got["稽顙"] == "稽顙者其贈也"
+
+
+def test_a_reading_of_the_old_editions_word_anchors_on_the_passages_own():
+    # KR1d0003_015#221 and _024#87 (周禮 juan 15 and 24, train), the segmenter's marks: 「故書庀為比。鄭司農云：比讀為庀」 — the old
+    # edition wrote 比 where the passage has 庀, and 鄭司農 reads it so: the reading is of the passage's 庀 (stop 76; before, 比 anchored
+    # nowhere and the reading was lost)
+    note, marks = _with_marks("巡其道，脩行治道路也。故書庀為比。鄭司農云：比讀為庀。庀，具也。")
+    got = [(g.type, g.lemma, g.lemma_start) for g in align_block("賔客則巡其道脩庀其委積", note, marks, zhushu=True)]
+    assert ("variant", "庀", 7) in got and ("reading", "庀", 7) in got
+    note, marks = _with_marks("故書蜡為蠶，杜子春云：蠶當為蜡。郊特牲曰：天子大蜡八，伊耆氏始為蜡。")
+    got = [(g.type, g.lemma, g.lemma_start) for g in align_block("國祭蜡則龡豳頌撃土鼓以息老物", note, marks, zhushu=True)]
+    assert ("emendation", "蜡", 2) in got

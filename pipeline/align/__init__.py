@@ -36,7 +36,7 @@ from pathlib import Path
 from pipeline import variants
 from pipeline.align import heads, subcommentary
 from pipeline.align.chains import chain_candidates
-from pipeline.align.grammar import ATTRIBUTION, SUBSTITUTES, Candidate, base_pieces, quoted_speaker, read_kin_note, read_note
+from pipeline.align.grammar import ATTRIBUTION, EDITION, SUBSTITUTES, Candidate, base_pieces, quoted_speaker, read_kin_note, read_note
 from pipeline.readings import READING_NOTES, document_readings
 from pipeline.align.subcommentary import quotations
 from pipeline.model import CHANCE_END, CHANCE_REASON, Document, Gloss, withdrawn_as_chance
@@ -340,6 +340,9 @@ def align_block(base: str, note: str, note_marks: dict[int, str] | None = None, 
             prev = (a.start, a.end)
             if c.type in ("emendation", "reading"):
                 emended.update(_substitution(glosses[-1]))
+            elif c.type == "variant":
+                for y, xs in _edition_word(glosses[-1]).items():
+                    emended.setdefault(y, xs)
             elif c.type in ("definition", "equivalence"):
                 for y, xs in _one_for_one(glosses[-1]).items():
                     emended.setdefault(y, xs)
@@ -389,6 +392,21 @@ def _substitution(g: Gloss) -> dict[str, tuple[str, tuple[int, int]]]:
     y = g.text[m.end() : m.end() + n] if m else ""
     ok = len(y) == n and fold(y) != fold(g.lemma)
     return {fold(y): (fold(g.lemma), (g.lemma_start, g.lemma_end))} if ok else {}
+
+
+_EDITION_WORD = re.compile(rf"(?:{'|'.join(EDITION)})(.{{1,2}}?)[為爲作](.{{1,2}})")
+
+
+def _edition_word(g: Gloss) -> dict[str, tuple[str, tuple[int, int]]]:
+    """{Y: (X, X's span)} of an anchored 「故書X為Y」 / 「今文X為Y」 (one word for one): the note may go on to quote the passage as
+    that edition has it, and a reading or an emendation of that edition's word names the passage's own (「故書庀為比。鄭司農云：
+    比讀為庀」, 「故書蜡為蠶，杜子春云：蠶當為蜡」, 「故書録爲禄，杜子春云：禄當爲録」: KR1d0003_015#221, _024#87, train; _007#57, a
+    tune juan, where stop 76 found it) — read back, Y anchors on X: over the thirteen books 64 readings and emendations of the
+    周禮注疏 anchored that were not (or were on another word), every one read, one anchored on the other of two 和."""
+    m = _EDITION_WORD.fullmatch(g.text)
+    if not m or len(m.group(1)) != len(m.group(2)) or fold(m.group(1)) != fold(g.lemma) or fold(m.group(2)) == fold(g.lemma):
+        return {}
+    return {fold(m.group(2)): (fold(g.lemma), (g.lemma_start, g.lemma_end))}
 
 
 def _as_emended(lemma: str, emended: dict[str, tuple[str, tuple[int, int]]]) -> str:
