@@ -1900,3 +1900,11 @@ def test_a_reading_of_the_old_editions_word_anchors_on_the_passages_own():
     note, marks = _with_marks("故書蜡為蠶，杜子春云：蠶當為蜡。郊特牲曰：天子大蜡八，伊耆氏始為蜡。")
     got = [(g.type, g.lemma, g.lemma_start) for g in align_block("國祭蜡則龡豳頌撃土鼓以息老物", note, marks, zhushu=True)]
     assert ("emendation", "蜡", 2) in got
+
+
+def test_a_run_of_names_by_wei_zhi_gives_each_name_its_gloss():
+    # KR1d0003_007#151 (周禮 juan 7, a tune juan of the train split), the segmenter's marks: 「先種後孰謂之穜後種先孰謂之稑？」 — two
+    # names of the passage, no mark between: a reference of each, as a run of Y曰X is read (stop 76)
+    note, marks = _with_marks("鄭司農云：先種後孰謂之穜後種先孰謂之稑？王當以耕種于籍田。")
+    got = [(g.type, g.lemma, g.text) for g in align_block("上春詔王后帥六宫之人而生穜稑之種而獻之于王", note, marks, zhushu=True)]
+    assert got == [("reference", "穜", "先種後孰謂之穜"), ("reference", "稑", "後種先孰謂之稑")]

@@ -556,6 +556,13 @@ def read_keyword_formula(st: Statement) -> bool:
         if _too_long(x, st.in_base):
             return False
         if kw == "謂之":
+            names = _names_in_run(st.text[st.s : st.first_end], st.in_base, "謂之")
+            # 「先種後孰謂之穜後種先孰謂之稑」 (KR1d0003_007#151, 周禮 juan 7, a tune juan; stop 76): a run of them with no mark
+            # between, as of Y曰X (read_name) — +2 over the thirteen books, nothing lost
+            for a, x_at, b in names:
+                st.out.append(Candidate(st.s + a, st.s + b, "reference", st.text[st.s + x_at : st.s + b], st.s + x_at, 0.7))
+            if names:
+                return True
             before = len(st.out)
             _read_called(st, k)  # Y謂之X: the lemma follows
             if len(st.out) == before:
@@ -900,15 +907,15 @@ def read_made(st: Statement) -> bool:
     return True
 
 
-def _names_in_run(clause: str, in_base) -> list[tuple[int, int, int]]:
-    """(start, name start, end) of each Y曰X of a clause that is only a run of them, where at least two names stand in
+def _names_in_run(clause: str, in_base, sep: str = "曰") -> list[tuple[int, int, int]]:
+    """(start, name start, end) of each Y曰X (with `sep` 謂之: Y謂之X) of a clause that is only a run of them, where at least two names stand in
     the passage: 「時見曰㑹殷見曰同」, 「長曰質短曰劑」, 「手曰潄足曰澣」 (KR1d0003, KR1d0053, train; the last name alone was
     read before). Each name is the one or two characters after 曰 that the passage holds, the rest up to the next 曰 the
     next Y (one to four characters, not in the passage); a name the passage lacks is skipped (「四尺曰鵠二尺曰正」)."""
-    pieces = clause.split("曰")
+    pieces = clause.split(sep)
     if len(pieces) < 3 or not 1 <= len(pieces[0]) <= 4 or in_base(pieces[0]):
         return []
-    out, a, pos = [], 0, len(pieces[0]) + 1
+    out, a, pos = [], 0, len(pieces[0]) + len(sep)
     for k, piece in enumerate(pieces[1:], 1):
         last = k == len(pieces) - 1
         if last:
@@ -921,7 +928,7 @@ def _names_in_run(clause: str, in_base) -> list[tuple[int, int, int]]:
             return []
         if in_base(piece[:n]):
             out.append((a, pos, pos + n))
-        a, pos = pos + n, pos + len(piece) + 1
+        a, pos = pos + n, pos + len(piece) + len(sep)
     return out if len(out) >= 2 else []
 
 
