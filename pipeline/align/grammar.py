@@ -908,8 +908,8 @@ def read_made(st: Statement) -> bool:
 
 
 def _names_in_run(clause: str, in_base, sep: str = "曰") -> list[tuple[int, int, int]]:
-    """(start, name start, end) of each Y曰X (with `sep` 謂之: Y謂之X) of a clause that is only a run of them, where at least two names stand in
-    the passage: 「時見曰㑹殷見曰同」, 「長曰質短曰劑」, 「手曰潄足曰澣」 (KR1d0003, KR1d0053, train; the last name alone was
+    """(start, name start, end) of each Y曰X (with `sep` 謂之: Y謂之X) of a clause that is only a run of them, where at least
+    two names stand in the passage: 「時見曰㑹殷見曰同」, 「長曰質短曰劑」, 「手曰潄足曰澣」 (KR1d0003, KR1d0053, train; the last name alone was
     read before). Each name is the one or two characters after 曰 that the passage holds, the rest up to the next 曰 the
     next Y (one to four characters, not in the passage); a name the passage lacks is skipped (「四尺曰鵠二尺曰正」)."""
     pieces = clause.split(sep)
