@@ -26,12 +26,10 @@ VARIANTS = ("segmenter", "edition types at its breaks", "edition breaks, its typ
 
 
 def main() -> None:
-    tune = "--train" not in sys.argv
-    pairs = passage_pairs(tune=tune)
-    seg = load_segmenter()
-    if not tune:
-        pairs = random.Random(76).sample(pairs, 1500)
-        seg = seg.without_memory()  # the memory knows train juan's marks by heart
+    if "--train" in sys.argv:  # the memory knows train juan's marks by heart: without it
+        pairs, seg = random.Random(76).sample(passage_pairs(), 1500), load_segmenter().without_memory()
+    else:
+        pairs, seg = passage_pairs(tune=True), load_segmenter()
     counts = {v: collections.defaultdict(lambda: [0, 0, 0]) for v in VARIANTS}
     for p in pairs:
         text, passage = p["text"], p["passage"]

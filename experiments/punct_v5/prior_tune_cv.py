@@ -16,9 +16,9 @@ from sklearn.linear_model import LogisticRegression
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
 
-from pipeline.segment import read_segmenter, run_time_probs  # noqa: E402
-from pipeline.segment.passage import PassagePrior, features, group_of  # noqa: E402
-from pipeline.train.segment.passage import passage_pairs  # noqa: E402
+from pipeline.segment import read_segmenter  # noqa: E402
+from pipeline.segment.passage import PassagePrior  # noqa: E402
+from pipeline.train.segment.passage import _design, passage_pairs  # noqa: E402
 
 
 def f1(pred, gold):
@@ -30,18 +30,9 @@ def main() -> None:
     seg = read_segmenter(ROOT / "models/segmenter-v6", with_prior=False)
     prior = PassagePrior.load(ROOT / "models/segmenter-v6-passage")
     pairs = passage_pairs(tune=True)
-    probs = run_time_probs(seg.backend, [p["text"] for p in pairs], [p["kind"] for p in pairs],
-                           books=[None if p["book"] == "KR1d0030" else p["book"] for p in pairs])
-    X, y, g, j = [], [], [], []
-    for p, pr in zip(pairs, probs):
-        n = len(p["text"])
-        if n < 2:
-            continue
-        X.append(features(1 - pr[:, 0], p["passage"], p["text"]))
-        y.append(np.array([k in p["marks"] for k in range(1, n)]))
-        g += [group_of(p["book"])] * (n - 1)
-        j += [p["id"].split("#")[0]] * (n - 1)
-    X, y, g, j = np.vstack(X).astype(np.float64), np.concatenate(y), np.array(g), np.array(j)
+    X, y, g = _design(seg, pairs)  # the rows `zhushu train passage-prior` fits on, here of the tune juan
+    X = X.astype(np.float64)
+    j = np.array([p["id"].split("#")[0] for p in pairs for _ in range(len(p["text"]) - 1)])
     cut = np.log((1 - seg.backend.threshold) / seg.backend.threshold)
     for juan in sorted(set(j)):
         m = j == juan
