@@ -27,8 +27,8 @@ from dataclasses import dataclass
 from typing import Callable
 
 from pipeline.align.heads import head_probability, is_formula_next
-from pipeline.model import SENTENCE_FINAL, spans_from_marks
 from pipeline.lexicon_file import ritual_roles
+from pipeline.model import SENTENCE_FINAL, spans_from_marks
 
 FINAL = SENTENCE_FINAL | {"；"}  # a note's statements also end at ；
 HEAD_THRESHOLD = 0.5  # P(mark after an unmarked head) above which it is read as 「X，Y」

@@ -38,6 +38,8 @@ WIDE, MIN_WIDE = 40, 6
 # the pointer stood thousands of characters off (the two editions order the 記 and some paragraphs differently); the 禮記 中庸's
 # 「獲乎上有道…」 likewise. An inner 注 marker after eight characters of the 經 is no chance hit
 MIN_FAR = 8
+
+
 # Two prints of one 經 write 閒 and 間 for "between" (儀禮注疏 「以辯擩于醢上豆之閒祭」, 「尸進二手受于手閒」; the SBCK and the 集釋 間):
 # the variant fold keeps them apart (閒 is also 閑 "leisure", a word the glosses must not confuse), but where two prints of
 # the same passage are compared they are one character (stop 75)
