@@ -464,6 +464,52 @@ def test_training_can_start_from_a_trained_folder(tmp_path):
     assert json.loads((tmp_path / "on" / "config.json").read_text(encoding="utf-8"))["init_from"] == "first"
 
 
+def test_a_model_reads_each_note_with_its_passage(tmp_path):
+    """The passage channel (recipe v7): a model without it trained on with it (`init_from`, the new input
+    columns at zero) is at first the same model; trained on, a note's marks depend on its passage, the same
+    alone or batched and from run to run; base text reads no passage (train records of the 集釋, juan 1)."""
+    import numpy as np
+    import torch
+
+    from pipeline.segment.bilstm import NeuralSegmenter
+    from pipeline.train.segment import with_passages
+    from pipeline.train.segment.bilstm import train
+
+    recs = with_passages([dict(r, marks={int(k): v for k, v in r["marks"].items()}, book="KR1d0030")
+                          for r in _train_records(60)])
+    notes = [r for r in recs[40:] if r["kind"] == "note" and r.get("passage")]
+    assert len(notes) >= 5
+    arch = {"emb": 16, "bemb": 8, "kemb": 4, "hidden": 16, "layers": 1}
+    old = torch.get_num_threads()
+    torch.set_num_threads(1)
+    try:
+        def trained(name, **kw):
+            seg = train(recs[:40], recs[40:], epochs=kw.pop("epochs", 1), arch=dict(arch, **kw.pop("arch", {})),
+                        quantize=False, log=lambda m: None, **kw)
+            seg.save(tmp_path / name)
+            return NeuralSegmenter.load(tmp_path / name)
+
+        first = trained("first")
+        same = trained("same", epochs=0, init_from=tmp_path / "first", arch={"passage_emb": 4})
+        runs = [trained(f"chan{i}", epochs=2, lr=1e-2, init_from=tmp_path / "first", arch={"passage_emb": 4},
+                        other_frac=0.5) for i in range(2)]
+        texts, kinds, passages = [r["text"] for r in notes], ["note"] * len(notes), [r["passage"] for r in notes]
+        p_first, p_same = first.probs(texts, kinds), same.probs(texts, kinds, passages=passages)
+        with_p = runs[0].probs(texts, kinds, passages=passages)
+        without = runs[0].probs(texts, kinds)
+        alone = [runs[0].probs([t], ["note"], passages=[p])[0] for t, p in zip(texts, passages)]
+        as_base = runs[0].probs(texts, ["base"] * len(texts), passages=passages)
+        base_alone = runs[0].probs(texts, ["base"] * len(texts))
+    finally:
+        torch.set_num_threads(old)
+    assert all(np.allclose(a, b, atol=1e-5) for a, b in zip(p_first, p_same))
+    assert not all(np.allclose(a, b, atol=1e-3) for a, b in zip(with_p, without))
+    assert all(np.array_equal(a, b) for a, b in zip(with_p, alone))
+    assert all(np.array_equal(a, b) for a, b in zip(as_base, base_alone))
+    assert (tmp_path / "chan0" / "weights.pt").read_bytes() == (tmp_path / "chan1" / "weights.pt").read_bytes()
+    assert json.loads((tmp_path / "chan0" / "config.json").read_text(encoding="utf-8"))["arch"]["passage_emb"] == 4
+
+
 def test_interrupted_training_resumes_to_the_same_model(tmp_path):
     """Punctuation v3's long runs: a checkpoint after every epoch; a run interrupted after its
     second epoch (of three phases: pretrain, joint with the outside prose folded, fine-tune) and

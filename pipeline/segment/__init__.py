@@ -63,12 +63,14 @@ def _torch_threads(n: int | None):
             torch.set_num_threads(old)
 
 
-def run_time_probs(backend, texts: list[str], kinds: list[str], books: list[str | None]) -> list:
+def run_time_probs(backend, texts: list[str], kinds: list[str], books: list[str | None],
+                   passages: list[str | None] | None = None) -> list:
     """The backend's per-character mark probabilities as the pipeline computes them (one torch
     thread, `read_segmenter`'s default): a prior fitted over them is the same on any machine — with
-    the machine's thread count they differ in the 7th decimal, enough to flip a near-tied choice."""
+    the machine's thread count they differ in the 7th decimal, enough to flip a near-tied choice.
+    `passages`: per text its passage, for a model with a passage channel (as the pipeline gives it)."""
     with _torch_threads(1):  # in probs' own batches, as the shipped priors were fitted (stop 51 kept them)
-        return backend.probs(texts, kinds, books=books)
+        return backend.probs(texts, kinds, books=books, passages=passages)
 
 
 class Segmenter:
@@ -128,8 +130,8 @@ class Segmenter:
             if self.type in ("bilstm", "ensemble") and (self.prior is not None and passages is not None
                                                         or self.context_prior is not None):
                 both = self._predict_with_priors(list(texts), kinds, books, passages or [None] * len(texts))
-            elif self.type in ("bilstm", "ensemble"):  # BiLSTMs read the 注疏 kinds and the book
-                both = [(p, None) for p in self.backend.predict(list(texts), kinds, books=books)]
+            elif self.type in ("bilstm", "ensemble"):  # BiLSTMs read the 注疏 kinds and the book (and the passage)
+                both = [(p, None) for p in self.backend.predict(list(texts), kinds, books=books, passages=passages)]
             else:
                 both = [(p, None) for p in self.backend.predict(list(texts), ["base" if k == "base" else "note" for k in kinds])]
         if "疏" in kinds:  # a word doubled in a 疏 is a break (segment/repeats.py); under the memory's decisions
@@ -157,7 +159,7 @@ class Segmenter:
         from pipeline.segment import bilstm
 
         # (a BiLSTM or an ensemble of them here: the run-time batches, bilstm.RUN_BATCH_CHARS)
-        probs = self.backend.probs(texts, kinds, books=books, max_chars=bilstm.RUN_BATCH_CHARS)
+        probs = self.backend.probs(texts, kinds, books=books, max_chars=bilstm.RUN_BATCH_CHARS, passages=passages)
         bs = books or [None] * len(texts)
         threshold, fin = self.backend.threshold, getattr(self.backend, "final_threshold", None)
         cp = self.context_prior

@@ -25,6 +25,8 @@ import torch
 from torch import nn
 
 from pipeline.segment.data import LABELS, book_id, kind_id, labels_of
+from pipeline.segment.passage import KINDS as PASSAGE_KINDS
+from pipeline.segment.passage import PASSAGE_IDS, passage_ids
 from pipeline.variants import CharFold
 
 PAD, UNK = 0, 1
@@ -44,7 +46,7 @@ class Tagger(nn.Module):
                  hidden: int = 160, layers: int = 2, n_labels: int = len(LABELS), dropout: float = 0.3,
                  enc: str = "lstm", dilations: tuple = (1, 2, 4, 8, 1, 1), kernel: int = 3,
                  ngram_slots: int = 1, n_kinds: int = 3, n_books: int = 0, book_emb: int = 16,
-                 conv_layers: int = 2, heads: int = 4, ff: int = 512):
+                 conv_layers: int = 2, heads: int = 4, ff: int = 512, passage_emb: int = 0):
         super().__init__()
         self.enc = enc
         self.n_kinds = n_kinds
@@ -52,10 +54,13 @@ class Tagger(nn.Module):
         self.bigram = nn.Embedding(n_bigrams, bemb, padding_idx=PAD) if n_bigrams else None
         self.kind = nn.Embedding(n_kinds, kemb)
         self.book = nn.Embedding(n_books, book_emb) if n_books else None
+        # the passage channel (segment/passage.py, passage_ids): per character of a 注, how far a
+        # stretch of its passage reaches back and on from it; the BiLSTM reads it (lstm only)
+        self.passage = nn.Embedding(PASSAGE_IDS, passage_emb) if passage_emb else None
         inp = emb + (bemb * ngram_slots if n_bigrams else 0) + kemb + (book_emb if n_books else 0)
         self.drop = nn.Dropout(dropout)
         if enc in ("lstm", "cnnlstm"):
-            rnn_in = inp
+            rnn_in = inp + (passage_emb if enc == "lstm" else 0)
             if enc == "cnnlstm":
                 self.proj = nn.Linear(inp, hidden)
                 self.convs = nn.ModuleList(
@@ -77,7 +82,7 @@ class Tagger(nn.Module):
                 nn.Conv1d(hidden, hidden, kernel, dilation=d, padding=d * (kernel // 2)) for d in dilations)
             self.out = nn.Linear(hidden, n_labels)
 
-    def forward(self, chars, bigrams, kinds, lengths, books=None):
+    def forward(self, chars, bigrams, kinds, lengths, books=None, passage=None):
         x = [self.char(chars)]
         if self.bigram is not None:
             b = self.bigram(bigrams)  # (B, T, d) or, with trigrams, (B, T, slots, d)
@@ -89,6 +94,8 @@ class Tagger(nn.Module):
                 books = torch.zeros_like(kinds)
             x.append(self.book(books).unsqueeze(1).expand(-1, T, -1))
         x = self.drop(torch.cat(x, dim=-1))
+        if self.passage is not None:  # (B, T) passage ids; none given: every character id 0 (no passage)
+            x = torch.cat([x, self.passage(passage if passage is not None else torch.zeros_like(chars))], dim=-1)
         mask = (chars != PAD).unsqueeze(1).to(x.dtype)  # (B, 1, T)
         if self.enc in ("lstm", "cnnlstm"):
             if self.enc == "cnnlstm":
@@ -177,6 +184,20 @@ class Vocab:
             t2 = [b2i.get(padded[i + 1:i + 4], UNK) for i in range(len(text))]
             bs = [list(x) for x in zip(bs, t1, t2)]
         return cs, bs
+
+
+def passage_batch(items, n: int) -> torch.Tensor:
+    """(B, n) passage ids of a batch (segment/passage.py, passage_ids): an item's own "pids" (training
+    chunks carry them, cut from their record's), else computed from its "passage" for a 注 or note;
+    0 elsewhere and in the padding."""
+    out = torch.zeros(len(items), n, dtype=torch.long)
+    for i, it in enumerate(items):
+        ids = it.get("pids")
+        if ids is None:
+            ids = passage_ids(it["text"], it.get("passage") if it.get("kind") in PASSAGE_KINDS else None)
+        if any(ids):
+            out[i, : len(ids)] = torch.tensor(ids)
+    return out
 
 
 def encode_batch(items, vocab: Vocab, unk_p: float = 0.0, rng: random.Random | None = None, n_kinds: int = 3):
@@ -278,20 +299,24 @@ class NeuralSegmenter:
         self.final_threshold: float | None = self.config.get("final_threshold")
 
     def probs(self, texts: list[str], kinds: list[str], max_chars: int = SCORE_BATCH_CHARS,
-              books: list[str] | None = None) -> list[np.ndarray]:
+              books: list[str] | None = None, passages: list[str | None] | None = None) -> list[np.ndarray]:
         """Per unit, (n, n_labels) probabilities. `books`: per unit its book id (KR1d0030, …;
-        None: the 集釋), read by models with a book embedding."""
+        None: the 集釋), read by models with a book embedding; `passages`: per unit the base unit it
+        comments on or None, read by models with a passage channel (for 注 and notes)."""
         order = sorted(range(len(texts)), key=lambda i: len(texts[i]))
         out: list[np.ndarray | None] = [None] * len(texts)
         batch: list[int] = []
         n_kinds = getattr(self.model, "n_kinds", 3)
+        channel = getattr(self.model, "passage", None) is not None
 
         def run(ids):
-            items = [{"text": texts[i], "kind": kinds[i], "book": books[i] if books else None} for i in ids]
+            items = [{"text": texts[i], "kind": kinds[i], "book": books[i] if books else None,
+                      "passage": passages[i] if passages else None} for i in ids]
             chars, bigs, kk, lengths, _, _, bb = encode_batch(items, self.vocab, n_kinds=n_kinds)
             dev = self.model.char.weight.device  # a model being trained on a GPU is scored there (char: never quantized)
+            extra = (passage_batch(items, chars.shape[1]).to(dev),) if channel else ()
             with torch.inference_mode():
-                logits = self.model(chars.to(dev), bigs.to(dev), kk.to(dev), lengths, bb.to(dev))
+                logits = self.model(chars.to(dev), bigs.to(dev), kk.to(dev), lengths, bb.to(dev), *extra)
                 p = torch.softmax(logits, dim=-1).cpu().numpy()
             for j, i in enumerate(ids):
                 out[i] = p[j, : len(texts[i])]
@@ -308,8 +333,9 @@ class NeuralSegmenter:
             run(batch)
         return out  # type: ignore[return-value]
 
-    def predict(self, texts: list[str], kinds: list[str], books: list[str] | None = None) -> list[dict[int, str]]:
-        probs = self.probs(texts, kinds, books=books)
+    def predict(self, texts: list[str], kinds: list[str], books: list[str] | None = None,
+                passages: list[str | None] | None = None) -> list[dict[int, str]]:
+        probs = self.probs(texts, kinds, books=books, passages=passages)
         return [decode(p, len(t), self.threshold, final_threshold=self.final_threshold) for p, t in zip(probs, texts)]
 
     def save(self, folder: str | Path) -> None:

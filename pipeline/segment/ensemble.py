@@ -32,13 +32,14 @@ class EnsembleSegmenter:
         self.final_threshold = final_threshold if final_threshold is not None else self.config.get("final_threshold")
 
     def probs(self, texts: list[str], kinds: list[str], books: list[str] | None = None,
-              max_chars: int = SCORE_BATCH_CHARS) -> list[np.ndarray]:
-        per_member = [m.probs(texts, kinds, books=books, max_chars=max_chars) for m in self.members]
+              max_chars: int = SCORE_BATCH_CHARS, passages: list[str | None] | None = None) -> list[np.ndarray]:
+        per_member = [m.probs(texts, kinds, books=books, max_chars=max_chars, passages=passages) for m in self.members]
         return [np.mean([p[i] for p in per_member], axis=0) for i in range(len(texts))]
 
-    def predict(self, texts: list[str], kinds: list[str], books: list[str] | None = None) -> list[dict[int, str]]:
+    def predict(self, texts: list[str], kinds: list[str], books: list[str] | None = None,
+                passages: list[str | None] | None = None) -> list[dict[int, str]]:
         return [decode(p, len(t), self.threshold, final_threshold=self.final_threshold)
-                for p, t in zip(self.probs(texts, kinds, books=books), texts)]
+                for p, t in zip(self.probs(texts, kinds, books=books, passages=passages), texts)]
 
     def save(self, folder: str | Path, member_names: list[str]) -> dict:
         """Write config.json (the member folders are written by their own save); return it."""

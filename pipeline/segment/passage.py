@@ -34,6 +34,31 @@ FEATURES = ("logit", "end_len", "start_len", "opened", "closed", "word", "word_l
 OPENED_AT = 0.3
 
 
+# The passage channel (a model's own input, stop 77; bilstm.Tagger's `passage_emb`): per character of a
+# 注, the longest stretch of its passage ending at it and starting at it, each capped at CHANNEL_CAP —
+# id 1 + (CAP + 1) x end + start; 0 for a character of a unit without a passage (every other kind).
+CHANNEL_CAP = 4
+PASSAGE_IDS = 1 + (CHANNEL_CAP + 1) ** 2
+
+
+def passage_ids(text: str, passage: str | None) -> list[int]:
+    """The passage channel's id of every character of `text` (all 0 without a passage)."""
+    if not passage:
+        return [0] * len(text)
+    subs = _substrings(passage, CHANNEL_CAP)
+    n = len(text)
+    out = []
+    for i in range(n):
+        e = 0
+        while e < CHANNEL_CAP and i - e >= 0 and text[i - e:i + 1] in subs:
+            e += 1
+        s = 0
+        while s < CHANNEL_CAP and i + s < n and text[i:i + s + 1] in subs:
+            s += 1
+        out.append(1 + (CHANNEL_CAP + 1) * e + s)
+    return out
+
+
 def group_of(book: str | None) -> str:
     """注疏 for the two 注疏 books the model knows by their book embedding; 集釋 for the 集釋 and any
     other text (the fit on the 集釋 is the one for a book the model has not seen)."""

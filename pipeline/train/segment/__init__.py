@@ -63,6 +63,14 @@ V3_OVERRIDES = {**V2_OVERRIDES, "zhushu_frac": 0.2, "fold": "t2s", "outside": Tr
                 "outside_weight": 1.0}
 OUTSIDE_FILE = paths.OUTSIDE_PROSE
 
+# Punctuation v7 (stop 77; issue 22 item 3): v6 reading the passage. v6's weights and recipe, with the passage channel
+# (segment/passage.py, passage_ids) added to its BiLSTM's input at zero — at the start the same model — and trained on:
+# every chunk of a 注 / note with its passage, a fresh 0.3 of the rest of our own text and of the TLS text, the outside
+# prose at 0.01 of its chunks, three epochs (about 20 minutes on one core; docs/segmentation.md "Stop 77").
+V7_OVERRIDES = {**V3_OVERRIDES, "zhushu_frac": 1.0, "outside_frac": 0.01, "other_frac": 0.3, "epochs": 3,
+                "lr": 1.5e-3, "batch_chars": 6000, "arch": {"layers": 2, "passage_emb": 8},
+                "init_from": str(paths.MODELS / "segmenter-v6")}
+
 # Punctuation v2, distilled (issue 22, "a large teacher distilled into a fast student"): the v2
 # recipe and shape (1x192, not folded: v2's speed), each character of our own text trained towards
 # the teacher's distribution (weight DISTIL_WEIGHT) and its gold mark (the rest). The teacher is
@@ -74,11 +82,23 @@ V2D_OVERRIDES = {**V2_OVERRIDES, "zhushu_frac": 0.2, "teacher": str(paths.MODELS
                  "distil_weight": DISTIL_WEIGHT}
 
 
+def with_passages(records: list[dict]) -> list[dict]:
+    """The records of one punct file, each commentary record right after a base record of its juan
+    with that record's text as its "passage" (the passage a 注 glosses, as the pipeline gives it: read
+    by a model with a passage channel)."""
+    from pipeline.evaluate.segment import record_passages
+
+    for r, passage in zip(records, record_passages(records)):
+        if passage:
+            r["passage"] = passage
+    return records
+
+
 def training_data(punct_file: str | Path = PUNCT_FILE, use_extra: bool = True, min_aligned: float = MIN_ALIGNED,
                   tune_juan: tuple[str, ...] = TUNE_JUAN):
     """(train, tune, extra) records. Train records with min_aligned <= aligned < 0.9 get
     weight = aligned; the tune records are those of TUNE_JUAN with aligned >= 0.9."""
-    recs = read_records(punct_file)
+    recs = with_passages(read_records(punct_file))
     train = [r for r in recs if r.get("split") == "train" and r.get("aligned", 1.0) >= min_aligned and r["text"]]
     tune = [r for r in train if r["id"].split("#")[0] in tune_juan and r.get("aligned", 1.0) >= CLEAN_ALIGNED]
     train = [r for r in train if r["id"].split("#")[0] not in tune_juan]
@@ -102,7 +122,9 @@ def zhushu_data(punct_dir: str | Path | None = None, min_aligned: float = MIN_AL
     punct_dir = Path(punct_dir) if punct_dir else PUNCT_FILE.parent
     train, tune = [], []
     for name in PUNCT_FILES_V2:
-        for r in read_records(punct_dir / name, split="train"):
+        for r in with_passages(read_records(punct_dir / name)):
+            if r.get("split") != "train":
+                continue
             juan = r["id"].split("#")[0]
             a = r.get("aligned", 1.0)
             if not r["text"] or juan.endswith("_000") or a < min_aligned:

@@ -14,8 +14,10 @@ import numpy as np
 import torch
 from torch import nn
 
-from pipeline.segment.bilstm import BOS_EOS, NeuralSegmenter, Tagger, Vocab, decode, encode_batch
+from pipeline.segment.bilstm import BOS_EOS, NeuralSegmenter, Tagger, Vocab, decode, encode_batch, passage_batch
 from pipeline.segment.data import LABELS
+from pipeline.segment.passage import KINDS as PASSAGE_KINDS
+from pipeline.segment.passage import passage_ids
 
 
 def build_vocab(records: list[dict], min_char: int = 1, min_bigram: int = 2, use_bigrams: bool = True,
@@ -59,13 +61,20 @@ def _chunks(rec: dict, limit: int = 200) -> list[dict]:
         return [dict(rec)]  # a copy: the teacher's distributions are written into the chunks, not the caller's records
     out, start = [], 0
     cuts = sorted(k for k in marks if 0 < k < len(text))
+    pids = rec.get("pids")  # the passage channel's ids, read on the whole record: cut with it
+
+    def piece(a: int, b: int | None) -> dict:
+        c = {**rec, "text": text[a:b], "marks": {k - a: v for k, v in marks.items() if a < k and (b is None or k <= b)}}
+        if pids is not None:
+            c["pids"] = pids[a:b]
+        return c
+
     while len(text) - start > limit:
         cands = [k for k in cuts if start < k <= start + limit]
         end = cands[-1] if cands else start + limit
-        out.append({**rec, "text": text[start:end],
-                    "marks": {k - start: v for k, v in marks.items() if start < k <= end}})
+        out.append(piece(start, end))
         start = end
-    out.append({**rec, "text": text[start:], "marks": {k - start: v for k, v in marks.items() if k > start}})
+    out.append(piece(start, None))
     return out
 
 
@@ -85,7 +94,7 @@ def break_f1(p_none: list[np.ndarray], records: list[dict], threshold: float) ->
 def tune_threshold(seg: NeuralSegmenter, records: list[dict]) -> float:
     """The P(none) threshold maximising seg F1 on records (a held-out slice of train)."""
     p_none = [p[:, 0] for p in seg.probs([r["text"] for r in records], [r["kind"] for r in records],
-                                         books=[r.get("book") for r in records])]
+                                         books=[r.get("book") for r in records], passages=_passages(records))]
     best, best_f = 0.5, -1.0
     for t in np.arange(0.2, 0.81, 0.025):
         f = break_f1(p_none, records, t)
@@ -100,7 +109,7 @@ def tune_final_threshold(seg, records: list[dict]) -> float:
     from pipeline.evaluate.segment import score
 
     probs = seg.probs([r["text"] for r in records], [r["kind"] for r in records],
-                      books=[r.get("book") for r in records])
+                      books=[r.get("book") for r in records], passages=_passages(records))
     best, best_f = 0.5, -1.0
     for t in np.arange(0.3, 0.61, 0.025):
         pred = [decode(p, len(r["text"]), seg.threshold, final_threshold=float(t)) for p, r in zip(probs, records)]
@@ -108,6 +117,11 @@ def tune_final_threshold(seg, records: list[dict]) -> float:
         if f > best_f + 1e-9:
             best, best_f = float(t), f
     return round(best, 3)
+
+
+def _passages(records: list[dict]) -> list[str | None]:
+    """Each record's passage (training_data / zhushu_data set it on commentary after a base record)."""
+    return [r.get("passage") for r in records]
 
 
 def _bucket(phase_items: list[dict], batch_chars: int, rng: random.Random) -> list[list[dict]]:
@@ -136,7 +150,7 @@ def _tune_log(seg: NeuralSegmenter, tune_sets: dict[str, list[dict]]) -> str:
         if not recs:
             continue
         r = score(recs, seg.predict([x["text"] for x in recs], [x["kind"] for x in recs],
-                                    books=[x.get("book") for x in recs]))
+                                    books=[x.get("book") for x in recs], passages=_passages(recs)))
         out.append(f"{name} seg {r['seg']['f1']:.4f} punct {r['punct']['f1']:.4f} "
                    + " ".join(f"{k}:{v['seg']['f1']:.4f}" for k, v in r["by_kind"].items()))
     return " | ".join(out)
@@ -152,7 +166,8 @@ def train(train_recs: list[dict], tune_recs: list[dict], extra_recs: list[dict] 
           outside_min_bigram: int = 50, fold: str | None = None, checkpoint: str | Path | None = None,
           teacher=None, teacher_name: str | None = None, distil_weight: float = 0.5,
           init_from: str | Path | None = None, device: str = "cpu", stop_after: int | None = None,
-          quantize: bool = True, log=print, time_limit: float | None = None) -> NeuralSegmenter:
+          quantize: bool = True, log=print, time_limit: float | None = None,
+          other_frac: float | None = None) -> NeuralSegmenter:
     """Train a tagger. Deterministic for a given seed (one thread, fixed shuffles).
 
     Records carry "kind" (base / note / ext, or 注疏 kinds 注 / 疏 / 音義 / 小注: see
@@ -191,6 +206,13 @@ def train(train_recs: list[dict], tune_recs: list[dict], extra_recs: list[dict] 
 
     `stop_after`: end the joint phase after this many of its `epochs` (the learning rate's
     warm-down still planned over all of them) — what a run stopped by `time_limit` did, repeatable.
+
+    The passage channel (`arch["passage_emb"]`): each 注 / note record with a "passage" carries the
+    channel's ids (segment/passage.py, passage_ids), read on the whole record and cut with its
+    chunks. `other_frac` (the passage fine-tune, recipe v7): each epoch of the joint phase is every
+    chunk of our own text that has a passage, a fresh `other_frac` share of the rest of our own text
+    and of the TLS text, and the outside prose at `outside_frac` — a model that already reads the
+    rest (`init_from`) learns the passage where it is.
     """
     torch.manual_seed(seed)
     rng = random.Random(seed)
@@ -207,6 +229,9 @@ def train(train_recs: list[dict], tune_recs: list[dict], extra_recs: list[dict] 
     if vocab.trigrams:
         arch["ngram_slots"] = 3
     model = Tagger(len(vocab.chars) + 2, vocab.n_ngrams, **arch)
+    if model.passage is not None:  # the channel's ids on each whole record (its chunks cut them)
+        for r in train_recs + (zhushu_recs or []):
+            r["pids"] = passage_ids(r["text"], r.get("passage") if r["kind"] in PASSAGE_KINDS else None)
     if init_from is not None:
         _init_weights(model, vocab, Path(init_from))
         log(f"weights from {init_from}")
@@ -235,6 +260,8 @@ def train(train_recs: list[dict], tune_recs: list[dict], extra_recs: list[dict] 
         config["distil"] = {"teacher": teacher_name, "weight": distil_weight}
     if init_from is not None:
         config["init_from"] = Path(init_from).name
+    if other_frac is not None:
+        config["other_frac"] = other_frac
     if batch_chars != 3000 or device != "cpu":  # as before for the CPU models' configs
         config.update(batch_chars=batch_chars, device=device)
     config["arch"].pop("n_labels")
@@ -259,7 +286,13 @@ def train(train_recs: list[dict], tune_recs: list[dict], extra_recs: list[dict] 
     if pretrain_epochs:
         phases.append(("pretrain", pretrain_epochs, lr,
                        lambda: own + ext + sample(pretrain_zhushu_frac, 1.0) + sample_outside()))
-    phases.append(("joint", epochs, lr, lambda: own + ext + sample(zhushu_frac, zhushu_weight) + sample_outside()))
+    if other_frac is not None:  # the passage fine-tune: every chunk with a passage, the rest sampled
+        with_passage = [c for c in own + zs if any(c.get("pids") or ())]
+        rest = [c for c in own + zs if not any(c.get("pids") or ())] + ext
+        phases.append(("joint", epochs, lr,
+                       lambda: with_passage + [c for c in rest if rng.random() < other_frac] + sample_outside()))
+    else:
+        phases.append(("joint", epochs, lr, lambda: own + ext + sample(zhushu_frac, zhushu_weight) + sample_outside()))
     if finetune_epochs:
         phases.append(("finetune", finetune_epochs, lr * finetune_lr, lambda: own))
     ckpt = Path(checkpoint) if checkpoint else None
@@ -300,10 +333,12 @@ def train(train_recs: list[dict], tune_recs: list[dict], extra_recs: list[dict] 
                 for g in opt.param_groups:
                     g["lr"] = phase_lr * max(0.05, 1 - step / total_steps)
                 chars, bigs, kk, lengths, labels, weights, bb = encode_batch(b, vocab, unk_p, rng, n_kinds)
+                extra = (passage_batch(b, chars.shape[1]),) if model.passage is not None else ()
                 if device != "cpu":  # lengths stay: the packed LSTM reads them on the CPU
                     chars, bigs, kk, labels, weights, bb = (
                         t.to(device, non_blocking=True) for t in (chars, bigs, kk, labels, weights, bb))
-                logits = model(chars, bigs, kk, lengths, bb)
+                    extra = tuple(t.to(device, non_blocking=True) for t in extra)
+                logits = model(chars, bigs, kk, lengths, bb, *extra)
                 loss_tok = nn.functional.cross_entropy(logits.reshape(-1, logits.shape[-1]), labels.reshape(-1),
                                                        reduction="none", ignore_index=-100)
                 if teacher is not None:
@@ -351,8 +386,17 @@ def _init_weights(model: Tagger, vocab, folder: Path) -> None:
     cfg = json.loads((folder / "config.json").read_text(encoding="utf-8"))
     if cfg.get("chars") != vocab.chars or cfg.get("bigrams") != vocab.bigrams or (cfg.get("trigrams") or []) != vocab.trigrams:
         raise ValueError(f"{folder}: its vocabulary is not the one this training data builds")
-    state = torch.load(folder / "weights.pt", map_location="cpu", weights_only=True)
-    model.load_state_dict({k: v.float() for k, v in state.items()})
+    state = {k: v.float() for k, v in torch.load(folder / "weights.pt", map_location="cpu", weights_only=True).items()}
+    own = model.state_dict()
+    if model.passage is not None and "passage.weight" not in state:
+        # a model without the passage channel: its own seeded embedding, and the BiLSTM's first layer
+        # reads it through new input columns set to zero — the same outputs as the folder's model
+        state["passage.weight"] = own["passage.weight"]
+        for k in ("rnn.weight_ih_l0", "rnn.weight_ih_l0_reverse"):
+            grown = torch.zeros_like(own[k])
+            grown[:, : state[k].shape[1]] = state[k]
+            state[k] = grown
+    model.load_state_dict(state)
 
 
 def _attach_teacher(teacher, chunks: list[dict], device: str = "cpu") -> None:

@@ -73,7 +73,7 @@ def _rows(decision: str, backend, recs: list[dict]):
     from pipeline.segment import run_time_probs
 
     probs = run_time_probs(backend, [r["text"] for r in recs], [r["kind"] for r in recs],
-                           books=[r.get("book") for r in recs])
+                           books=[r.get("book") for r in recs], passages=[r.get("passage") for r in recs])
     where, num, keys, gold = [], [], [], []
     for ri, (r, p) in enumerate(zip(recs, probs)):
         t, n = r["text"], len(r["text"])

@@ -49,7 +49,8 @@ def _design(segmenter, pairs: list[dict]) -> tuple[np.ndarray, np.ndarray, np.nd
     from pipeline.segment import run_time_probs
 
     probs = run_time_probs(segmenter.backend, [p["text"] for p in pairs], [p["kind"] for p in pairs],
-                           books=[None if p["book"] == "KR1d0030" else p["book"] for p in pairs])
+                           books=[None if p["book"] == "KR1d0030" else p["book"] for p in pairs],
+                           passages=[p["passage"] for p in pairs])
     X, y, g = [], [], []
     for pair, pr in zip(pairs, probs):
         n = len(pair["text"])
