@@ -30,35 +30,15 @@ sys.path.insert(0, str(ROOT))
 from pipeline.evaluate.segment import record_passages  # noqa: E402
 from pipeline.segment.bilstm import PAD, NeuralSegmenter, encode_batch  # noqa: E402
 from pipeline.segment.data import PUNCT_FILE, read_records  # noqa: E402
-from pipeline.segment.passage import PassagePrior, group_of  # noqa: E402
+from pipeline.segment.passage import PASSAGE_IDS, PassagePrior, group_of, passage_ids  # noqa: E402
 from pipeline.train.segment import outside_data, training_data, v2_records, zhushu_data  # noqa: E402
 from pipeline.train.segment.bilstm import _bucket, _chunks  # noqa: E402
 
 V6 = ROOT / "models" / "segmenter-v6"
 PRIOR = ROOT / "models" / "segmenter-v6-passage"
 NOTE_KINDS = ("注", "note")
-CAP = 4
-N_IDS = 1 + (CAP + 1) * (CAP + 1)
+N_IDS = PASSAGE_IDS  # the channel's ids (pipeline/segment/passage.py, passage_ids: the prototype's own copy moved there)
 PEMB = 8
-
-
-def passage_ids(text: str, passage: str | None) -> list[int]:
-    """Per character: 0 without a passage, else 1 + 5 x min(end, 4) + min(start, 4) — the longest stretch of the passage
-    ending at the character and starting at it."""
-    if not passage:
-        return [0] * len(text)
-    subs = {passage[i:j] for i in range(len(passage)) for j in range(i + 1, min(len(passage), i + CAP) + 1)}
-    n = len(text)
-    out = []
-    for i in range(n):
-        e = 0
-        while e < CAP and i - e >= 0 and text[i - e:i + 1] in subs:
-            e += 1
-        s = 0
-        while s < CAP and i + s < n and text[i:i + s + 1] in subs:
-            s += 1
-        out.append(1 + (CAP + 1) * e + s)
-    return out
 
 
 class PassageTagger(nn.Module):
