@@ -248,3 +248,20 @@ def test_the_priors_are_fitted_on_probabilities_computed_as_at_run_time(seg, mon
     assert seen == [1, 1]
     assert after == 2  # the caller's setting is given back
     assert len(X) == len(GU[1]) - 1 and y.sum() == 1
+
+
+def test_the_passage_channel_says_how_far_the_passage_reaches_at_each_character():
+    """The passage channel's ids (a model's own input, docs/segmentation.md "Stop 77"): 1 + 5 x (the longest stretch of
+    the passage ending at the character, ≤ 4) + (the longest starting at it, ≤ 4); 0 without a passage. 周禮注疏 juan 7
+    #195 (a tune juan: train split, held out of the segmenter) with its 經 「大祭祀喪紀之事設門燎蹕宫門廟門」."""
+    from pipeline.segment.passage import passage_ids
+
+    text, passage = "燎地燭也蹕止行者廟在中門之外", "大祭祀喪紀之事設門燎蹕宫門廟門"
+    ids = passage_ids(text, passage)
+    assert ids[0] == 1 + 5 * 1 + 1  # 燎: a one-character stretch (燎地 is not in the passage)
+    assert ids[4] == 1 + 5 * 1 + 1  # 蹕
+    assert ids[5] == 1  # 止: not in the passage
+    assert ids[8] == 1 + 5 * 1 + 1 and ids[9] == 1  # 廟 in it, 在 not
+    assert ids[11] == 1 + 5 * 1 + 1  # 門 (中門 is not in it)
+    assert passage_ids("燎蹕宫門廟門", passage) == [1 + 5 * e + s for e, s in ((1, 4), (2, 4), (3, 4), (4, 3), (4, 2), (4, 1))]
+    assert passage_ids(text, None) == [0] * len(text)
