@@ -56,11 +56,13 @@ class Tagger(nn.Module):
         self.book = nn.Embedding(n_books, book_emb) if n_books else None
         # the passage channel (segment/passage.py, passage_ids): per character of a 注, how far a
         # stretch of its passage reaches back and on from it; the BiLSTM reads it (lstm only)
+        if passage_emb and enc != "lstm":
+            raise ValueError(f"the passage channel is read by the BiLSTM encoder only, not enc={enc!r}")
         self.passage = nn.Embedding(PASSAGE_IDS, passage_emb) if passage_emb else None
         inp = emb + (bemb * ngram_slots if n_bigrams else 0) + kemb + (book_emb if n_books else 0)
         self.drop = nn.Dropout(dropout)
         if enc in ("lstm", "cnnlstm"):
-            rnn_in = inp + (passage_emb if enc == "lstm" else 0)
+            rnn_in = inp + passage_emb
             if enc == "cnnlstm":
                 self.proj = nn.Linear(inp, hidden)
                 self.convs = nn.ModuleList(
