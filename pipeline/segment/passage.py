@@ -45,18 +45,8 @@ def passage_ids(text: str, passage: str | None) -> list[int]:
     """The passage channel's id of every character of `text` (all 0 without a passage)."""
     if not passage:
         return [0] * len(text)
-    subs = _substrings(passage, CHANNEL_CAP)
-    n = len(text)
-    out = []
-    for i in range(n):
-        e = 0
-        while e < CHANNEL_CAP and i - e >= 0 and text[i - e:i + 1] in subs:
-            e += 1
-        s = 0
-        while s < CHANNEL_CAP and i + s < n and text[i:i + s + 1] in subs:
-            s += 1
-        out.append(1 + (CHANNEL_CAP + 1) * e + s)
-    return out
+    end, start = match_lengths(text, _substrings(passage, CHANNEL_CAP), CHANNEL_CAP)
+    return [1 + (CHANNEL_CAP + 1) * e + s for e, s in zip(end, start)]
 
 
 def group_of(book: str | None) -> str:
@@ -70,24 +60,31 @@ def _substrings(passage: str, longest: int) -> set[str]:
     return {passage[i:j] for i in range(n) for j in range(i + 1, min(n, i + longest) + 1)}
 
 
+def match_lengths(text: str, subs: set[str], cap: int) -> tuple[list[int], list[int]]:
+    """Per character of `text`, the longest stretch in `subs` (the passage's substrings, at least `cap`
+    long) ending at it and starting at it, each at most `cap`."""
+    n = len(text)
+    end, start = [], []
+    for i in range(n):
+        e = 0
+        while e < cap and i - e >= 0 and text[i - e:i + 1] in subs:
+            e += 1
+        end.append(e)
+        s = 0
+        while s < cap and i + s < n and text[i:i + s + 1] in subs:
+            s += 1
+        start.append(s)
+    return end, start
+
+
 def features(p_break: np.ndarray, passage: str, text: str) -> np.ndarray:
     """One row of FEATURES per break position after char i, i = 0 .. n-2. `p_break`: the model's
     probability of a break after each char (at least n-1 of them)."""
     n = len(text)
     if n < 2:
         return np.zeros((0, len(FEATURES)), dtype=np.float32)
-    subs = _substrings(passage, MAX_MATCH + 1)
-    end = np.zeros(n, dtype=np.int32)
-    start = np.zeros(n, dtype=np.int32)
-    for i in range(n):
-        e = 0
-        while e < MAX_MATCH and i - e >= 0 and text[i - e:i + 1] in subs:
-            e += 1
-        end[i] = e
-        s = 0
-        while s < MAX_MATCH and i + s < n and text[i:i + s + 1] in subs:
-            s += 1
-        start[i] = s
+    subs = _substrings(passage, MAX_MATCH + 1)  # one longer: `closed` looks one character past a match
+    end, start = match_lengths(text, subs, MAX_MATCH)
     eps = 1e-4
     p = np.clip(p_break[: n - 1].astype(np.float64), eps, 1 - eps)
     logit = np.log(p / (1 - p))
