@@ -123,9 +123,7 @@ def zhushu_data(punct_dir: str | Path | None = None, min_aligned: float = MIN_AL
     punct_dir = Path(punct_dir) if punct_dir else PUNCT_FILE.parent
     train, tune = [], []
     for name in PUNCT_FILES_V2:
-        for r in with_passages(read_records(punct_dir / name)):
-            if r.get("split") != "train":
-                continue
+        for r in with_passages(read_records(punct_dir / name, split="train")):  # (a juan is all one split)
             juan = r["id"].split("#")[0]
             a = r.get("aligned", 1.0)
             if not r["text"] or juan.endswith("_000") or a < min_aligned:

@@ -287,8 +287,10 @@ def train(train_recs: list[dict], tune_recs: list[dict], extra_recs: list[dict] 
         phases.append(("pretrain", pretrain_epochs, lr,
                        lambda: own + ext + sample(pretrain_zhushu_frac, 1.0) + sample_outside()))
     if other_frac is not None:  # the passage fine-tune: every chunk with a passage, the rest sampled
-        with_passage = [c for c in own + zs if any(c.get("pids") or ())]
-        rest = [c for c in own + zs if not any(c.get("pids") or ())] + ext
+        with_passage, rest = [], []
+        for c in own + zs:
+            (with_passage if any(c.get("pids") or ()) else rest).append(c)
+        rest += ext
         phases.append(("joint", epochs, lr,
                        lambda: with_passage + [c for c in rest if rng.random() < other_frac] + sample_outside()))
     else:
