@@ -110,7 +110,7 @@ def ingest(files, as_jsonl, out_dir, layout, encoding, base_text, markers_only):
 @eval_group.command("segment")
 @click.option("--gold", "gold", required=True, type=click.Path(dir_okay=False), help="Gold JSONL (gold or punct-data shape).")
 @click.option("--split", default=None, help='Score only records whose "split" is this (e.g. dev).')
-@click.option("--model", "model_dir", default=None, type=click.Path(file_okay=False), help="Model folder (default models/segmenter-v6-passage: v6 with its priors and the phrase memory).")
+@click.option("--model", "model_dir", default=None, type=click.Path(file_okay=False), help="Model folder (default models/segmenter-v7-passage: v7 with its priors and the phrase memory).")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
 @click.option("--no-passage", is_flag=True,
               help="Score each record alone: no 注 is given the 經 record before it (the model folder's passage prior unused).")
@@ -142,9 +142,9 @@ def eval_segment(gold, split, model_dir, as_json, no_passage):
 @click.option("--recipe", type=click.Choice(["v1", "v2", "v3", "v2d", "v7"]), default="v2", show_default=True,
               help="bilstm: v2 = the 集釋, the TLS extra text and the punctuated 注疏 with a kind per marker and a "
                    "book embedding (models/segmenter-v2); v1 = without the 注疏 (models/segmenter); "
-                   "v3 = v2 + the outside punctuated prose, every text folded t2s (--out required; with --layers 2 --zhushu-frac 0.5 --outside-frac 0.25 --epochs 12 --stop-after 8 --batch-chars 6000 models/segmenter-v6, the BiLSTM of the default); "
+                   "v3 = v2 + the outside punctuated prose, every text folded t2s (--out required; with --layers 2 --zhushu-frac 0.5 --outside-frac 0.25 --epochs 12 --stop-after 8 --batch-chars 6000 models/segmenter-v6, from which v7 is trained); "
                    "v2d = v2 distilled from a teacher (--teacher, default models/segmenter-ensemble; --out required); "
-                   "v7 = v6 reading the passage of each 注: models/segmenter-v6 trained on with the passage channel (--out required).")
+                   "v7 = v6 reading the passage of each 注: models/segmenter-v6 trained on with the passage channel, 5 epochs (--out required; models/segmenter-v7, the BiLSTM of the default).")
 @click.option("--teacher", "teacher_dir", default=None, type=click.Path(file_okay=False, exists=True),
               help="v2d: the teacher's model folder; v3: distil from this folder (e.g. a wider v3 BiLSTM), "
                    "each character of our own text trained half towards its distribution.")
@@ -239,7 +239,7 @@ def train_segmenter_cmd(out_dir, model_type, no_extra, recipe, epochs, seeds, bi
 @click.argument("file", type=click.Path(dir_okay=False))
 @click.option("--layout", type=LAYOUT_CHOICE, default="auto", show_default=True)
 @click.option("--encoding", default="utf-8", show_default=True)
-@click.option("--model", "model_dir", default=None, type=click.Path(file_okay=False), help="Model folder (default models/segmenter-v6-passage: v6 with its priors and the phrase memory).")
+@click.option("--model", "model_dir", default=None, type=click.Path(file_okay=False), help="Model folder (default models/segmenter-v7-passage: v7 with its priors and the phrase memory).")
 @click.option("--repunctuate", is_flag=True, help="Restore punctuation in an edition already punctuated too (default: keep its marks).")
 @reports_input_errors
 def punctuate(file, layout, encoding, model_dir, repunctuate):
@@ -274,7 +274,7 @@ def punctuate(file, layout, encoding, model_dir, repunctuate):
 @click.option("--no-segmenter", is_flag=True, help="Debug: align without restored punctuation.")
 @click.option("--details", is_flag=True, help="With --json: per-record missed / spurious spans.")
 @click.option("--segmenter", "segmenter_dir", default=None, type=click.Path(file_okay=False, exists=True),
-              help="The segmenter's model folder (default models/segmenter-v6-passage; the gloss reader reads the model's own marks), e.g. models/segmenter-ensemble.")
+              help="The segmenter's model folder (default models/segmenter-v7-passage; the gloss reader reads the model's own marks), e.g. models/segmenter-ensemble.")
 @reports_input_errors
 def eval_glosses(gold, as_json, no_segmenter, details, segmenter_dir):
     """Score gloss extraction + lemma alignment (lemma-span P/R/F1, type accuracy)."""
@@ -376,7 +376,7 @@ def glosses_report(corpus, sample, seed, no_segmenter, as_json):
 @click.option("--system-out", type=click.Path(dir_okay=False), default=None, help="Write the system CoNLL-U here.")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
 @click.option("--segmenter", "segmenter_dir", default=None, type=click.Path(file_okay=False, exists=True),
-              help="own / own-clauses: the segmenter's model folder (default models/segmenter-v6-passage).")
+              help="own / own-clauses: the segmenter's model folder (default models/segmenter-v7-passage).")
 @reports_input_errors
 def eval_parse(gold, mode, limit, system_out, as_json, segmenter_dir):
     """Score the parse stage with gold words withheld (udeval, the CoNLL 2018 scorer): UPOS, LAS, …"""
@@ -675,7 +675,7 @@ def train_passage_prior_cmd(model_dir, out_dir):
 @train_group.command("context-prior")
 @click.option("--segmenter", "model_dir", default=None, type=click.Path(file_okay=False, exists=True),
               help="The segmenter folder to fit it for and write it to (default: the default segmenter's folder, "
-                   "models/segmenter-v6-passage).")
+                   "models/segmenter-v7-passage).")
 @reports_input_errors
 def train_context_prior_cmd(model_dir):
     """Fit a segmenter's context prior (breaks of the 疏 / 經, sentence-final marks) on the train juan; deterministic."""
@@ -690,7 +690,7 @@ def train_context_prior_cmd(model_dir):
               help="The memory folder to write (default models/segment-memory).")
 @click.option("--segmenter", "model_dir", default=None, type=click.Path(file_okay=False, exists=True),
               help="The segmenter folder whose config.json is to read the memory (default: the default segmenter, "
-                   "models/segmenter-v6-passage).")
+                   "models/segmenter-v7-passage).")
 @click.option("--window", type=click.IntRange(2, 10), default=None, help="Characters a remembered stretch holds (6).")
 @reports_input_errors
 def train_segment_memory_cmd(out_dir, model_dir, window):

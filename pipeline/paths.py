@@ -14,13 +14,16 @@ MODELS = REPO / "models"
 SEGMENTER_MODEL = MODELS / "segmenter-v2"  # the BiLSTM of punctuation v2 (docs/segmentation.md)
 # the default segmenter since stop 30: v2 (referred to) + the passage prior (segment/passage.py)
 SEGMENTER_PASSAGE = MODELS / "segmenter-v2-passage"
-# the default since stop 49: v6 (v5's shape, two BiLSTM layers of 192, every text folded t2s, trained on
+# the default's BiLSTM of stops 49-77 and v7's start: v6 (v5's shape, two BiLSTM layers of 192, every text folded t2s, trained on
 # a lent GPU with the outside prose at a quarter of its chunks an epoch, three times v5's characters;
-# referred to) + its passage and context priors + the phrase memory (docs/segmentation.md, "Stop 49";
-# v5, the default of stops 36-48, and v4 are in git history)
+# docs/segmentation.md, "Stop 49"; v5, the default of stops 36-48, and v4 are in git history)
 SEGMENTER_V6 = MODELS / "segmenter-v6"
-SEGMENTER_V6_PASSAGE = MODELS / "segmenter-v6-passage"
-SEGMENTER_DEFAULT = SEGMENTER_V6_PASSAGE
+# the default since stop 78: v7, v6 trained on with the passage channel (each 注 / note read with its passage;
+# segment/passage.py, passage_ids) + its passage and context priors + the phrase memory (docs/segmentation.md,
+# "Stop 78"; v6-passage, the default of stops 49-77, is in git history)
+SEGMENTER_V7 = MODELS / "segmenter-v7"
+SEGMENTER_V7_PASSAGE = MODELS / "segmenter-v7-passage"
+SEGMENTER_DEFAULT = SEGMENTER_V7_PASSAGE
 SEGMENT_MEMORY = MODELS / "segment-memory"  # the phrase memory the default segmenter reads (stop 34)
 SEGMENTER_V1 = MODELS / "segmenter"  # the 集釋 + TLS recipe, an option (and the hybrid's BiLSTM)
 TAGGER_MODEL = MODELS / "tagger"

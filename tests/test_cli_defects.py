@@ -90,7 +90,7 @@ def test_every_token_row_points_at_a_sentence_row():
 def test_run_help_names_the_default_segmenter():
     result = CliRunner().invoke(main, ["run", "--help"], terminal_width=200)
     default = Path(SegmentStage.default_model).relative_to(paths.REPO).as_posix()
-    assert default == "models/segmenter-v6-passage"
+    assert default == "models/segmenter-v7-passage"
     assert f"Segmenter folder (default {default})" in " ".join(result.output.split())
 
 

@@ -66,7 +66,7 @@ def test_the_default_chooses_its_marks_at_its_bilstms_tuned_final_threshold():
     """The default (an ensemble folder over one BiLSTM, with its priors) marks a break as its BiLSTM
     was tuned to, not by the argmax."""
     default = load_segmenter()
-    bilstm = NeuralSegmenter.load(paths.SEGMENTER_V6)
+    bilstm = NeuralSegmenter.load(paths.SEGMENTER_V7)
     assert bilstm.final_threshold is not None
     assert default.backend.final_threshold == bilstm.final_threshold
 

@@ -39,9 +39,9 @@ def test_v2_passage_and_the_default_have_a_fitted_prior(seg):
     assert seg.prior is not None
     assert set(seg.prior.groups) == {"注疏", "集釋"}
     assert (paths.SEGMENTER_PASSAGE / FILE).exists()
-    # the default since stop 49: v6 with a prior of its own (v5 from stop 36)
-    assert load_segmenter().prior is not None and load_segmenter().path == paths.SEGMENTER_V6_PASSAGE
-    assert (paths.SEGMENTER_V6_PASSAGE / FILE).read_bytes() != (paths.SEGMENTER_PASSAGE / FILE).read_bytes()
+    # the default since stop 78: v7 with a prior of its own (v6 from stop 49, v5 from stop 36)
+    assert load_segmenter().prior is not None and load_segmenter().path == paths.SEGMENTER_V7_PASSAGE
+    assert (paths.SEGMENTER_V7_PASSAGE / FILE).read_bytes() != (paths.SEGMENTER_PASSAGE / FILE).read_bytes()
     assert load_segmenter(paths.SEGMENTER_MODEL).prior is None  # v2's own folder: the model alone
 
 

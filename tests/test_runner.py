@@ -53,7 +53,7 @@ def test_serial_run_writes_every_format_and_reports_stages(serial):
     assert summary.counts["tokens"] > 0
     card = files["README.md"].decode()
     for stage, status in summary.stages.items():  # a stage with a model names it
-        shown = {"segment": "ran (model models/segmenter-v6-passage)", "tag": "ran (model models/tagger)"}.get(stage, status)
+        shown = {"segment": "ran (model models/segmenter-v7-passage)", "tag": "ran (model models/tagger)"}.get(stage, status)
         assert f"| {stage} | {shown} |" in card
     assert not any(p.name.endswith(".tmp") for p in out.rglob("*"))
 

@@ -135,6 +135,6 @@ def test_attaching_the_memory_says_so_in_the_folders_note_once(tmp_path):
     assert cfg["memory"] == "../segment-memory"
     assert cfg["note"] == ("the segmenter `of`; the phrase memory of ../segment-memory laid over them "
                            "(pipeline/segment/memory.py)")
-    for folder in (paths.SEGMENTER_V6_PASSAGE, paths.SEGMENTER_PASSAGE):  # what the shipped folders say
+    for folder in (paths.SEGMENTER_V7_PASSAGE, paths.SEGMENTER_PASSAGE):  # what the shipped folders say
         assert json.loads((folder / "config.json").read_text(encoding="utf-8"))["note"].endswith(
             "; the phrase memory of ../segment-memory laid over them (pipeline/segment/memory.py)")

@@ -12,8 +12,8 @@ and clauses are cut at them; `repunctuate=True` (`--repunctuate`) restores marks
 edition's stay in Unit.signs).
 
 The model folder holds config.json whose "type" says which backend reads it: "bilstm"
-(bilstm.py, one BiLSTM; models/segmenter-v2 and -v6 (two layers, every text folded t2s, the default's) are
-ones too, trained with the punctuated 注疏, kinds per marker and a book embedding, run in float), "ensemble" (ensemble.py:
+(bilstm.py, one BiLSTM; models/segmenter-v2, -v6 and -v7 (two layers, every text folded t2s; v7, the default's, reads each 注's
+passage too: segment/passage.py) are ones too, trained with the punctuated 注疏, kinds per marker and a book embedding, run in float), "ensemble" (ensemble.py:
 seed-varied BiLSTMs averaged, more accurate, a third of the speed), "hybrid" (hybrid.py: the
 v1's BiLSTM and a Stanza tokenizer voting, an option of 30 Nov, about a third of the speed, needs
 `stanza`) or "crf" (crf.py, the baseline). Training lives in pipeline/train/segment/.
@@ -243,7 +243,7 @@ def read_segmenter(folder: Path, threads: int | None = 1, with_prior: bool = Tru
 
 
 def load_segmenter(path: str | Path | None = None, threads: int | None = 1) -> Segmenter:
-    """The segmenter in `path` (default models/segmenter-v6-passage: v6 with its priors and the phrase memory),
+    """The segmenter in `path` (default models/segmenter-v7-passage: v7 with its priors and the phrase memory),
     loaded once per process and path (through the stage cache); another thread count than 1 gives
     an uncached copy."""
     if threads != 1:
