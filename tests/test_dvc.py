@@ -19,7 +19,7 @@ ROOT = Path(__file__).resolve().parent.parent
 DVC = yaml.safe_load((ROOT / "dvc.yaml").read_text(encoding="utf-8"))
 PARAMS = yaml.safe_load((ROOT / "params.yaml").read_text(encoding="utf-8"))
 TRAIN_STAGES = ["train_segmenter", "train_segmenter_hybrid", "train_segmenter_v2", "train_segmenter_v3",
-                "train_segmenter_v6", "train_segmenter_ensemble", "train_passage_prior", "train_tagger", "train_variants",
+                "train_segmenter_v6", "train_segmenter_v7", "train_segmenter_ensemble", "train_passage_prior", "train_tagger", "train_variants",
                 "train_gloss_heads", "train_quotations"]
 STAGES = ["ingest", "segment", "tag", "align", "parse", "export", "evaluate"]
 
@@ -58,7 +58,7 @@ def test_training_stages_rebuild_the_models_the_pipeline_uses():
     outs = {name: [out_path(o) for o in DVC["stages"][name]["outs"]] for name in TRAIN_STAGES}
     assert outs == {"train_segmenter": [param("segment.v1_model")], "train_segmenter_hybrid": [param("segment.hybrid_model")],
                     "train_segmenter_v2": [param("segment.model")], "train_segmenter_v3": [param("segment.v3_model")],
-                    "train_segmenter_v6": [param("segment.v6_model")],
+                    "train_segmenter_v6": [param("segment.v6_model")], "train_segmenter_v7": [param("segment.v7_model")],
                     "train_segmenter_ensemble": [param("segment.ensemble_model") + "/config.json"],
                     "train_passage_prior": [param("segment.passage_model"), param("segment.default_model"), param("segment.memory")],
                     "train_tagger": [param("tag.model")], "train_quotations": [param("align.quotations_model")],
@@ -69,13 +69,15 @@ def test_training_stages_rebuild_the_models_the_pipeline_uses():
     assert param("segment.v1_model") in hybrid_deps  # the hybrid refers to the BiLSTM it was tuned with
     segment_deps = [interpolate(d) for d in DVC["stages"]["segment"]["deps"]]
     tag_deps = [interpolate(d) for d in DVC["stages"]["tag"]["deps"]]
-    assert param("segment.v6_model") in segment_deps and param("tag.model") in tag_deps
+    assert param("segment.v7_model") in segment_deps and param("tag.model") in tag_deps
+    v7_deps = [interpolate(d) for d in DVC["stages"]["train_segmenter_v7"]["deps"]]
+    assert param("segment.v6_model") in v7_deps  # v7 is trained on from v6's weights
 
 
 def test_dependencies_and_params_resolve():
     generated = {out_path(o) for s in DVC["stages"].values() for o in s.get("outs", [])}
     models_trained_later = {param("segment.model"), param("segment.hybrid_model"), param("segment.v1_model"),
-                            param("segment.v3_model"), param("segment.v6_model")}
+                            param("segment.v3_model"), param("segment.v6_model"), param("segment.v7_model")}
     for name, stage in DVC["stages"].items():
         for dep in stage["deps"]:
             path = interpolate(dep)

@@ -265,3 +265,23 @@ def test_the_passage_channel_says_how_far_the_passage_reaches_at_each_character(
     assert ids[11] == 1 + 5 * 1 + 1  # 門 (中門 is not in it)
     assert passage_ids("燎蹕宫門廟門", passage) == [1 + 5 * e + s for e, s in ((1, 4), (2, 4), (3, 4), (4, 3), (4, 2), (4, 1))]
     assert passage_ids(text, None) == [0] * len(text)
+
+
+def test_the_default_network_reads_each_注_with_its_passage():
+    """The default's BiLSTM is v7 (stop 78): it has the passage channel, and its probabilities on a 注 depend on the
+    經 it glosses, while a 疏 (no channel) reads the same with or without one. 周禮注疏 juan 1, a train juan."""
+    from pipeline.segment.data import read_records, record_kind
+
+    recs = [r for r in read_records(paths.DATA / "punct" / "KR1d0003.punct.jsonl", split="train")
+            if r["text"] and str(r.get("id", "")).startswith("KR1d0003_001#")]
+    passages = record_passages(recs)
+    notes = [(r, p) for r, p in zip(recs, passages) if p and record_kind(r) == "注"][:20]
+    assert len(notes) == 20
+    backend = load_segmenter().backend
+    assert json.loads((paths.SEGMENTER_V7 / "config.json").read_text(encoding="utf-8"))["arch"]["passage_emb"] == 8
+    texts, kinds, books = [r["text"] for r, _ in notes], ["注"] * len(notes), ["KR1d0003"] * len(notes)
+    with_p = backend.probs(texts, kinds, books=books, passages=[p for _, p in notes])
+    without = backend.probs(texts, kinds, books=books)
+    assert sum(not np.allclose(a, b, atol=1e-3) for a, b in zip(with_p, without)) >= 10
+    as_疏 = backend.probs(texts, ["疏"] * len(notes), books=books, passages=[p for _, p in notes])
+    assert all(np.array_equal(a, b) for a, b in zip(as_疏, backend.probs(texts, ["疏"] * len(notes), books=books)))
