@@ -1,8 +1,9 @@
 """The chance check of the align stage (align.chance_classes): a juan whose commentary does not
 gloss its passage keeps no anchors that chance explains. Fixtures: 表記集傳 (KR1d0063, 黃道周's
-essays on the 表記; no juan of it is in any dev set) juan 2, its first 50 pages
-(tests/fixtures/sources/KR1d0063_002.txt: ../shared/corpus/KR1d0063/KR1d0063_002.txt up to the
-line before `<pb:KR1d0063_WYG_002-26a>`); juan 2 (train) of the 集釋 and of the 周禮注疏 in data/corpus."""
+essays on the 表記; no juan of it is in any dev set) juan 2, whole (tests/fixtures/sources/KR1d0063_002.txt:
+../shared/corpus/KR1d0063/KR1d0063_002.txt; until stop 78 its first 50 pages, where v7's marks leave one-character
+heads at 0.43 of their own count in other passages, under the check's 0.5; the whole juan gives 0.63); juan 2
+(train) of the 集釋 and of the 周禮注疏 in data/corpus."""
 
 from __future__ import annotations
 
@@ -42,15 +43,16 @@ def test_an_essay_commentary_keeps_no_chance_anchors(segmented):
     assert "one-character heads stand in their own passage" in reason and "on average in another passage" in reason
     assert not any("stands elsewhere" in g.reason or "block before" in g.reason for g in withdrawn)
     # in such a juan a longer head goes too where it stands in another passage as well:
-    # 「君子猶或為之」; heads peculiar to their passage stay
+    # 「君子猶或為之」, 天下, 是故; heads peculiar to their passage stay
     bases = [u.text for u in doc.units if u.kind == "base"]
-    assert [g.lemma for g in longer] == ["君子"] and "stands in another passage of it too" in longer[0].reason
-    assert sum(longer[0].lemma in b for b in bases) > 1
+    assert "君子" in [g.lemma for g in longer] and {g.reason for g in longer} == {longer[0].reason}
+    assert "stands in another passage of it too" in longer[0].reason
+    assert all(sum(g.lemma in b for b in bases) > 1 for g in longer)
     kept = [g for g in got if g.lemma_start is not None]
     assert kept and all(sum(g.lemma in b for b in bases) == 1 for g in kept)
     # the dataset card says so, with the evidence
     stats = records.document_stats(records.document_records(doc, "train", ["ingest", "segment", "align"]))
-    assert stats["glosses_withdrawn"] == {reason: len(one), longer[0].reason: 1}
+    assert stats["glosses_withdrawn"] == {reason: len(one), longer[0].reason: len(longer)}
     readme = card.render([stats], {"align": "ran"}, [])
     assert f"- KR1d0063_002: {len(one)} glosses — {reason}" in readme
     plain = [g for g in got if g.lemma_start is None and g not in withdrawn]  # the juan's prose
