@@ -298,10 +298,10 @@ UNMEASURED = (
     ("Punctuation of books it was not measured on",
      "The restored punctuation is measured against modern editions of the 儀禮集釋, 周禮注疏 and "
      "禮記註疏 (docs/segmentation.md), the books the segmenter learned from. Other books are "
-     "unmeasured. By hand, a 注疏 it never saw reads about as well (儀禮注疏: 23 of 30 sentences right "
-     "or nearly, stop 46), other commentary worse (禮記集說's Song commentators: 23 of 30 right or nearly, 7 "
-     "wrong, with today's segmenter; 12 of 30 with stop 46's) (docs/segmentation.md, \"Stop 46: a book the "
-     "segmenter does not know\", \"Stop 78\"). Restored here without a measure: ",
+     "unmeasured. By hand, with today's segmenter, a 注疏 it never saw reads about as well (儀禮注疏: 26 of 30 "
+     "sentences right or nearly, 4 wrong), other commentary worse (禮記集說's Song commentators: 23 of 30 right "
+     "or nearly, 7 wrong) (docs/segmentation.md, \"Stop 78\"; \"Stop 46: a book the segmenter does not know\" "
+     "for an older one). Restored here without a measure: ",
      "segment", lambda d: not (d.get("layout") or "").startswith("punctuated")
      and not d["book"].startswith(MEASURED_PUNCTUATION)),
 )
