@@ -508,6 +508,7 @@ def test_a_model_reads_each_note_with_its_passage(tmp_path):
     assert all(np.array_equal(a, b) for a, b in zip(as_base, base_alone))
     assert (tmp_path / "chan0" / "weights.pt").read_bytes() == (tmp_path / "chan1" / "weights.pt").read_bytes()
     assert json.loads((tmp_path / "chan0" / "config.json").read_text(encoding="utf-8"))["arch"]["passage_emb"] == 4
+    assert not any("pids" in r for r in recs)  # the trainer's ids stay on its own copies of the records
 
 
 def test_interrupted_training_resumes_to_the_same_model(tmp_path):

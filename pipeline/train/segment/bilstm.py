@@ -229,9 +229,11 @@ def train(train_recs: list[dict], tune_recs: list[dict], extra_recs: list[dict] 
     if vocab.trigrams:
         arch["ngram_slots"] = 3
     model = Tagger(len(vocab.chars) + 2, vocab.n_ngrams, **arch)
-    if model.passage is not None:  # the channel's ids on each whole record (its chunks cut them)
-        for r in train_recs + (zhushu_recs or []):
-            r["pids"] = passage_ids(r["text"], r.get("passage") if r["kind"] in PASSAGE_KINDS else None)
+    if model.passage is not None:  # the channel's ids on each whole record (its chunks cut them), on copies: the caller's stay as given
+        def with_ids(recs: list[dict]) -> list[dict]:
+            return [dict(r, pids=passage_ids(r["text"], r.get("passage") if r["kind"] in PASSAGE_KINDS else None)) for r in recs]
+
+        train_recs, zhushu_recs = with_ids(train_recs), with_ids(zhushu_recs)
     if init_from is not None:
         _init_weights(model, vocab, Path(init_from))
         log(f"weights from {init_from}")
