@@ -188,15 +188,20 @@ class Vocab:
         return cs, bs
 
 
+def item_passage_ids(item: dict) -> list[int]:
+    """The passage channel's ids of a whole item or record (segment/passage.py, passage_ids): its
+    "passage" read for a 注 or note only, all 0 for every other kind."""
+    return passage_ids(item["text"], item.get("passage") if item.get("kind") in PASSAGE_KINDS else None)
+
+
 def passage_batch(items, n: int) -> torch.Tensor:
-    """(B, n) passage ids of a batch (segment/passage.py, passage_ids): an item's own "pids" (training
-    chunks carry them, cut from their record's), else computed from its "passage" for a 注 or note;
-    0 elsewhere and in the padding."""
+    """(B, n) passage ids of a batch: an item's own "pids" (training chunks carry them, cut from their
+    record's), else item_passage_ids; 0 in the padding."""
     out = torch.zeros(len(items), n, dtype=torch.long)
     for i, it in enumerate(items):
         ids = it.get("pids")
         if ids is None:
-            ids = passage_ids(it["text"], it.get("passage") if it.get("kind") in PASSAGE_KINDS else None)
+            ids = item_passage_ids(it)
         if any(ids):
             out[i, : len(ids)] = torch.tensor(ids)
     return out

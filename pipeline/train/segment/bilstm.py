@@ -14,10 +14,9 @@ import numpy as np
 import torch
 from torch import nn
 
-from pipeline.segment.bilstm import BOS_EOS, NeuralSegmenter, Tagger, Vocab, decode, encode_batch, passage_batch
+from pipeline.segment.bilstm import (BOS_EOS, NeuralSegmenter, Tagger, Vocab, decode, encode_batch, item_passage_ids,
+                                     passage_batch)
 from pipeline.segment.data import LABELS
-from pipeline.segment.passage import KINDS as PASSAGE_KINDS
-from pipeline.segment.passage import passage_ids
 
 
 def build_vocab(records: list[dict], min_char: int = 1, min_bigram: int = 2, use_bigrams: bool = True,
@@ -230,10 +229,8 @@ def train(train_recs: list[dict], tune_recs: list[dict], extra_recs: list[dict] 
         arch["ngram_slots"] = 3
     model = Tagger(len(vocab.chars) + 2, vocab.n_ngrams, **arch)
     if model.passage is not None:  # the channel's ids on each whole record (its chunks cut them), on copies: the caller's stay as given
-        def with_ids(recs: list[dict]) -> list[dict]:
-            return [dict(r, pids=passage_ids(r["text"], r.get("passage") if r["kind"] in PASSAGE_KINDS else None)) for r in recs]
-
-        train_recs, zhushu_recs = with_ids(train_recs), with_ids(zhushu_recs)
+        train_recs = [dict(r, pids=item_passage_ids(r)) for r in train_recs]
+        zhushu_recs = [dict(r, pids=item_passage_ids(r)) for r in zhushu_recs]
     if init_from is not None:
         _init_weights(model, vocab, Path(init_from))
         log(f"weights from {init_from}")
