@@ -50,7 +50,10 @@ def interval(xs: list[float]) -> str:
 
 def main() -> None:
     a, b = (read_segmenter(Path(x)) for x in sys.argv[1:3])
-    rows = {n: (counts(a, n, tune_records(n)), counts(b, n, tune_records(n))) for n in BOOKS}
+    rows = {}
+    for n in BOOKS:
+        recs = tune_records(n)
+        rows[n] = (counts(a, n, recs), counts(b, n, recs))
     full = {n: f1(rb, range(len(rb))) - f1(ra, range(len(ra))) for n, (ra, rb) in rows.items()}
     rng = random.Random(79)
     draws = {n: [] for n in BOOKS}
