@@ -2,8 +2,8 @@
 
 `aligned` (data/punct) is the share of a record's characters that matched the outside edition exactly; the
 edition's marks were carried over only where it matched, so a record aligned 0.9 lacks the marks of its
-unmatched stretches (a head character the edition prints otherwise loses the comma after it: 「匶音舊」 where
-the edition has 「柩，音舊」). This scores the default segmenter exactly as `zhushu eval segment` does (each
+unmatched stretches (「匶音舊」 without the comma the 周禮's edition puts after every such head: most likely a
+head it prints in another form, so the mark after it did not carry over). This scores the default segmenter exactly as `zhushu eval segment` does (each
 注 with the 經 record before it) and splits the score by `aligned` band: [0, 0.9), [0.9, 0.99), [0.99, 1].
 
     python experiments/punct_v8/aligned_bands.py KR1d0003 dev [--marker 音義] [--json OUT]
