@@ -139,12 +139,13 @@ def eval_segment(gold, split, model_dir, as_json, no_passage):
               help="bilstm: the shipped model; ensemble: seed-varied BiLSTMs averaged (more accurate, slower); "
                    "hybrid: the v1 BiLSTM + a Stanza tokenizer (an option, about a third of the speed; needs stanza).")
 @click.option("--no-extra", is_flag=True, help="Train without the TLS 禮記/周禮 text in data/extra.")
-@click.option("--recipe", type=click.Choice(["v1", "v2", "v3", "v2d", "v7"]), default="v2", show_default=True,
+@click.option("--recipe", type=click.Choice(["v1", "v2", "v3", "v2d", "v7", "v8"]), default="v2", show_default=True,
               help="bilstm: v2 = the 集釋, the TLS extra text and the punctuated 注疏 with a kind per marker and a "
                    "book embedding (models/segmenter-v2); v1 = without the 注疏 (models/segmenter); "
                    "v3 = v2 + the outside punctuated prose, every text folded t2s (--out required; with --layers 2 --zhushu-frac 0.5 --outside-frac 0.25 --epochs 12 --stop-after 8 --batch-chars 6000 models/segmenter-v6, from which v7 is trained); "
                    "v2d = v2 distilled from a teacher (--teacher, default models/segmenter-ensemble; --out required); "
-                   "v7 = v6 reading the passage of each 注: models/segmenter-v6 trained on with the passage channel, 5 epochs (--out required; models/segmenter-v7, the BiLSTM of the default).")
+                   "v7 = v6 reading the passage of each 注: models/segmenter-v6 trained on with the passage channel, 5 epochs (--out required; models/segmenter-v7, the BiLSTM of the default); "
+                   "v8 = v7 reading each 疏's passage too (its 經 and 注 since the 疏 before it): models/segmenter-v7 trained on, 3 epochs (--out required).")
 @click.option("--teacher", "teacher_dir", default=None, type=click.Path(file_okay=False, exists=True),
               help="v2d: the teacher's model folder; v3: distil from this folder (e.g. a wider v3 BiLSTM), "
                    "each character of our own text trained half towards its distribution.")
@@ -185,20 +186,22 @@ def train_segmenter_cmd(out_dir, model_type, no_extra, recipe, epochs, seeds, bi
                         hidden, batch_chars, device, time_limit, stop_after):
     """Rebuild the segmenter from data/punct (train split) and data/extra; fixed seeds."""
     from pipeline import paths
-    from pipeline.train.segment import V2_OVERRIDES, V2D_OVERRIDES, V3_OVERRIDES, V7_OVERRIDES, train_segmenter
+    from pipeline.train.segment import (V2_OVERRIDES, V2D_OVERRIDES, V3_OVERRIDES, V7_OVERRIDES, V8_OVERRIDES,
+                                        train_segmenter)
 
     if out_dir is None:
-        if model_type != "bilstm" or recipe in ("v3", "v2d", "v7"):
+        if model_type != "bilstm" or recipe in ("v3", "v2d", "v7", "v8"):
             raise click.UsageError(f"--type {model_type} --recipe {recipe} needs --out (the default folders hold the shipped BiLSTMs)")
         out_dir = paths.SEGMENTER_MODEL if recipe == "v2" else paths.SEGMENTER_V1
 
-    overrides = dict({"v2": V2_OVERRIDES, "v3": V3_OVERRIDES, "v2d": V2D_OVERRIDES, "v7": V7_OVERRIDES}.get(recipe, {}))
+    overrides = dict({"v2": V2_OVERRIDES, "v3": V3_OVERRIDES, "v2d": V2D_OVERRIDES, "v7": V7_OVERRIDES,
+                      "v8": V8_OVERRIDES}.get(recipe, {}))
     # options that only one recipe / type reads: (given value, allowed here, the option, its override)
     for value, allowed, option, key in (
             (teacher_dir, recipe in ("v2d", "v3"), "--teacher goes with --recipe v2d or v3", "teacher"),
             (members and [m for m in members.split(",") if m], model_type == "ensemble", "--members goes with --type ensemble", "members_from"),
-            (outside_file, recipe in ("v3", "v7"), "--outside goes with --recipe v3 or v7", "outside_file"),
-            (outside_frac, model_type == "bilstm" and recipe in ("v3", "v7"), "--outside-frac goes with --type bilstm --recipe v3 or v7",
+            (outside_file, recipe in ("v3", "v7", "v8"), "--outside goes with --recipe v3, v7 or v8", "outside_file"),
+            (outside_frac, model_type == "bilstm" and recipe in ("v3", "v7", "v8"), "--outside-frac goes with --type bilstm --recipe v3, v7 or v8",
              "outside_frac"),
             (checkpoint, model_type == "bilstm", "--checkpoint goes with --type bilstm", "checkpoint"),
             (init_from, model_type == "bilstm", "--init-from goes with --type bilstm", "init_from"),

@@ -59,7 +59,10 @@ def reader_inputs(rec: dict) -> tuple[str, list[tuple[int, str]], list[tuple[int
 def record_marks(records: list[dict], segmenter) -> list[tuple[dict[int, dict[int, str]], dict[int, str]]]:
     """Per record, the punctuation `segmenter` gives its passage segments (by index) and its 疏, as
     the segment stage gives a document's units: a 經 as base text, a 注 with the last 經 before it
-    as its passage, the 疏 as a 疏 (one predict call for all: the marks do not depend on the batch)."""
+    as its passage, the 疏 as a 疏 with the record's 經 and 注 as its (segment/passage.py; one predict call
+    for all: the marks do not depend on the batch)."""
+    from pipeline.segment.passage import SEP
+
     texts, kinds, books, passages = [], [], [], []
     for rec in records:
         last_jing = None
@@ -71,7 +74,7 @@ def record_marks(records: list[dict], segmenter) -> list[tuple[dict[int, dict[in
             last_jing = p["text"] if jing else last_jing
         texts.append(rec["text"])
         kinds.append("疏")
-        passages.append(None)
+        passages.append(SEP.join(p["text"] for p in rec["passage"] if p["marker"] in ("經", "注") and p["text"]) or None)
         books += [book_of(rec)] * (len(rec["passage"]) + 1)
     marks = iter(segmenter.predict(texts, kinds, books=books, passages=passages))
     out = []

@@ -74,15 +74,14 @@ def score(records: list[dict], predictions: list[dict[int, str]]) -> dict:
 
 
 def record_passages(records: list[dict]) -> list[str | None]:
-    """Per record, the text of the base record right before it in the file when it is commentary
-    of the same juan (the passage a 注 glosses, as the pipeline gives it), else None."""
-    out: list[str | None] = [None] * len(records)
-    for i in range(1, len(records)):
-        a, b = records[i - 1], records[i]
-        if b.get("kind") != "base" and a.get("kind") == "base" and \
-                str(a.get("id", "")).split("#")[0] == str(b.get("id", "")).split("#")[0]:
-            out[i] = a["text"]
-    return out
+    """Per record, its passage as the pipeline gives a unit's (segment/passage.py,
+    commentary_passages): a 注 (any commentary but a 疏) the base record right before it in its juan,
+    a 疏 the base and 注 records since the 疏 before it; None for base text."""
+    from pipeline.segment.data import record_kind
+    from pipeline.segment.passage import commentary_passages
+
+    return commentary_passages([(record_kind(r), r.get("text", ""), str(r.get("id", "")).split("#")[0])
+                                for r in records])
 
 
 def evaluate_segment(gold_path: str | Path, segmenter=None, split: str | None = None, passages: bool = True) -> dict:

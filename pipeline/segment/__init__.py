@@ -303,14 +303,19 @@ def marks_and_own(seg, texts: list[str], kinds: list[str], **extra) -> list[tupl
 
 
 def passages_of(doc: Document, units: list) -> list[str | None]:
-    """Per unit, the text of the base unit printed right before it when it is commentary (the
-    passage a 注 glosses; the prior was fitted on such pairs), else None."""
-    before: dict[int, str | None] = {}
-    prev = None
-    for u in doc.units:
-        before[id(u)] = prev.text if prev is not None and prev.kind == "base" and prev.text else None
-        prev = u
-    return [before.get(id(u)) if u.kind == "commentary" else None for u in units]
+    """Per unit, its passage (segment/passage.py, commentary_passages): for a 注 (any commentary but a
+    疏) the base unit printed right before it — the passage it glosses; the prior was fitted on such
+    pairs —, for a 疏 the base and 注 units since the 疏 before it; else None."""
+    from pipeline.segment.data import MARKER_KIND
+    from pipeline.segment.passage import commentary_passages
+
+    def kind(u) -> str | None:
+        if u.kind == "commentary":
+            return MARKER_KIND.get(u.marker or "", "note")
+        return "base" if u.kind == "base" else None
+
+    passage = dict(zip(map(id, doc.units), commentary_passages([(kind(u), u.text, None) for u in doc.units])))
+    return [passage.get(id(u)) if u.kind == "commentary" else None for u in units]
 
 
 def punctuated_lines(doc: Document, indent: str = "　") -> list[str]:

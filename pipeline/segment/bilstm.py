@@ -46,7 +46,8 @@ class Tagger(nn.Module):
                  hidden: int = 160, layers: int = 2, n_labels: int = len(LABELS), dropout: float = 0.3,
                  enc: str = "lstm", dilations: tuple = (1, 2, 4, 8, 1, 1), kernel: int = 3,
                  ngram_slots: int = 1, n_kinds: int = 3, n_books: int = 0, book_emb: int = 16,
-                 conv_layers: int = 2, heads: int = 4, ff: int = 512, passage_emb: int = 0):
+                 conv_layers: int = 2, heads: int = 4, ff: int = 512, passage_emb: int = 0,
+                 passage_kinds: list[str] | None = None):
         super().__init__()
         self.enc = enc
         self.n_kinds = n_kinds
@@ -59,6 +60,9 @@ class Tagger(nn.Module):
         if passage_emb and enc != "lstm":
             raise ValueError(f"the passage channel is read by the BiLSTM encoder only, not enc={enc!r}")
         self.passage = nn.Embedding(PASSAGE_IDS, passage_emb) if passage_emb else None
+        # the kinds whose passage the channel reads: 注 and notes (v7); a model trained on more says so
+        # (v8: the 疏 too, its passage every 經 and 注 since the 疏 before it)
+        self.passage_kinds = frozenset(passage_kinds) if passage_kinds else PASSAGE_KINDS
         inp = emb + (bemb * ngram_slots if n_bigrams else 0) + kemb + (book_emb if n_books else 0)
         self.drop = nn.Dropout(dropout)
         if enc in ("lstm", "cnnlstm"):
@@ -188,20 +192,21 @@ class Vocab:
         return cs, bs
 
 
-def item_passage_ids(item: dict) -> list[int]:
+def item_passage_ids(item: dict, kinds: frozenset[str] = PASSAGE_KINDS) -> list[int]:
     """The passage channel's ids of a whole item or record (segment/passage.py, passage_ids): its
-    "passage" read for a 注 or note only, all 0 for every other kind."""
-    return passage_ids(item["text"], item.get("passage") if item.get("kind") in PASSAGE_KINDS else None)
+    "passage" read for the model's `kinds` only (a 注 or note unless the model says more), all 0
+    for every other kind."""
+    return passage_ids(item["text"], item.get("passage") if item.get("kind") in kinds else None)
 
 
-def passage_batch(items, n: int) -> torch.Tensor:
+def passage_batch(items, n: int, kinds: frozenset[str] = PASSAGE_KINDS) -> torch.Tensor:
     """(B, n) passage ids of a batch: an item's own "pids" (training chunks carry them, cut from their
     record's), else item_passage_ids; 0 in the padding."""
     out = torch.zeros(len(items), n, dtype=torch.long)
     for i, it in enumerate(items):
         ids = it.get("pids")
         if ids is None:
-            ids = item_passage_ids(it)
+            ids = item_passage_ids(it, kinds)
         if any(ids):
             out[i, : len(ids)] = torch.tensor(ids)
     return out
@@ -321,7 +326,7 @@ class NeuralSegmenter:
                       "passage": passages[i] if passages else None} for i in ids]
             chars, bigs, kk, lengths, _, _, bb = encode_batch(items, self.vocab, n_kinds=n_kinds)
             dev = self.model.char.weight.device  # a model being trained on a GPU is scored there (char: never quantized)
-            extra = (passage_batch(items, chars.shape[1]).to(dev),) if channel else ()
+            extra = (passage_batch(items, chars.shape[1], self.model.passage_kinds).to(dev),) if channel else ()
             with torch.inference_mode():
                 logits = self.model(chars.to(dev), bigs.to(dev), kk.to(dev), lengths, bb.to(dev), *extra)
                 p = torch.softmax(logits, dim=-1).cpu().numpy()

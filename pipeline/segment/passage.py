@@ -41,6 +41,41 @@ CHANNEL_CAP = 4
 PASSAGE_IDS = 1 + (CHANNEL_CAP + 1) ** 2
 
 
+# The 疏's passage (stop 81): a 疏 comments on every 經 and 注 printed since the 疏 before it, and quotes them
+# («云X者»); a model whose channel reads the 疏 (Tagger `passage_kinds`) is given them, joined by SEP (no stretch
+# of a text matches across it). Other commentary keeps the base unit right before it (the 注's passage).
+SHU = "疏"
+SHU_READS = frozenset(("base", "注"))
+SEP = "\n"
+
+
+def commentary_passages(units: list[tuple[str | None, str, object]]) -> list[str | None]:
+    """Per unit in print order — (its kind as the model reads it: base, 注, 疏, 音義, note …, or None for
+    a unit that is neither base text nor commentary; its text; its scope, a juan: no passage crosses
+    one) — its passage: for a 疏 the base and 注 units since the 疏 before it (a 疏 right after a 疏
+    reads the same), for other commentary the base unit right before it, for base text None."""
+    out: list[str | None] = []
+    prev: tuple[str | None, str, object] | None = None
+    since: list[str] = []
+    shu: str | None = None
+    scope = object()
+    for kind, text, where in units:
+        if where != scope:
+            scope, since, shu, prev = where, [], None, None
+        if kind == SHU:
+            if since:
+                shu, since = SEP.join(since), []
+            out.append(shu)
+        elif kind is None or kind == "base":
+            out.append(None)
+        else:
+            out.append(prev[1] if prev is not None and prev[0] == "base" and prev[1] else None)
+        if kind in SHU_READS and text:
+            since.append(text)
+        prev = (kind, text, where)
+    return out
+
+
 def passage_ids(text: str, passage: str | None) -> list[int]:
     """The passage channel's id of every character of `text` (all 0 without a passage)."""
     if not passage:

@@ -73,6 +73,13 @@ V7_OVERRIDES = {**V3_OVERRIDES, "zhushu_frac": 1.0, "outside_frac": 0.01, "other
                 "lr": 3e-3, "batch_chars": 6000, "arch": {"layers": 2, "passage_emb": 8},
                 "init_from": str(paths.MODELS / "segmenter-v6")}
 
+# Punctuation v8 (stop 81; issue 22 item 3): v7 whose channel reads the 疏 too — a 疏's passage is every 經 and 注
+# since the 疏 before it (segment/passage.py, commentary_passages), which it quotes («云X者»). From v7's weights,
+# v7's draw (every 注 / note chunk, a fresh 0.3 of the rest — the 疏 now with their passages), three epochs.
+V8_OVERRIDES = {**V7_OVERRIDES, "epochs": 3,
+                "arch": {"layers": 2, "passage_emb": 8, "passage_kinds": ["note", "注", "疏"]},
+                "init_from": str(paths.MODELS / "segmenter-v7")}
+
 # Punctuation v2, distilled (issue 22, "a large teacher distilled into a fast student"): the v2
 # recipe and shape (1x192, not folded: v2's speed), each character of our own text trained towards
 # the teacher's distribution (weight DISTIL_WEIGHT) and its gold mark (the rest). The teacher is

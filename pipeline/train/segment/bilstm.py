@@ -17,6 +17,7 @@ from torch import nn
 from pipeline.segment.bilstm import (BOS_EOS, NeuralSegmenter, Tagger, Vocab, decode, encode_batch, item_passage_ids,
                                      passage_batch)
 from pipeline.segment.data import LABELS
+from pipeline.segment.passage import KINDS as PASSAGE_KINDS
 
 
 def build_vocab(records: list[dict], min_char: int = 1, min_bigram: int = 2, use_bigrams: bool = True,
@@ -229,8 +230,8 @@ def train(train_recs: list[dict], tune_recs: list[dict], extra_recs: list[dict] 
         arch["ngram_slots"] = 3
     model = Tagger(len(vocab.chars) + 2, vocab.n_ngrams, **arch)
     if model.passage is not None:  # the channel's ids on each whole record (its chunks cut them), on copies: the caller's stay as given
-        train_recs = [dict(r, pids=item_passage_ids(r)) for r in train_recs]
-        zhushu_recs = [dict(r, pids=item_passage_ids(r)) for r in zhushu_recs]
+        train_recs = [dict(r, pids=item_passage_ids(r, model.passage_kinds)) for r in train_recs]
+        zhushu_recs = [dict(r, pids=item_passage_ids(r, model.passage_kinds)) for r in zhushu_recs]
     if init_from is not None:
         _init_weights(model, vocab, Path(init_from))
         log(f"weights from {init_from}")
@@ -285,10 +286,10 @@ def train(train_recs: list[dict], tune_recs: list[dict], extra_recs: list[dict] 
     if pretrain_epochs:
         phases.append(("pretrain", pretrain_epochs, lr,
                        lambda: own + ext + sample(pretrain_zhushu_frac, 1.0) + sample_outside()))
-    if other_frac is not None:  # the passage fine-tune: every chunk with a passage, the rest sampled
-        with_passage, rest = [], []
+    if other_frac is not None:  # the passage fine-tune: every 注 / note chunk with a passage, the rest sampled
+        with_passage, rest = [], []  # (a 疏 with its passage, v8, is drawn as the rest is: it is five times the 注)
         for c in own + zs:
-            (with_passage if any(c.get("pids") or ()) else rest).append(c)
+            (with_passage if c.get("kind") in PASSAGE_KINDS and any(c.get("pids") or ()) else rest).append(c)
         rest += ext
         phases.append(("joint", epochs, lr,
                        lambda: with_passage + [c for c in rest if rng.random() < other_frac] + sample_outside()))
@@ -334,7 +335,7 @@ def train(train_recs: list[dict], tune_recs: list[dict], extra_recs: list[dict] 
                 for g in opt.param_groups:
                     g["lr"] = phase_lr * max(0.05, 1 - step / total_steps)
                 chars, bigs, kk, lengths, labels, weights, bb = encode_batch(b, vocab, unk_p, rng, n_kinds)
-                extra = (passage_batch(b, chars.shape[1]),) if model.passage is not None else ()
+                extra = (passage_batch(b, chars.shape[1], model.passage_kinds),) if model.passage is not None else ()
                 if device != "cpu":  # lengths stay: the packed LSTM reads them on the CPU
                     chars, bigs, kk, labels, weights, bb = (
                         t.to(device, non_blocking=True) for t in (chars, bigs, kk, labels, weights, bb))
