@@ -840,3 +840,63 @@ def test_a_word_doubled_in_a_shu_is_a_break_between_the_two():
     assert doubled_word_breaks("案載師有小都大都大都謂三公") == []
     assert doubled_word_breaks("盟小事曰詛者盟者盟將來") == []
     assert doubled_word_breaks("乃立王國王國則洛邑") == [4]
+
+
+def test_a_shu_is_given_the_jing_and_zhu_since_the_shu_before_it():
+    """The 疏's passage (stop 81): a 疏 quotes the 經 and 注 it follows («云X者»), so it is given every 經 and 注
+    printed since the 疏 before it — in a run's document and in the punct records alike; a 注 keeps the base
+    unit right before it, and a 音義 after a 注 has none (周禮注疏 juan 1, train)."""
+    from pipeline import paths
+    from pipeline.evaluate.segment import record_passages
+    from pipeline.ingest import read_document
+    from pipeline.segment import passages_of
+    from pipeline.segment.data import read_records, record_kind
+    from pipeline.segment.passage import SEP
+
+    doc = read_document(paths.CORPUS.parent / "KR1d0003" / "KR1d0003_001.txt")
+    units = [u for u in doc.units if u.text]
+    got = dict(zip(map(id, doc.units), passages_of(doc, doc.units)))
+    first = next(i for i, u in enumerate(units) if u.marker == "疏")
+    jing, zhu, yinyi = units[first - 3: first]
+    assert (jing.kind, zhu.marker, yinyi.marker) == ("base", "注", "音義") and jing.text == "惟王建國"
+    assert got[id(units[first])] == jing.text + SEP + zhu.text
+    assert got[id(zhu)] == jing.text and got[id(yinyi)] is None and got[id(jing)] is None
+    second = next(i for i, u in enumerate(units) if u.marker == "疏" and i > first)
+    assert got[id(units[second])] == SEP.join(u.text for u in units[first + 1: second]
+                                               if u.kind == "base" or u.marker == "注")
+
+    recs = [r for r in read_records(ROOT / "data" / "punct" / "KR1d0003.punct.jsonl")
+            if r["id"].startswith("KR1d0003_001#") and r["text"]]
+    by_id = dict(zip((r["id"] for r in recs), record_passages(recs)))
+    # #0 天官冢宰第一 (經), #1 its 音義, #2 惟王建國, #3 its 注, #4 音義, #5 the 疏
+    assert [record_kind(r) for r in recs[:6]] == ["base", "音義", "base", "注", "音義", "疏"]
+    assert by_id["KR1d0003_001#5"] == SEP.join((recs[0]["text"], recs[2]["text"], recs[3]["text"]))
+    assert by_id["KR1d0003_001#3"] == recs[2]["text"] and by_id["KR1d0003_001#4"] is None
+
+
+def test_only_a_model_trained_on_the_shu_channel_reads_a_shus_passage():
+    """The channel's kinds are the model's (Tagger `passage_kinds`): a model like v7 (注 and notes) reads a 疏
+    alike with or without its passage, so the shipped default is unchanged by the 疏's passage; one built with
+    the 疏 among its kinds reads it (real 疏 of 周禮注疏 juan 1, train; random weights, the gate is what is tested)."""
+    import numpy as np
+    import torch
+
+    from pipeline.evaluate.segment import record_passages
+    from pipeline.segment.bilstm import NeuralSegmenter, Tagger, Vocab
+    from pipeline.segment.data import N_KINDS, read_records, record_kind
+
+    recs = [r for r in read_records(ROOT / "data" / "punct" / "KR1d0003.punct.jsonl")
+            if r["id"].startswith("KR1d0003_001#") and r["text"]]
+    shu = [(r["text"], p) for r, p in zip(recs, record_passages(recs)) if record_kind(r) == "疏" and p][:6]
+    assert len(shu) == 6
+    texts, passages = [t for t, _ in shu], [p for _, p in shu]
+    vocab = Vocab(sorted({c for t in texts for c in t}), [])
+    got = {}
+    for name, kinds in (("v7", None), ("v8", ["note", "注", "疏"])):
+        torch.manual_seed(81)
+        model = Tagger(len(vocab.chars) + 2, 0, emb=8, kemb=4, hidden=8, layers=1, n_kinds=N_KINDS, passage_emb=4,
+                       passage_kinds=kinds)
+        seg = NeuralSegmenter(model, vocab)
+        got[name] = (seg.probs(texts, ["疏"] * 6, passages=passages), seg.probs(texts, ["疏"] * 6))
+    assert all(np.array_equal(a, b) for a, b in zip(*got["v7"]))
+    assert not all(np.allclose(a, b, atol=1e-4) for a, b in zip(*got["v8"]))
