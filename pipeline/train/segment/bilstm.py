@@ -167,7 +167,7 @@ def train(train_recs: list[dict], tune_recs: list[dict], extra_recs: list[dict] 
           teacher=None, teacher_name: str | None = None, distil_weight: float = 0.5,
           init_from: str | Path | None = None, device: str = "cpu", stop_after: int | None = None,
           quantize: bool = True, log=print, time_limit: float | None = None,
-          other_frac: float | None = None) -> NeuralSegmenter:
+          other_frac: float | None = None, every_kinds: list[str] | None = None) -> NeuralSegmenter:
     """Train a tagger. Deterministic for a given seed (one thread, fixed shuffles).
 
     Records carry "kind" (base / note / ext, or 注疏 kinds 注 / 疏 / 音義 / 小注: see
@@ -212,7 +212,8 @@ def train(train_recs: list[dict], tune_recs: list[dict], extra_recs: list[dict] 
     chunks. `other_frac` (the passage fine-tune, recipe v7): each epoch of the joint phase is every
     chunk of our own text that has a passage, a fresh `other_frac` share of the rest of our own text
     and of the TLS text, and the outside prose at `outside_frac` — a model that already reads the
-    rest (`init_from`) learns the passage where it is.
+    rest (`init_from`) learns the passage where it is. `every_kinds`: the kinds whose chunks with a
+    passage are drawn every epoch there (default the 注 and notes; a 疏-channel run may draw its 疏).
     """
     torch.manual_seed(seed)
     rng = random.Random(seed)
@@ -262,6 +263,8 @@ def train(train_recs: list[dict], tune_recs: list[dict], extra_recs: list[dict] 
         config["init_from"] = Path(init_from).name
     if other_frac is not None:
         config["other_frac"] = other_frac
+    if every_kinds is not None:
+        config["every_kinds"] = list(every_kinds)
     if batch_chars != 3000 or device != "cpu":  # as before for the CPU models' configs
         config.update(batch_chars=batch_chars, device=device)
     config["arch"].pop("n_labels")
@@ -289,7 +292,7 @@ def train(train_recs: list[dict], tune_recs: list[dict], extra_recs: list[dict] 
     if other_frac is not None:  # the passage fine-tune: every 注 / note chunk with a passage, the rest sampled
         with_passage, rest = [], []  # (a 疏 with its passage, v8, is drawn as the rest is: it is five times the 注)
         for c in own + zs:
-            (with_passage if c.get("kind") in PASSAGE_KINDS and any(c.get("pids") or ()) else rest).append(c)
+            (with_passage if c.get("kind") in (every_kinds or PASSAGE_KINDS) and any(c.get("pids") or ()) else rest).append(c)
         rest += ext
         phases.append(("joint", epochs, lr,
                        lambda: with_passage + [c for c in rest if rng.random() < other_frac] + sample_outside()))
