@@ -26,7 +26,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
 
-from pipeline.evaluate.segment import record_passages  # noqa: E402
+from pipeline.evaluate.segment import record_passages, score  # noqa: E402
 from pipeline.segment.data import read_records, record_kind  # noqa: E402
 
 TUNE = ("KR1d0003_007", "KR1d0053_007")
@@ -52,13 +52,7 @@ def ablate(folder: str) -> None:
         row = {}
         for name, given in (("with", [passages[i] for i in keep]), ("without", None)):
             pred = model.predict(texts, ["疏"] * len(texts), books=[book] * len(texts), passages=given)
-            tp = fp = fn = 0
-            for i, marks in zip(keep, pred):
-                n = len(recs[i]["text"])
-                gold = {int(k) for k in recs[i]["marks"] if 0 < int(k) < n}
-                got = {k for k in marks if 0 < k < n}
-                tp, fp, fn = tp + len(gold & got), fp + len(got - gold), fn + len(gold - got)
-            row[name] = 2 * tp / (2 * tp + fp + fn)
+            row[name] = score([recs[i] for i in keep], pred)["seg"]["f1"]
         print(f"{Path(folder).name}\t{juan} 疏\twith its passage {row['with']:.4f}\twithout {row['without']:.4f}")
 
 

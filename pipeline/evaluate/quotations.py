@@ -61,7 +61,7 @@ def record_marks(records: list[dict], segmenter) -> list[tuple[dict[int, dict[in
     the segment stage gives a document's units: a 經 as base text, a 注 with the last 經 before it
     as its passage, the 疏 as a 疏 with the record's 經 and 注 as its (segment/passage.py; one predict call
     for all: the marks do not depend on the batch)."""
-    from pipeline.segment.passage import SEP
+    from pipeline.segment.passage import commentary_passages
 
     texts, kinds, books, passages = [], [], [], []
     for rec in records:
@@ -74,7 +74,8 @@ def record_marks(records: list[dict], segmenter) -> list[tuple[dict[int, dict[in
             last_jing = p["text"] if jing else last_jing
         texts.append(rec["text"])
         kinds.append("疏")
-        passages.append(SEP.join(p["text"] for p in rec["passage"] if p["marker"] in ("經", "注") and p["text"]) or None)
+        units = [({"經": "base"}.get(p["marker"], p["marker"]), p["text"], None) for p in rec["passage"]]
+        passages.append(commentary_passages(units + [("疏", rec["text"], None)])[-1])
         books += [book_of(rec)] * (len(rec["passage"]) + 1)
     marks = iter(segmenter.predict(texts, kinds, books=books, passages=passages))
     out = []

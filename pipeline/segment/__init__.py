@@ -269,8 +269,6 @@ class SegmentStage(Stage):
 def segment_document(doc: Document, segmenter: Segmenter | None = None, repunctuate: bool = False) -> Document:
     """Fill marks, sentences and clauses of the base and commentary units of a document; units
     with an edition's marks keep them unless `repunctuate`."""
-    from pipeline.segment.data import MARKER_KIND
-
     units = [u for u in doc.units if u.kind in ("base", "commentary") and u.text]
     if not repunctuate:
         for u in units:
@@ -281,8 +279,7 @@ def segment_document(doc: Document, segmenter: Segmenter | None = None, repunctu
     if not units:
         return doc  # nothing to predict: the model need not be loaded
     seg = segmenter or load_segmenter()
-    # the kind of a commentary unit from its marker (鄭注 → 注, 釋曰 → 疏; v2 models read it)
-    kinds = [MARKER_KIND.get(u.marker or "", "note") if u.kind == "commentary" else "base" for u in units]
+    kinds = [unit_kind(u) for u in units]
     preds = marks_and_own(seg, [u.text for u in units], kinds, books=[doc.book] * len(units),
                           passages=passages_of(doc, units))
     for u, (marks, own) in zip(units, preds):
@@ -302,19 +299,23 @@ def marks_and_own(seg, texts: list[str], kinds: list[str], **extra) -> list[tupl
     return [(marks, None) for marks in seg.predict(texts, kinds, **extra)]
 
 
+def unit_kind(u) -> str | None:
+    """The kind the model reads a unit as: a commentary unit's from its marker (鄭注 → 注, 釋曰 → 疏; v2
+    models read it), "base" for base text, None for any other unit (a heading, a title)."""
+    from pipeline.segment.data import MARKER_KIND
+
+    if u.kind == "commentary":
+        return MARKER_KIND.get(u.marker or "", "note")
+    return "base" if u.kind == "base" else None
+
+
 def passages_of(doc: Document, units: list) -> list[str | None]:
     """Per unit, its passage (segment/passage.py, commentary_passages): for a 注 (any commentary but a
     疏) the base unit printed right before it — the passage it glosses; the prior was fitted on such
     pairs —, for a 疏 the base and 注 units since the 疏 before it; else None."""
-    from pipeline.segment.data import MARKER_KIND
     from pipeline.segment.passage import commentary_passages
 
-    def kind(u) -> str | None:
-        if u.kind == "commentary":
-            return MARKER_KIND.get(u.marker or "", "note")
-        return "base" if u.kind == "base" else None
-
-    passage = dict(zip(map(id, doc.units), commentary_passages([(kind(u), u.text, None) for u in doc.units])))
+    passage = dict(zip(map(id, doc.units), commentary_passages([(unit_kind(u), u.text, None) for u in doc.units])))
     return [passage.get(id(u)) if u.kind == "commentary" else None for u in units]
 
 
