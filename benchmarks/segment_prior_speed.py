@@ -1,5 +1,5 @@
 """What the passage prior costs the segment stage: chars/s of the default segmenter
-(models/segmenter-v2-passage: v2 + the prior, each 注 / note given the base record before it, as
+(paths.SEGMENTER_DEFAULT, today models/segmenter-v7-passage: its network + the priors, each 注 / note given the base record before it, as
 the pipeline gives it its 經 unit) against v2 alone (models/segmenter-v2, no passages), one
 thread, the dev split of each book, best of 3 predict calls each, alternately in one run (the
 ratio is the measure on a shared machine).
@@ -21,7 +21,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from pipeline import paths  # noqa: E402
 from pipeline.evaluate.segment import record_passages  # noqa: E402
 from pipeline.segment import read_segmenter  # noqa: E402
-from pipeline.segment.data import MARKER_KIND, read_records  # noqa: E402
+from pipeline.segment.data import read_records, record_kind  # noqa: E402
 
 
 def main(books: list[str], model: Path = paths.SEGMENTER_DEFAULT) -> None:
@@ -34,7 +34,7 @@ def main(books: list[str], model: Path = paths.SEGMENTER_DEFAULT) -> None:
     for book in books:
         recs = [r for r in read_records(paths.DATA / "punct" / f"{book}.punct.jsonl", split="dev") if r["text"]]
         texts = [r["text"] for r in recs]
-        kinds = ["base" if r["kind"] == "base" else MARKER_KIND.get(r.get("marker") or "", "note") for r in recs]
+        kinds = [record_kind(r) for r in recs]  # as `eval segment` reads them (the 集釋's notes carry no marker)
         bs = [book] * len(texts)
         passages = record_passages(recs)
         n = sum(map(len, texts))

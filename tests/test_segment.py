@@ -900,3 +900,28 @@ def test_only_a_model_trained_on_the_shu_channel_reads_a_shus_passage():
         got[name] = (seg.probs(texts, ["疏"] * 6, passages=passages), seg.probs(texts, ["疏"] * 6))
     assert all(np.array_equal(a, b) for a, b in zip(*got["v7"]))
     assert not all(np.allclose(a, b, atol=1e-4) for a, b in zip(*got["v8"]))
+
+
+def test_commentary_a_print_leaves_unmarked_is_read_as_commentary_with_its_passage():
+    """The SBCK 儀禮 prints Zheng's notes with no marker: each is commentary on the 經 before it, and the model
+    reads it so (kind note, the 經 unit its passage) — not as 經, which the empty marker of the punct records
+    means (read as 經, the 集釋's own tune-juan notes lose 3.6 points of seg F1: docs/segmentation.md, stop 82).
+    The SBCK 儀禮 juan 1 as shipped in data/corpus."""
+    from pipeline import paths
+    from pipeline.ingest import read_document
+    from pipeline.segment import load_segmenter, passages_of, segment_document, unit_kind
+
+    doc = read_document(paths.CORPUS.parent / "KR1d0026" / "KR1d0026_001.txt")
+    units = [u for u in doc.units if u.text and u.kind in ("base", "commentary")][:12]
+    assert [u.kind for u in units] == ["base", "commentary"] * 6 and not any(u.marker for u in units)
+    assert [unit_kind(u) for u in units] == ["base", "note"] * 6
+    got = dict(zip(map(id, doc.units), passages_of(doc, doc.units)))
+    assert all(got[id(c)] == b.text for b, c in zip(units[::2], units[1::2]))
+
+    seg = load_segmenter()
+    notes, jing = units[1::2], units[::2]
+    as_note = seg.predict([u.text for u in notes], ["note"] * 6, books=[doc.book] * 6, passages=[u.text for u in jing])
+    as_jing = seg.predict([u.text for u in notes], ["base"] * 6, books=[doc.book] * 6)
+    assert as_note != as_jing  # the kind matters to the model on these notes
+    segment_document(doc, seg)
+    assert [u.marks for u in notes] == as_note

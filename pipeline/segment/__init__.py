@@ -301,11 +301,13 @@ def marks_and_own(seg, texts: list[str], kinds: list[str], **extra) -> list[tupl
 
 def unit_kind(u) -> str | None:
     """The kind the model reads a unit as: a commentary unit's from its marker (鄭注 → 注, 釋曰 → 疏; v2
-    models read it), "base" for base text, None for any other unit (a heading, a title)."""
+    models read it), "note" for commentary a print leaves unmarked (the SBCK 儀禮's 鄭注, a WYG
+    compiler's own words, a preface), "base" for base text, None for any other unit (a heading, a title)."""
     from pipeline.segment.data import MARKER_KIND
 
     if u.kind == "commentary":
-        return MARKER_KIND.get(u.marker or "", "note")
+        # not MARKER_KIND[""]: in the punct records the empty marker is the 經, but a unit's kind says what it is
+        return MARKER_KIND.get(u.marker, "note") if u.marker else "note"
     return "base" if u.kind == "base" else None
 
 
