@@ -925,3 +925,43 @@ def test_commentary_a_print_leaves_unmarked_is_read_as_commentary_with_its_passa
     assert as_note != as_jing  # the kind matters to the model on these notes
     segment_document(doc, seg)
     assert [u.marks for u in notes] == as_note
+
+
+def test_a_kind_only_the_zhushu_have_is_read_under_their_mean_book_in_a_book_the_model_does_not_know():
+    """A book the model does not know is read as the 集釋 — but the 集釋 has no 疏 or 音義, so those kinds of an unknown
+    book (a 注疏 of another classic) are read under the mean of the two 注疏's book embeddings (stop 82); its 經 and 注
+    stay the 集釋's, and a known book reads as before. The 儀禮注疏 juan 1 as shipped in data/corpus (no punct data:
+    a book the model does not know)."""
+    import copy
+
+    import numpy as np
+
+    from pipeline import paths
+    from pipeline.ingest import read_document
+    from pipeline.segment import load_segmenter, unit_kind
+    from pipeline.segment.bilstm import NeuralSegmenter
+
+    doc = read_document(paths.CORPUS.parent / "KR1d0028" / "KR1d0028_001.txt")
+    assert doc.book == "KR1d0028"
+    units = [u for u in doc.units if u.text and unit_kind(u) in ("base", "注", "疏", "音義")]
+    pick = {k: next(u.text[:120] for u in units if unit_kind(u) == k) for k in ("base", "注", "疏", "音義")}
+    net = load_segmenter().backend.members[0]  # the default's network
+    mean_net = copy.deepcopy(net.model)
+    w = mean_net.book.weight.data
+    w[0] = (w[1] + w[2]) / 2  # the 集釋's row replaced by the mean of the 注疏's
+    as_mean = NeuralSegmenter(mean_net, net.vocab, net.threshold, net.config)
+    for kind, text in pick.items():
+        unknown = net.probs([text], [kind], books=["KR1d0028"])[0]
+        jishi = net.probs([text], [kind], books=["KR1d0030"])[0]
+        if kind in ("疏", "音義"):
+            assert np.allclose(unknown, as_mean.probs([text], [kind], books=["KR1d0030"])[0], atol=1e-6)
+            assert not np.allclose(unknown, jishi, atol=1e-4)
+        else:
+            assert np.array_equal(unknown, jishi)
+    # a known book's 疏 as before, and a unit reads alike alone and in a batch with other books' units
+    shu = pick["疏"]
+    assert not np.allclose(net.probs([shu], ["疏"], books=["KR1d0003"])[0], net.probs([shu], ["疏"], books=["KR1d0028"])[0], atol=1e-4)
+    seg = load_segmenter()
+    batch = seg.predict([pick["注"], shu, shu], ["注", "疏", "疏"], books=["KR1d0030", "KR1d0028", "KR1d0053"])
+    assert batch[1] == seg.predict([shu], ["疏"], books=["KR1d0028"])[0]
+    assert batch[2] == seg.predict([shu], ["疏"], books=["KR1d0053"])[0]

@@ -24,7 +24,7 @@ import numpy as np
 import torch
 from torch import nn
 
-from pipeline.segment.data import LABELS, book_id, kind_id, labels_of
+from pipeline.segment.data import LABELS, MEAN_OF_ZHUSHU, ZHUSHU_BOOKS, book_index, kind_id, labels_of
 from pipeline.segment.passage import KINDS as PASSAGE_KINDS
 from pipeline.segment.passage import PASSAGE_IDS, passage_ids
 from pipeline.variants import CharFold
@@ -98,7 +98,11 @@ class Tagger(nn.Module):
         if self.book is not None:
             if books is None:
                 books = torch.zeros_like(kinds)
-            x.append(self.book(books).unsqueeze(1).expand(-1, T, -1))
+            bvec = self.book(books.clamp(min=0))
+            unknown = books == MEAN_OF_ZHUSHU  # a 注疏-only kind in a book the model does not know (data.book_index)
+            if bool(unknown.any()):
+                bvec = torch.where(unknown.unsqueeze(1), self.book.weight[list(ZHUSHU_BOOKS)].mean(0), bvec)
+            x.append(bvec.unsqueeze(1).expand(-1, T, -1))
         x = self.drop(torch.cat(x, dim=-1))
         if self.passage is not None:  # (B, T) passage ids; none given: every character id 0 (no passage)
             x = torch.cat([x, self.passage(passage if passage is not None else torch.zeros_like(chars))], dim=-1)
@@ -220,7 +224,7 @@ def encode_batch(items, vocab: Vocab, unk_p: float = 0.0, rng: random.Random | N
     labels = torch.full((B, n), -100, dtype=torch.long)
     weights = torch.zeros(B, n)
     kinds = torch.tensor([kind_id(it["kind"], n_kinds) for it in items])
-    books = torch.tensor([book_id(it.get("book")) for it in items])
+    books = torch.tensor([book_index(it.get("book"), it["kind"]) for it in items])
     lengths = torch.tensor([len(it["text"]) for it in items])
     for i, it in enumerate(items):
         cs, bs = vocab.encode(it["text"])
