@@ -67,10 +67,11 @@ MEAN_OF_ZHUSHU = -1  # the book index that stands for that mean (bilstm.Tagger)
 
 def book_index(book: str | None, kind: str) -> int:
     """The book embedding a unit is read under: its book's; for a book not in BOOK_OF, the 集釋's, or the
-    mean of the 注疏's (MEAN_OF_ZHUSHU) for a kind only the 注疏 have. None is the 集釋 itself."""
-    if book is None or book in BOOK_OF:
+    mean of the 注疏's (MEAN_OF_ZHUSHU) for a kind only the 注疏 have. None (or "") is the 集釋 itself."""
+    if not book or book in BOOK_OF:
         return book_id(book)
     return MEAN_OF_ZHUSHU if kind in ZHUSHU_ONLY_KINDS else 0
+
 
 PUNCT_FILE = paths.PUNCT_FILE
 EXTRA_DIR = paths.EXTRA_DIR

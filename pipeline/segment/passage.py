@@ -22,7 +22,7 @@ from pathlib import Path
 
 import numpy as np
 
-from pipeline.segment.data import book_id
+from pipeline.segment.data import ZHUSHU_BOOKS, book_id
 
 FILE = "passage_prior.json"
 KINDS = frozenset(("注", "note"))  # the prior reads 注 units (and the 集釋's notes), nothing else
@@ -87,7 +87,7 @@ def passage_ids(text: str, passage: str | None) -> list[int]:
 def group_of(book: str | None) -> str:
     """注疏 for the two 注疏 books the model knows by their book embedding; 集釋 for the 集釋 and any
     other text (the fit on the 集釋 is the one for a book the model has not seen)."""
-    return "注疏" if book_id(book) in (1, 2) else "集釋"
+    return "注疏" if book_id(book) in ZHUSHU_BOOKS else "集釋"
 
 
 def _substrings(passage: str, longest: int) -> set[str]:
