@@ -78,3 +78,18 @@ def person(printed: str, book: str | None) -> str | None:
 def people_by_fold() -> dict[str, str]:
     """The table's people by their variant-folded name (one spelling a person: speakers_table.py)."""
     return {fold(name): name for name in speaker_table().values()}
+
+
+# the layers of a 注疏, by the marker its print gives each (the table's rows for the 注疏 headers: 注 → 鄭玄, 疏 → 賈公彦 …)
+LAYERS = ("注", "音義", "疏")
+
+
+@functools.lru_cache(maxsize=1)
+def layer_authors() -> dict[str, str]:
+    """Person -> the layer of a 注疏 (注, 音義, 疏) whose author a 注疏's header names them (the rows whose form is the
+    layer's own marker): 鄭玄 → 注, 陸德明 → 音義, 賈公彦 and 孔穎達 → 疏."""
+    out: dict[str, str] = {}
+    for (_book, form), name in sorted(speaker_table().items()):
+        if form in LAYERS:
+            out.setdefault(name, form)
+    return out

@@ -968,19 +968,26 @@ def test_a_kind_only_the_zhushu_have_is_read_under_their_mean_book_in_a_book_the
 
 
 def test_a_later_books_quotation_of_the_shu_is_read_as_shu():
-    """儀禮述註 quotes the 疏 under its own markers (疏曰, ○疏曰, ○孔疏曰) and the 注 as 註曰: the 疏's prose is read as 疏 (in a
-    book the model does not know, under the 注疏's mean book embedding), not as a note (stop 82: the tune juan's 疏 read as
-    notes lose 2.0 / 1.6 points of seg F1); other markers stay notes. An excerpt of 儀禮述註 juan 1 (tests/fixtures/print)."""
+    """A later book quotes the 疏 under its own markers — 儀禮述註's 疏曰, ○疏曰, ○孔疏曰, 禮記集說's 孔氏曰 — and the 注 as 註曰 /
+    鄭氏曰: the 疏's prose is read as 疏 (in a book the model does not know, under the 注疏's mean book embedding), not as a
+    note, by the layer its speaker wrote (pipeline.people.layer_authors: 賈公彦, 孔穎達 → 疏; stop 82: the tune juan's 疏 read
+    as notes lose 2.0 / 1.6 points of seg F1); other speakers stay notes. Excerpts of 儀禮述註 juan 1 and 禮記集說 juan 2
+    (tests/fixtures/print)."""
     from pipeline.ingest import read_document
+    from pipeline.people import layer_authors
     from pipeline.segment import load_segmenter, segment_document, unit_kind
 
-    doc = read_document(ROOT / "tests" / "fixtures" / "print" / "KR1d0040_001.txt")
-    kinds = {(u.marker, unit_kind(u)) for u in doc.units if u.kind == "commentary"}
-    assert {("疏曰", "疏"), ("○疏曰", "疏"), ("○孔疏曰", "疏"), ("註曰", "注"), ("○楊氏曰", "note")} <= kinds
-    shu = [u for u in doc.units if u.kind == "commentary" and u.marker in ("疏曰", "○疏曰", "○孔疏曰")]
+    assert layer_authors() == {"鄭玄": "注", "陸德明": "音義", "賈公彦": "疏", "孔穎達": "疏"}
     seg = load_segmenter()
-    texts = [u.text for u in shu]
-    as_shu = seg.predict(texts, ["疏"] * len(texts), books=[doc.book] * len(texts))
-    assert as_shu != seg.predict(texts, ["note"] * len(texts), books=[doc.book] * len(texts))
-    segment_document(doc, seg)
-    assert [u.marks for u in shu] == as_shu
+    for name, markers in (("KR1d0040_001.txt", {"疏曰", "○疏曰", "○孔疏曰"}), ("KR1d0057_002.txt", {"孔氏曰"})):
+        doc = read_document(ROOT / "tests" / "fixtures" / "print" / name)
+        kinds = {(u.marker, unit_kind(u)) for u in doc.units if u.kind == "commentary"}
+        assert {(m, "疏") for m in markers} <= kinds
+        assert ("註曰", "注") in kinds or ("鄭氏曰", "注") in kinds
+        assert any(k == "note" for _, k in kinds)  # 楊氏, 吕氏 …: no layer of a 注疏
+        shu = [u for u in doc.units if u.kind == "commentary" and u.marker in markers]
+        texts = [u.text for u in shu]
+        as_shu = seg.predict(texts, ["疏"] * len(texts), books=[doc.book] * len(texts))
+        assert as_shu != seg.predict(texts, ["note"] * len(texts), books=[doc.book] * len(texts))
+        segment_document(doc, seg)
+        assert [u.marks for u in shu] == as_shu

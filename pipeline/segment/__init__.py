@@ -303,6 +303,7 @@ def unit_kind(u) -> str | None:
     """The kind the model reads a unit as: a commentary unit's from its marker (鄭注 → 注, 釋曰 → 疏; v2
     models read it), "note" for commentary a print leaves unmarked (the SBCK 儀禮's 鄭注, a WYG
     compiler's own words, a preface), "base" for base text, None for any other unit (a heading, a title)."""
+    from pipeline.people import layer_authors
     from pipeline.segment.data import MARKER_KIND
 
     if u.kind == "commentary":
@@ -311,13 +312,12 @@ def unit_kind(u) -> str | None:
             return "note"
         if u.marker in MARKER_KIND:
             return MARKER_KIND[u.marker]
-        return QUOTED_COMMENTARY.get(u.marker.lstrip("○").removeprefix("賈").removeprefix("孔"), "note")
+        # a later book quoting a 注疏's 疏 or 注 under its own marker (儀禮述註's 疏曰 / ○䟽曰 / 孔疏曰, 禮記集說's 孔氏曰 / 賈氏曰,
+        # 註曰, 鄭氏曰): the kind of the layer its speaker wrote (stop 82: the tune juan's 疏 read as notes lose 2.0 / 1.6 seg F1).
+        # Not 音義: a reading-note grammar would be laid over whatever 陸德明's words a later book quotes.
+        layer = layer_authors().get(u.source_name or "")
+        return layer if layer in ("注", "疏") else "note"
     return "base" if u.kind == "base" else None
-
-
-# A later book's own marker for the 注 or the 疏 it quotes (儀禮述註: 註曰, ○疏曰, 賈疏曰, ○孔疏曰): the 疏's prose is
-# read as 疏 (stop 82: the tune juan's 疏 read as 疏 rather than as a note, +2.0 / +1.6 seg F1), the 注 as 注.
-QUOTED_COMMENTARY = {"疏曰": "疏", "註曰": "注", "注曰": "注"}
 
 
 def passages_of(doc: Document, units: list) -> list[str | None]:
