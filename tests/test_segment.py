@@ -991,3 +991,66 @@ def test_a_later_books_quotation_of_the_shu_is_read_as_shu():
         assert as_shu != seg.predict(texts, ["note"] * len(texts), books=[doc.book] * len(texts))
         segment_document(doc, seg)
         assert [u.marks for u in shu] == as_shu
+
+
+def test_a_zhushu_kaozheng_is_punctuated_piece_by_piece_its_lemma_as_the_body_reads_it():
+    """A 注疏 juan's 考證 (report units) is punctuated (stop 83; it was left bare): each entry cut into its lemma — the 經,
+    then after 注 / 疏 / 注疏 the layer it quotes — and, after ○, the editors' words (read as 疏, a signature 臣召南按
+    set off by ：); a lemma stretch the body holds takes the body's marks, and no mark is put before a marker or ○.
+    The 卷一考證 of 周禮注疏 and 禮記註疏 (tests/fixtures/zhushu, train juan 1)."""
+    from pipeline.ingest import read_document
+    from pipeline.segment import load_segmenter, segment_document, unit_kind
+    from pipeline.segment.report import LOOKUP, report_pieces
+
+    seg = load_segmenter()
+    zhouli = read_document(ROOT / "tests" / "fixtures" / "zhushu" / "KR1d0003_001.txt")
+    liji = read_document(ROOT / "tests" / "fixtures" / "zhushu" / "KR1d0053_001.txt")
+    for doc in (zhouli, liji):
+        assert not any(u.marks for u in doc.units if u.kind == "report")  # ingest leaves them bare
+    bodies = {}
+    for doc in (zhouli, liji):
+        by_kind: dict[str, list[str]] = {}
+        for u in doc.units:
+            if u.kind in ("base", "commentary") and u.text:
+                by_kind.setdefault(unit_kind(u), []).append(u.text)
+        bodies[doc.book] = {k: "\0".join(t for layer in ls for t in by_kind.get(layer, ())) for k, ls in LOOKUP.items()}
+
+    def cut(doc, text):
+        return [(text[p.start:p.end], p.kind) for p in report_pieces(text, bodies[doc.book])]
+
+    first = next(u for u in zhouli.units if u.kind == "report")
+    assert first.text.startswith("惟王建國疏周公以政教不均○")
+    assert cut(zhouli, first.text)[:4] == [("惟王建國", "base"), ("疏", None), ("周公以政教不均", "疏"), ("○", None)]
+    entry = next(u for u in liji.units if u.kind == "report" and u.text.startswith("曲禮上曲禮曰注疏"))
+    assert cut(liji, entry.text)[1:6] == [("注疏", None), ("是引儀禮正經", "疏"), ("○", None), ("臣召南按", None),
+                                          (entry.text[len("曲禮上曲禮曰注疏是引儀禮正經○臣召南按"):], "疏")]
+    assert cut(liji, "苴杖竹也削杖桐也疏○此疏闕文")[:2] == [("苴杖竹也削杖桐也", "base"), ("疏", None)]  # the 經 not in this juan
+    assert cut(zhouli, "大和無灂其次筋角皆有灂而深其次有灂而疏○")[0][1] == "base"  # 疏 a word of the 經 (考工記)
+
+    for doc in (zhouli, liji):
+        segment_document(doc, seg)
+        reports = [u for u in doc.units if u.kind == "report" and "○" in u.text]
+        assert reports and all(u.marks and u.sentences and u.sentences[-1].end == len(u.text) for u in reports)
+        for u in reports:
+            for p in report_pieces(u.text, bodies[doc.book]):
+                if p.kind is None and p.start > 0:
+                    assert p.start not in u.marks, (u.text, p)  # nothing before a marker, ○ or signature
+                if p.mark_after:
+                    assert u.marks[p.end] == "："
+    # a lemma stretch the body holds is read as the body's 疏 reads it, not by the model: read again by one that puts ，
+    # after every character, the 疏 stretch of the first entry keeps the body's marks, the editors' words take the new ones
+    from pipeline.segment import segment_reports
+
+    class EveryCharacter:
+        def predict(self, texts, kinds, books=None, passages=None):
+            return [{k: "，" for k in range(1, len(t) + 1)} for t in texts]
+
+    body = next(u for u in zhouli.units if u.kind == "commentary" and "周公以政教不均" in u.text)
+    at, stretch = body.text.index("周公以政教不均"), "周公以政教不均"
+    segment_reports(zhouli, [first], EveryCharacter())
+    shu, words = report_pieces(first.text, bodies["KR1d0003"])[2], report_pieces(first.text, bodies["KR1d0003"])[4]
+    assert {k - shu.start: m for k, m in first.marks.items() if shu.start < k < shu.end} == \
+        {k - at: m for k, m in body.marks.items() if at < k < at + len(stretch)} != {k: "，" for k in range(1, len(stretch))}
+    assert all(first.marks.get(k) == "，" for k in range(words.start + 1, words.end + 1))
+    signed = next(u for u in liji.units if u.kind == "report" and "臣召南按" in u.text)
+    assert signed.marks[signed.text.index("臣召南按") + 4] == "："

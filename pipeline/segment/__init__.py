@@ -6,7 +6,8 @@
     segment_document(doc)                        # fills unit.marks / sentences / clauses
 
 Requires: units with clean text (ingest). Provides: Unit.marks, Unit.sentences, Unit.clauses
-for base and commentary units; header and title units are left untouched. A unit whose marks
+for base and commentary units, and for a 注疏's 考證 entries (report units, piece by piece: report.py);
+header and title units are left untouched. A unit whose marks
 are an edition's own (marks_source "edition": the punctuated layout) keeps them: its sentences
 and clauses are cut at them; `repunctuate=True` (`--repunctuate`) restores marks there too (the
 edition's stay in Unit.signs).
@@ -276,7 +277,8 @@ def segment_document(doc: Document, segmenter: Segmenter | None = None, repunctu
                 u.sentences = spans_from_marks(len(u.text), u.marks, final_only=True)
                 u.clauses = spans_from_marks(len(u.text), u.marks, final_only=False)
         units = [u for u in units if u.marks_source != EDITION]
-    if not units:
+    reports = [u for u in doc.units if u.kind == "report" and u.text and (repunctuate or u.marks_source != EDITION)]
+    if not units and not reports:
         return doc  # nothing to predict: the model need not be loaded
     seg = segmenter or load_segmenter()
     kinds = [unit_kind(u) for u in units]
@@ -288,7 +290,46 @@ def segment_document(doc: Document, segmenter: Segmenter | None = None, repunctu
         u.marks_source = None  # restored by zhushu
         u.sentences = spans_from_marks(len(u.text), u.marks, final_only=True)
         u.clauses = spans_from_marks(len(u.text), u.marks, final_only=False)
+    if reports:
+        segment_reports(doc, reports, seg)
     return doc
+
+
+def segment_reports(doc: Document, reports: list, seg) -> None:
+    """Fill marks, sentences and clauses of a 注疏 juan's 考證 entries (segment/report.py), after its body:
+    a lemma the body holds takes the body's marks, the rest is read by `seg` piece by piece."""
+    from pipeline.segment.report import LOOKUP, BodyMarks, report_pieces
+
+    body_units = [u for u in doc.units if u.kind in ("base", "commentary") and u.text]
+    by_kind: dict[str, list] = {}
+    for u in body_units:
+        by_kind.setdefault(unit_kind(u), []).append(u)
+    body = BodyMarks(by_kind)
+    bodies = {kind: "\0".join(u.text for k in layers for u in by_kind.get(k, ())) for kind, layers in LOOKUP.items()}
+    marks: list[dict[int, str]] = [{} for _ in reports]
+    todo = []  # (report index, piece) read by the model
+    for r, u in enumerate(reports):
+        for p in report_pieces(u.text, bodies):
+            if p.kind is None:
+                if p.mark_after:
+                    marks[r][p.end] = p.mark_after
+                continue
+            held = body.inside(u.text[p.start:p.end], LOOKUP[p.kind]) if p.lemma else None
+            if held is None:
+                todo.append((r, p))
+            else:
+                marks[r].update({p.start + k: m for k, m in held.items()})
+    predicted = seg.predict([reports[r].text[p.start:p.end] for r, p in todo], [p.kind for _, p in todo],
+                            books=[doc.book] * len(todo)) if todo else []
+    for (r, p), got in zip(todo, predicted):
+        n = p.end - p.start
+        marks[r].update({p.start + k: m for k, m in got.items() if not (p.lemma and k == n)})
+    for u, m in zip(reports, marks):
+        u.marks = dict(sorted(m.items()))
+        u.model_marks = None
+        u.marks_source = None
+        u.sentences = spans_from_marks(len(u.text), u.marks, final_only=True)
+        u.clauses = spans_from_marks(len(u.text), u.marks, final_only=False)
 
 
 def marks_and_own(seg, texts: list[str], kinds: list[str], **extra) -> list[tuple[dict[int, str], dict[int, str] | None]]:
@@ -337,7 +378,7 @@ def punctuated_lines(doc: Document, indent: str = "　") -> list[str]:
     for u in doc.units:
         if u.kind == "commentary":
             out.append(f"{indent}{u.marker or ''}{u.punctuated()}")
-        elif u.kind == "base":
+        elif u.kind in ("base", "report"):
             out.append(u.punctuated())
         else:
             out.append(u.text)

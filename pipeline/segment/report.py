@@ -1,0 +1,160 @@
+"""Punctuate a 注疏 juan's 考證 (report units: the Qing editors' collation report).
+
+Each entry of a 考證 is a lemma, then ○ and the editors' words on it:
+
+    乃經土地而井牧其田野注甸之言乘也讀如𠂻甸之甸○臣浩按朱子曰甸乘古人原是一音…
+
+The lemma quotes the juan's own text: a stretch of the 經, then (after 注, 疏, 注疏 or 音義) a stretch of
+that layer; 又 or a bare marker opens a lemma from the same passage. One model reading of the whole
+entry would read the quotation markers and ○ as words, so an entry is cut into its pieces
+(`report_pieces`): a lemma piece found verbatim in the juan's body takes the marks the body got there
+(what a scholar reads it as, the same breaks in both places), one the body does not hold (a
+range 「X至Y」, the corrected reading) is read as its layer; the editors' words after each ○ are
+read as a 疏 (COMMENT_KIND), an editor's signature (臣召南按) set off by ：. No mark is put at the end
+of a lemma piece (the marker or ○ that follows sets it off, as printed)."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+# A lemma's layer markers, longest first: 注疏 (the 疏 on the 注) before 注.
+LEMMA_MARKERS = (("注疏", "疏"), ("注䟽", "疏"), ("音義", "音義"), ("注", "注"), ("疏", "疏"), ("䟽", "疏"))  # 䟽: the print's 疏
+LEMMA_OPENERS = ("又",)  # 又疏…: a further lemma from the same passage
+SEPARATOR = "○"
+SIGNATURE = re.compile(r"臣[^\W\d_○]{1,3}?按")  # (臣召南/)按: 臣, the editor's given name (1-3 characters), 按
+# The editors' words are read as a 疏: discursive prose that quotes and argues (…云, 按, 當作) like the 疏's; read as a
+# note (the 注's kind) they were broken inside the collation idiom (監，本訛作…) — 27 entries of 禮記註疏 juan 13 and
+# 儀禮注疏 juan 7 read both ways, not blind: 疏 better 20, note 4, neither 3 (docs/segmentation.md "Stop 83")
+COMMENT_KIND = "疏"
+HEADING_ENDS = ("考證", "考證上", "考證下")  # a 考證's own title read into a report unit
+HELD_AFTER = 4  # …or where the layer it names holds this many characters after it (the 經 quoted with a variant further back)
+NEAR_MATCH = 3  # a marker this few characters past the 經 stretch the body holds (a corrected character) still ends it
+
+
+@dataclass(frozen=True)
+class Piece:
+    start: int
+    end: int
+    kind: str | None  # the segmenter kind it is read as (base, 注, 疏, 音義, note); None: a marker, read as nothing
+    lemma: bool  # a quotation of the juan's text (no mark at its end)
+    mark_after: str | None = None  # the mark a piece read as nothing ends with (an editor's signature: ：)
+
+
+def _marker_at(text: str, i: int) -> tuple[str, str] | None:
+    return next(((m, k) for m, k in LEMMA_MARKERS if text.startswith(m, i)), None)
+
+
+def _longest_prefix_in(text: str, body: str) -> int:
+    """The length of the longest prefix of `text` that `body` holds."""
+    lo, hi = 0, len(text)
+    while lo < hi:  # a prefix held implies every shorter one is: bisect
+        mid = (lo + hi + 1) // 2
+        if text[:mid] in body:
+            lo = mid
+        else:
+            hi = mid - 1
+    return lo
+
+
+def _held_after_marker(lemma: str, j: int, bodies: dict[str, str]) -> bool:
+    marker, kind = _marker_at(lemma, j)
+    after = lemma[j + len(marker):]
+    return bool(after) and _longest_prefix_in(after, bodies.get(kind, "")) >= min(HELD_AFTER, len(after))
+
+
+def _a_base_word(lemma: str, j: int, bodies: dict[str, str]) -> bool:
+    """Whether the 經 holds the marker at j with the characters either side of it (斬衰疏衰: 衰疏衰)."""
+    marker, _kind = _marker_at(lemma, j)
+    return lemma[j - 1:j + len(marker) + 1] in bodies.get("base", "")
+
+
+def lemma_pieces(lemma: str, bodies: dict[str, str]) -> list[Piece]:
+    """Cut a lemma into its stretches and the layer markers between them: the 經 (an office's name and a
+    phrase of it are two held runs), then after each marker the layer it names. A marker counts where the
+    stretch before it ends: where the body of the stretch's layer stops holding it (`bodies`: per kind,
+    that layer's text), or within NEAR_MATCH characters of there (a character the editors correct), or further on
+    where the layer it names holds the words after it or the 經 does not hold it as a word; a 至
+    between held runs is a range's hinge (X至Y). Not a marker where the body holds it as text (疏衰)."""
+    pieces: list[Piece] = []
+    i = stretch_start = 0
+    kind = "base"
+    if lemma.startswith(LEMMA_OPENERS) and _marker_at(lemma, 1):
+        pieces.append(Piece(0, 1, None, False))
+        i = stretch_start = 1
+    while i < len(lemma):
+        marker = _marker_at(lemma, i)
+        held = _longest_prefix_in(lemma[i:], bodies.get(kind, ""))
+        if marker and held < len(marker[0]) + 2:
+            if i > stretch_start:
+                pieces.append(Piece(stretch_start, i, kind, True))
+            pieces.append(Piece(i, i + len(marker[0]), None, False))
+            kind = marker[1]
+            i = stretch_start = i + len(marker[0])
+        elif held >= 2:
+            i += held
+        elif lemma[i] == "至":
+            i += 1
+        else:  # the body does not hold it here (a variant; a 考證 filed with another juan's body): on to the next marker
+            # near by, one the layer it names holds the words after, or one the 經 does not hold as a word (疏衰)
+            i = next((j for j in range(i + 1, len(lemma)) if _marker_at(lemma, j) and (
+                j - i <= NEAR_MATCH or _held_after_marker(lemma, j, bodies) or not _a_base_word(lemma, j, bodies))),
+                len(lemma))
+    if len(lemma) > stretch_start:
+        pieces.append(Piece(stretch_start, len(lemma), kind, True))
+    return pieces
+
+
+def report_pieces(text: str, bodies: dict[str, str]) -> list[Piece]:
+    """The pieces of a 考證 entry: its lemma's (lemma_pieces), then each ○ and the words after it
+    (comment_pieces). An entry without ○ is its lemma with the editors' words run on (…疏非實辭也臣召南按此疏是…): its last
+    stretch is read as its layer and ends with a mark; a heading (周禮正義序考證) is left as it is."""
+    if SEPARATOR not in text:
+        if not text or text.endswith(HEADING_ENDS):
+            return []
+        *pieces, last = lemma_pieces(text, bodies)
+        return pieces + [Piece(last.start, last.end, last.kind, False)]
+    cut = text.index(SEPARATOR)
+    pieces = lemma_pieces(text[:cut], bodies) if cut else []
+    i = cut
+    while i < len(text):
+        j = text.find(SEPARATOR, i + 1)
+        j = len(text) if j < 0 else j
+        pieces.append(Piece(i, i + 1, None, False))
+        pieces += comment_pieces(text, i + 1, j)
+        i = j
+    return pieces
+
+
+def comment_pieces(text: str, start: int, end: int) -> list[Piece]:
+    """The editors' words from start to end, read as COMMENT_KIND, cut at each editor's signature (臣召南按, 臣紱按: 1,600
+    in the three 注疏), which is read as nothing and followed by ：."""
+    pieces, i = [], start
+    for sig in SIGNATURE.finditer(text, start, end):
+        if sig.start() > i:
+            pieces.append(Piece(i, sig.start(), COMMENT_KIND, False))
+        pieces.append(Piece(sig.start(), sig.end(), None, False, "："))
+        i = sig.end()
+    if end > i:
+        pieces.append(Piece(i, end, COMMENT_KIND, False))
+    return pieces
+
+
+class BodyMarks:
+    """The marks the segmenter gave a juan's body, looked up by a stretch of text: the first unit of
+    the layer that holds it verbatim, and that unit's marks inside it."""
+
+    def __init__(self, units_by_kind: dict[str, list]):
+        self._units = units_by_kind
+
+    def inside(self, stretch: str, kinds: tuple[str, ...]) -> dict[int, str] | None:
+        for kind in kinds:
+            for u in self._units.get(kind, ()):
+                at = u.text.find(stretch)
+                if at >= 0:
+                    return {k - at: m for k, m in u.marks.items() if at < k < at + len(stretch)}
+        return None
+
+
+# the body layers a lemma piece of each kind is looked up in (a 注疏 lemma may quote either)
+LOOKUP = {"base": ("base",), "注": ("注",), "疏": ("疏", "注"), "音義": ("音義",)}
