@@ -227,7 +227,7 @@ def _card_of(tmp_path, juan: list[Path], *skip: str, terminal: list | None = Non
         shutil.copy(path, inputs)
     out = tmp_path / ("out-" + "-".join(skip or ("all",)))
     result = CliRunner().invoke(main, ["run", str(inputs), "--out", str(out), "--no-progress", "--formats", "jsonl,card",
-                                       "--skip", "parse", *(a for stage in skip for a in ("--skip", stage))])
+                                       "--skip", ",".join(("parse", *skip))])  # one --skip: a second replaces the first
     assert result.exit_code == 0, result.output
     if terminal is not None:
         terminal.append(result.output)
@@ -260,6 +260,17 @@ def test_the_card_names_books_whose_punctuation_is_unmeasured(tmp_path):
     card = _card_of(tmp_path, [ROOT / "data" / "corpus" / "KR1d0031" / "KR1d0031_000.txt", JISHI_FIXTURE])
     section = _section(card, "Punctuation of books it was not measured on")
     assert "KR1d0031 (1 juan)" in section and "KR1d0030" not in section
+
+
+def test_the_card_says_the_kaozheng_punctuation_is_unmeasured(tmp_path):
+    """A 注疏's 考證 is punctuated (stop 83) but no edition punctuates it to measure against: the card names the juan
+    that hold one, with the hand check (docs/segmentation.md, "Stop 83"); a juan without one (the 集釋's) is not named,
+    and without the segment stage there is no section. 周禮注疏 juan 1 (tests/fixtures/zhushu, train juan)."""
+    juan = [ROOT / "tests" / "fixtures" / "zhushu" / "KR1d0003_001.txt", JISHI_FIXTURE]
+    card = _card_of(tmp_path, juan)
+    section = _section(card, "Punctuation of the 考證")
+    assert "KR1d0003 (1 juan)" in section and "KR1d0030" not in section and "15 are right" in section
+    assert "## Punctuation of the 考證" not in _card_of(tmp_path, juan, "segment", "tag", "align")
 
 
 def test_the_run_says_on_the_terminal_what_the_card_warns_of(tmp_path):

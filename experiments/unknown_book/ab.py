@@ -7,8 +7,6 @@ and writes the key (which letter is today's reading) beside it; and, with --tune
     python experiments/unknown_book/ab.py [--juan 003] [--seed 821] [--key FILE] [--tune]
 """
 import argparse
-import json
-import random
 import sys
 from pathlib import Path
 
@@ -17,6 +15,7 @@ sys.path.insert(0, str(ROOT))
 
 import pipeline.segment.bilstm as bilstm  # noqa: E402
 from pipeline.evaluate.segment import record_passages, score  # noqa: E402
+from experiments.blind_ab import print_round, windows  # noqa: E402
 from pipeline.ingest import read_document  # noqa: E402
 from pipeline.segment import load_segmenter, passages_of, unit_kind  # noqa: E402
 from pipeline.segment.data import BOOK_OF, book_id, read_records, record_kind  # noqa: E402
@@ -35,9 +34,6 @@ def read(seg, texts, kinds, books, passages, old):
     finally:
         bilstm.book_index = TODAY
 
-
-def show(t, m, a, b):
-    return "".join(t[i] + (m.get(i + 1, "") if i + 1 < len(t) else "") for i in range(a, b))
 
 
 def main() -> None:
@@ -67,20 +63,9 @@ def main() -> None:
     texts, ps = [t for t, _ in shu], [p for _, p in shu]
     new = read(seg, texts, ["疏"] * len(texts), [doc.book] * len(texts), ps, old=False)
     old = read(seg, texts, ["疏"] * len(texts), [doc.book] * len(texts), ps, old=True)
-    items = []
-    for t, mn, mo in zip(texts, new, old):
-        for k in sorted(k for k in set(mn) | set(mo) if k < len(t) and mn.get(k) != mo.get(k)):
-            a, b = max(0, k - 14), min(len(t), k + 14)
-            items.append((show(t, mn, a, b), show(t, mo, a, b)))
+    items = windows(texts, new, old)
     print(f"# {doc.id}: {len(texts)} 疏 units, {sum(map(len, texts))} chars, {len(items)} positions read otherwise")
-    rng = random.Random(args.seed)
-    key = []
-    for i, (n, o) in enumerate(rng.sample(items, min(30, len(items)))):
-        flip = rng.random() < 0.5
-        key.append("B" if flip else "A")
-        print(f"{i + 1:2d} A {o if flip else n}\n   B {n if flip else o}")
-    if args.key:
-        Path(args.key).write_text(json.dumps(key) + "\n", encoding="utf-8")
+    print_round(items, args.seed, args.key)
 
 
 if __name__ == "__main__":

@@ -4,19 +4,15 @@ read as a note (before) or as 疏 (now), both as the pipeline reads the book (it
 
     python experiments/unknown_book/quoted_shu_ab.py BOOK SEED KEYFILE      # BOOK: a folder of ../shared/corpus or data/corpus
 """
-import json
-import random
 import sys
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
+from experiments.blind_ab import print_round, windows  # noqa: E402
 from pipeline.ingest import read_document  # noqa: E402
 from pipeline.segment import load_segmenter, passages_of, unit_kind  # noqa: E402
 
-
-def show(t, m, a, b):
-    return "".join(t[i] + (m.get(i + 1, "") if i + 1 < len(t) else "") for i in range(a, b))
 
 
 def main(folder: str, seed: int, keyfile: str) -> None:
@@ -32,19 +28,9 @@ def main(folder: str, seed: int, keyfile: str) -> None:
                 passages.append(p)
     now = seg.predict(texts, ["疏"] * len(texts), books=[book] * len(texts), passages=passages)
     before = seg.predict(texts, ["note"] * len(texts), books=[book] * len(texts), passages=passages)
-    items = []
-    for t, mn, mo in zip(texts, now, before):
-        for k in sorted(k for k in set(mn) | set(mo) if k < len(t) and mn.get(k) != mo.get(k)):
-            a, b = max(0, k - 14), min(len(t), k + 14)
-            items.append((show(t, mn, a, b), show(t, mo, a, b)))
+    items = windows(texts, now, before)
     print(f"# {book}: {len(texts)} units read as 疏, {sum(map(len, texts))} chars, {len(items)} positions read otherwise")
-    rng = random.Random(seed)
-    key = []
-    for i, (n, o) in enumerate(rng.sample(items, min(30, len(items)))):
-        flip = rng.random() < 0.5
-        key.append("B" if flip else "A")
-        print(f"{i + 1:2d} A {o if flip else n}\n   B {n if flip else o}")
-    Path(keyfile).write_text(json.dumps(key) + "\n", encoding="utf-8")
+    print_round(items, seed, keyfile)
 
 
 if __name__ == "__main__":
