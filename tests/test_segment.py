@@ -1026,6 +1026,13 @@ def test_a_zhushu_kaozheng_is_punctuated_piece_by_piece_its_lemma_as_the_body_re
                                           (entry.text[len("曲禮上曲禮曰注疏是引儀禮正經○臣召南按"):], "疏")]
     assert cut(liji, "苴杖竹也削杖桐也疏○此疏闕文")[:2] == [("苴杖竹也削杖桐也", "base"), ("疏", None)]  # the 經 not in this juan
     assert cut(zhouli, "大和無灂其次筋角皆有灂而深其次有灂而疏○")[0][1] == "base"  # 疏 a word of the 經 (考工記)
+    # 又 with no marker: the layer whose body holds it (the 疏 quoting 召誥, in the whole juan the fixture is cut from)
+    whole = read_document(ROOT / "data" / "corpus" / "KR1d0003" / "KR1d0003_001.txt")
+    whole_bodies = {k: "\0".join(u.text for u in whole.units if u.kind in ("base", "commentary") and unit_kind(u) in ls)
+                    for k, ls in LOOKUP.items()}
+    again = next(u for u in whole.units if u.kind == "report" and u.text.startswith("又太保"))
+    assert [(again.text[p.start:p.end], p.kind) for p in report_pieces(again.text, whole_bodies)][:3] == \
+        [("又", None), ("太保朝至于洛汭", "疏"), ("○", None)]
 
     for doc in (zhouli, liji):
         segment_document(doc, seg)

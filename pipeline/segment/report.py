@@ -21,6 +21,7 @@ from dataclasses import dataclass
 # A lemma's layer markers, longest first: 注疏 (the 疏 on the 注) before 注.
 LEMMA_MARKERS = (("注疏", "疏"), ("注䟽", "疏"), ("音義", "音義"), ("注", "注"), ("疏", "疏"), ("䟽", "疏"))  # 䟽: the print's 疏
 LEMMA_OPENERS = ("又",)  # 又疏…: a further lemma from the same passage
+OPENED_LAYERS = ("base", "注", "疏", "音義")  # what a 又 without a marker may quote, in order of preference on a tie
 SEPARATOR = "○"
 SIGNATURE = re.compile(r"臣[^\W\d_○]{1,3}?按")  # (臣召南/)按: 臣, the editor's given name (1-3 characters), 按
 # The editors' words are read as a 疏: discursive prose that quotes and argues (…云, 按, 當作) like the 疏's; read as a
@@ -69,6 +70,14 @@ def _a_base_word(lemma: str, j: int, bodies: dict[str, str]) -> bool:
     return lemma[j - 1:j + len(marker) + 1] in bodies.get("base", "")
 
 
+def opened_layer(stretch: str, bodies: dict[str, str]) -> str:
+    """The layer a lemma opened by 又 without a marker quotes: the one whose body holds the longest start of it (two
+    characters at least), the 經 before the 注 before the 疏 on a tie (the 疏's body holds the 注's text too); else the 經."""
+    held = {kind: _longest_prefix_in(stretch, bodies.get(kind, "")) for kind in OPENED_LAYERS}
+    best = max(OPENED_LAYERS, key=lambda kind: held[kind])  # max keeps the first of equals
+    return best if held[best] >= 2 else "base"
+
+
 def lemma_pieces(lemma: str, bodies: dict[str, str]) -> list[Piece]:
     """Cut a lemma into its stretches and the layer markers between them: the 經 (an office's name and a
     phrase of it are two held runs), then after each marker the layer it names. A marker counts where the
@@ -79,9 +88,11 @@ def lemma_pieces(lemma: str, bodies: dict[str, str]) -> list[Piece]:
     pieces: list[Piece] = []
     i = stretch_start = 0
     kind = "base"
-    if lemma.startswith(LEMMA_OPENERS) and _marker_at(lemma, 1):
+    if lemma.startswith(LEMMA_OPENERS) and len(lemma) > 1:
         pieces.append(Piece(0, 1, None, False))
         i = stretch_start = 1
+        if not _marker_at(lemma, 1):  # 又 and no marker (又晉衛之男女…): the layer whose body holds the most of it
+            kind = opened_layer(lemma[1:], bodies)
     while i < len(lemma):
         marker = _marker_at(lemma, i)
         held = _longest_prefix_in(lemma[i:], bodies.get(kind, ""))
