@@ -322,3 +322,33 @@ def test_bi_x_zhe_explains_the_x_of_the_passage():
     note = "奠而後對成其意也降辭公敬也必辭公者為其尊而親臨巳食侍食贊者之事"
     got = glosses(base, note, {4: "，", 8: "。", 11: "，", 13: "。", 18: "，", 26: "。"})
     assert ("explanation", "辭公", 29, 31) in got
+
+
+def test_a_kaozheng_entrys_emendations_and_variants_are_linked_to_the_word_of_the_body_they_correct():
+    """A 注疏's 考證 entry quotes the juan and says what is wrong with a word of the quotation (「朝當作祭」, 「卿監本訛鄉」,
+    「監本禜訛宗」): each statement is a gloss of the report unit (emendation / variant), its lemma anchored on that word in
+    the body unit that holds the quoted stretch — the 疏's word where the entry quotes the 經 and then the 疏 holding it
+    too (鄉 of 鄉師) — and exported like any gloss. 周禮注疏 juan 11 (train), as shipped in data/corpus (stop 83)."""
+    from pipeline.export.records import document_records
+    from pipeline.ingest import read_document
+
+    doc = align_document(read_document(ROOT / "data" / "corpus" / "KR1d0003" / "KR1d0003_011.txt"))
+    by_seq = {u.seq: u for u in doc.units}
+
+    def statements(opening):
+        entry = next(u for u in doc.units if u.kind == "report" and u.text.startswith(opening))
+        out = []
+        for g in entry.glosses:
+            base = by_seq[g.base_seq]
+            assert base.text[g.lemma_start:g.lemma_end] == g.lemma
+            out.append((g.type, g.lemma, g.text, base.marker, base.text[g.lemma_start:g.lemma_end + 3]))
+        return entry, out
+
+    assert statements("正歲稽其鄉器疏無過用朝服○")[1] == [("emendation", "朝", "朝當作祭", "疏", "朝服又知")]
+    assert statements("退而以鄉射之禮疏卿大夫士射")[1] == [("variant", "卿", "卿監本訛鄉", "疏", "卿大夫士")]
+    assert statements("小司徒之職疏黨祭禜族祭酺○")[1] == [("variant", "禜", "監本禜訛宗", "疏", "禜族祭酺")]
+    entry, found = statements("鄉師之職及期以司徒之大旗致衆庶疏鄉師既是大夫官○")
+    assert found == [("variant", "鄉", "監本鄉訛卿", "疏", "鄉師既是")]  # the 疏's 鄉, not the 經's 鄉師之職
+    assert not statements("凡用衆庶疏又聽斷其賞罰○")[1]  # 此處疑有脫字: no word named, no gloss
+    rows = [g for g in document_records(doc, "train", ["ingest", "align"])["glosses"] if g["unit"].endswith(f"#{entry.seq}")]
+    assert [(g["type"], g["lemma"], g["unit_source"]) for g in rows] == [("variant", "鄉", "考證")] and rows[0]["base_unit"]

@@ -13,7 +13,7 @@ import pytest
 from pipeline import paths
 
 PACKAGE = paths.REPO / "pipeline"
-CORE = {"model", "errors", "atomic", "pua", "paths", "stage", "jsonlines", "variants", "readings", "people", "lexicon_file"}
+CORE = {"model", "errors", "atomic", "pua", "paths", "stage", "jsonlines", "variants", "readings", "people", "lexicon_file", "kaozheng"}
 STAGES = {"ingest", "segment", "tag", "align", "parse", "export"}
 
 

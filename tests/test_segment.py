@@ -1000,7 +1000,7 @@ def test_a_zhushu_kaozheng_is_punctuated_piece_by_piece_its_lemma_as_the_body_re
     The 卷一考證 of 周禮注疏 and 禮記註疏 (tests/fixtures/zhushu, train juan 1)."""
     from pipeline.ingest import read_document
     from pipeline.segment import load_segmenter, segment_document, unit_kind
-    from pipeline.segment.report import LOOKUP, report_pieces
+    from pipeline.kaozheng import LOOKUP, report_pieces
 
     seg = load_segmenter()
     zhouli = read_document(ROOT / "tests" / "fixtures" / "zhushu" / "KR1d0003_001.txt")

@@ -11,7 +11,7 @@ from common import entries  # noqa: I001 (sets sys.path)
 from experiments.blind_ab import print_round, windows
 from pipeline import paths
 from pipeline.segment import load_segmenter
-from pipeline.segment.report import COMMENT_KIND, report_pieces
+from pipeline.kaozheng import COMMENT_KIND, report_pieces
 
 BOOKS = ("KR1d0003", "KR1d0053", "KR1d0028")
 

@@ -5,8 +5,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
 from pipeline.ingest import read_document  # noqa: E402
-from pipeline.segment import unit_kind  # noqa: E402
-from pipeline.segment.report import LOOKUP  # noqa: E402
+from pipeline.kaozheng import Body  # noqa: E402
 
 # the juan whose 考證 were read both ways, not blind, to choose the editors' words' kind (stop 83)
 LOOKED_AT = {"KR1d0003": {11}, "KR1d0053": {13}, "KR1d0028": {7}}
@@ -25,9 +24,4 @@ def entries(folder: str | Path, train_only: bool = True):
         if train_only and (j % 10 == 0 or j in LOOKED_AT.get(book, ())):
             continue
         doc = read_document(f)
-        by_kind: dict[str, list[str]] = {}
-        for u in doc.units:
-            if u.kind in ("base", "commentary") and u.text:
-                by_kind.setdefault(unit_kind(u), []).append(u.text)
-        bodies = {k: "\0".join(t for layer in ls for t in by_kind.get(layer, ())) for k, ls in LOOKUP.items()}
-        yield doc, [u for u in doc.units if u.kind == "report" and u.text], bodies
+        yield doc, [u for u in doc.units if u.kind == "report" and u.text], Body(doc).texts

@@ -11,7 +11,7 @@ from common import entries  # noqa: I001 (sets sys.path)
 
 from pipeline import paths
 from pipeline.segment import load_segmenter, segment_document
-from pipeline.segment.report import report_pieces
+from pipeline.kaozheng import report_pieces
 
 BOOKS = ("KR1d0003", "KR1d0053", "KR1d0028")
 

@@ -1,4 +1,4 @@
-"""Stop 83: how the three 注疏's 考證 entries are cut (pipeline/segment/report.py report_pieces), over every juan: entries,
+"""Stop 83: how the three 注疏's 考證 entries are cut (pipeline/kaozheng.py report_pieces), over every juan: entries,
 characters, pieces by kind, and how many lemma stretches the juan's body holds verbatim (their marks are the body's).
 
     python experiments/kaozheng/pieces.py
@@ -8,7 +8,7 @@ from collections import Counter
 from common import entries  # noqa: I001 (sets sys.path)
 
 from pipeline import paths
-from pipeline.segment.report import LOOKUP, report_pieces
+from pipeline.kaozheng import LOOKUP, report_pieces
 
 
 def main() -> None:

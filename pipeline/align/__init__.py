@@ -36,9 +36,11 @@ from pathlib import Path
 from pipeline import variants
 from pipeline.align import heads, subcommentary
 from pipeline.align.chains import chain_candidates
+from pipeline.align.collation import collation_glosses
 from pipeline.align.grammar import ATTRIBUTION, EDITION, SUBSTITUTES, Candidate, base_pieces, quoted_speaker, read_kin_note, read_note
 from pipeline.readings import READING_NOTES, document_readings
 from pipeline.align.subcommentary import quotations
+from pipeline.kaozheng import Body, entries_of
 from pipeline.model import CHANCE_END, CHANCE_REASON, Document, Gloss, withdrawn_as_chance
 from pipeline.people import person, speaker_table
 from pipeline.stage import Stage
@@ -457,8 +459,9 @@ ZHUSHU_NOTE = "注"  # the 注 of a 注疏 (the 集釋's are 鄭注): read with 
 
 def align_document(doc: Document) -> Document:
     """Fill unit.glosses of every commentary unit: formula glosses anchored in the base unit
-    before it (doc.base_before), or, for a 疏, its quotations of the passage and the 注; and
-    unit.readings of every 音義 unit (readings.py), each head anchored in the 經 or 注 before."""
+    before it (doc.base_before), or, for a 疏, its quotations of the passage and the 注; of every 考證
+    entry, its emendations and variant readings (collation.py); and unit.readings of every 音義 unit
+    (readings.py), each head anchored in the 經 or 注 before."""
     for unit, readings, _targets in document_readings(doc.units, fold, variants.reading_alternates):
         unit.readings = readings
     passage_start = 0  # a 疏 explains the base and 注 units since the previous 疏
@@ -483,6 +486,11 @@ def align_document(doc: Document) -> Document:
                 g.reason = (g.reason or "unanchored") + (
                     _in_commentary(g.lemma, doc, base, unit) or _elsewhere(g.lemma, bases, index[base.seq]))
         unit.glosses = glosses
+    entries = entries_of(doc)
+    if entries:  # a 注疏's 考證: its emendations and variant readings, linked to the word of the body they are about
+        body = Body(doc)
+        for unit in entries:
+            unit.glosses = collation_glosses(doc, unit, body)
     return doc
 
 

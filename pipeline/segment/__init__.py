@@ -6,7 +6,7 @@
     segment_document(doc)                        # fills unit.marks / sentences / clauses
 
 Requires: units with clean text (ingest). Provides: Unit.marks, Unit.sentences, Unit.clauses
-for base and commentary units, and for a 注疏's 考證 entries (report units, piece by piece: report.py);
+for base and commentary units, and for a 注疏's 考證 entries (report units, piece by piece: pipeline/kaozheng.py);
 header and title units are left untouched. A unit whose marks
 are an edition's own (marks_source "edition": the punctuated layout) keeps them: its sentences
 and clauses are cut at them; `repunctuate=True` (`--repunctuate`) restores marks there too (the
@@ -296,29 +296,26 @@ def segment_document(doc: Document, segmenter: Segmenter | None = None, repunctu
 
 
 def segment_reports(doc: Document, reports: list, seg) -> None:
-    """Fill marks, sentences and clauses of a 注疏 juan's 考證 entries (segment/report.py), after its body:
-    a lemma the body holds takes the body's marks, the rest is read by `seg` piece by piece."""
-    from pipeline.segment.report import LOOKUP, BodyMarks, report_pieces
+    """Fill marks, sentences and clauses of a 注疏 juan's 考證 entries (pipeline/kaozheng.py), after its body: a lemma
+    stretch the body holds takes the body's marks there, the rest is read by `seg` piece by piece."""
+    from pipeline.kaozheng import Body, report_pieces
 
-    body_units = [u for u in doc.units if u.kind in ("base", "commentary") and u.text]
-    by_kind: dict[str, list] = {}
-    for u in body_units:
-        by_kind.setdefault(unit_kind(u), []).append(u)
-    body = BodyMarks(by_kind)
-    bodies = {kind: "\0".join(u.text for k in layers for u in by_kind.get(k, ())) for kind, layers in LOOKUP.items()}
+    body = Body(doc)
     marks: list[dict[int, str]] = [{} for _ in reports]
     todo = []  # (report index, piece) read by the model
     for r, u in enumerate(reports):
-        for p in report_pieces(u.text, bodies):
+        for p in report_pieces(u.text, body.texts):
             if p.kind is None:
                 if p.mark_after:
                     marks[r][p.end] = p.mark_after
                 continue
-            held = body.inside(u.text[p.start:p.end], LOOKUP[p.kind]) if p.lemma else None
-            if held is None:
+            stretch = u.text[p.start:p.end]
+            found = body.locate(stretch, p.kind) if p.lemma else None
+            if found is None:
                 todo.append((r, p))
             else:
-                marks[r].update({p.start + k: m for k, m in held.items()})
+                source, at = found
+                marks[r].update({p.start + k - at: m for k, m in source.marks.items() if at < k < at + len(stretch)})
     predicted = seg.predict([reports[r].text[p.start:p.end] for r, p in todo], [p.kind for _, p in todo],
                             books=[doc.book] * len(todo)) if todo else []
     for (r, p), got in zip(todo, predicted):

@@ -1,4 +1,5 @@
-"""Punctuate a 注疏 juan's 考證 (report units: the Qing editors' collation report).
+"""A 注疏 juan's 考證 (report units: the Qing editors' collation report), cut into the pieces its entries are made of.
+Core: the segment stage punctuates the pieces, the align stage links the editors' statements to the body.
 
 Each entry of a 考證 is a lemma, then ○ and the editors' words on it:
 
@@ -151,21 +152,47 @@ def comment_pieces(text: str, start: int, end: int) -> list[Piece]:
     return pieces
 
 
-class BodyMarks:
-    """The marks the segmenter gave a juan's body, looked up by a stretch of text: the first unit of
-    the layer that holds it verbatim, and that unit's marks inside it."""
+# the body layers a lemma piece of each kind is looked up in (a 注疏 lemma may quote either)
+LOOKUP = {"base": ("base",), "注": ("注",), "疏": ("疏", "注"), "音義": ("音義",)}
+LAYERS = ("注", "疏", "音義")  # the markers of a 注疏's commentary units
 
-    def __init__(self, units_by_kind: dict[str, list]):
-        self._units = units_by_kind
 
-    def inside(self, stretch: str, kinds: tuple[str, ...]) -> dict[int, str] | None:
-        for kind in kinds:
-            for u in self._units.get(kind, ()):
+class Body:
+    """A juan's body by layer (經 = base, 注, 疏, 音義: a 注疏's markers), for cutting its 考證 entries (`texts`, what
+    report_pieces reads) and finding where a lemma stretch stands (`locate`)."""
+
+    def __init__(self, doc):
+        self.units: dict[str, list] = {}
+        for u in doc.units:
+            layer = "base" if u.kind == "base" else u.marker if u.kind == "commentary" and u.marker in LAYERS else None
+            if layer and u.text:
+                self.units.setdefault(layer, []).append(u)
+        self.texts = {kind: "\0".join(u.text for layer in layers for u in self.units.get(layer, ()))
+                      for kind, layers in LOOKUP.items()}
+
+    def locate_word(self, stretch: str, at: int, n: int, kind: str, context: int = 2):
+        """Where the word stretch[at:at + n] stands in the body: (unit, offset of the word), through the longest window of
+        the stretch around it (at least `context` characters beside the word) that a unit of the layers holds verbatim —
+        the whole stretch where the body holds it, else a part (the editors quote a reading the body does not print)."""
+        for size in range(len(stretch), n + context - 1, -1):
+            for lo in range(max(0, at + n - size), min(at, len(stretch) - size) + 1):
+                found = self.locate(stretch[lo:lo + size], kind)
+                if found is not None:
+                    return found[0], found[1] + at - lo
+        return None
+
+    def locate(self, stretch: str, kind: str):
+        """(unit, offset) of the first unit of the layers a piece of `kind` quotes that holds `stretch` verbatim, or None."""
+        if stretch not in self.texts[kind]:  # one search of the joined layers before the unit by unit one
+            return None
+        for layer in LOOKUP[kind]:
+            for u in self.units.get(layer, ()):
                 at = u.text.find(stretch)
                 if at >= 0:
-                    return {k - at: m for k, m in u.marks.items() if at < k < at + len(stretch)}
+                    return u, at
         return None
 
 
-# the body layers a lemma piece of each kind is looked up in (a 注疏 lemma may quote either)
-LOOKUP = {"base": ("base",), "注": ("注",), "疏": ("疏", "注"), "音義": ("音義",)}
+def entries_of(doc) -> list:
+    """The document's 考證 entries (report units with text)."""
+    return [u for u in doc.units if u.kind == "report" and u.text]
