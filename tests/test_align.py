@@ -346,9 +346,13 @@ def test_a_kaozheng_entrys_emendations_and_variants_are_linked_to_the_word_of_th
 
     assert statements("正歲稽其鄉器疏無過用朝服○")[1] == [("emendation", "朝", "朝當作祭", "疏", "朝服又知")]
     assert statements("退而以鄉射之禮疏卿大夫士射")[1] == [("variant", "卿", "卿監本訛鄉", "疏", "卿大夫士")]
-    assert statements("小司徒之職疏黨祭禜族祭酺○")[1] == [("variant", "禜", "監本禜訛宗", "疏", "禜族祭酺")]
+    # …and the readings of the same edition after it, named once (酺訛歩, 又脫師字)
+    assert statements("小司徒之職疏黨祭禜族祭酺○")[1] == [("variant", "禜", "監本禜訛宗", "疏", "禜族祭酺"),
+                                                     ("variant", "酺", "酺訛歩", "疏", "酺飲食者")]
     entry, found = statements("鄉師之職及期以司徒之大旗致衆庶疏鄉師既是大夫官○")
-    assert found == [("variant", "鄉", "監本鄉訛卿", "疏", "鄉師既是")]  # the 疏's 鄉, not the 經's 鄉師之職
+    assert found == [("variant", "鄉", "監本鄉訛卿", "疏", "鄉師既是"),  # the 疏's 鄉, not the 經's 鄉師之職
+                     ("variant", "師", "又脫師字", "疏", "師既是大")]
     assert not statements("凡用衆庶疏又聽斷其賞罰○")[1]  # 此處疑有脫字: no word named, no gloss
     rows = [g for g in document_records(doc, "train", ["ingest", "align"])["glosses"] if g["unit"].endswith(f"#{entry.seq}")]
-    assert [(g["type"], g["lemma"], g["unit_source"]) for g in rows] == [("variant", "鄉", "考證")] and rows[0]["base_unit"]
+    assert [(g["type"], g["lemma"], g["unit_source"]) for g in rows] == [("variant", "鄉", "考證"), ("variant", "師", "考證")]
+    assert rows[0]["base_unit"]

@@ -34,6 +34,10 @@ EDITION_AFTER = re.compile(rf"{COUNT}{EDITIONS}{READS}(?P<y>\S)")
 EDITION_BEFORE = re.compile(rf"{EDITIONS}(?P<x>[^，。、；：？！]{{1,4}}?)(?:[訛譌]作?|誤作)(?P<y>\S)")
 # 監本脫X字(Y字): the edition lacks X
 LACKS = re.compile(rf"{EDITIONS}(?:脫|脱)(?P<x>[^，。、；：？！字]{{1,4}})字")
+# after a statement that names its edition, more of the same edition's readings follow without the name: 「監本禜訛宗酺訛歩」,
+# 「監本鄉訛卿又脫師字」 (酺, 師: 14 such statements over the three 注疏)
+MORE_READS = re.compile(r"[訛譌]作?(?P<y>\S)")
+MORE_LACKS = re.compile(r"又?(?:脫|脱)(?P<x>[^，。、；：？！字]{1,4})字")
 MAX_LEMMA = 4
 CONFIDENCE = 0.9
 
@@ -73,6 +77,16 @@ def _statements(text: str, start: int, end: int, lemma: list) -> list[tuple[str,
             out.append(("variant", m.start(), m.group("x"), _statement_end(text, m.start("y"), len(m.group("x")), end)))
     for m in LACKS.finditer(text, start, end):
         if _in_lemma(m.group("x"), lemma):
+            out.append(("variant", m.start(), m.group("x"), m.end()))
+    named = min((s for kind, s, _x, _e in out if kind == "variant"), default=None)
+    if named is None:
+        return out
+    for m in MORE_READS.finditer(text, named, end):
+        x_start, x = _lemma_before(text, start, m.start(), lemma)
+        if x and not re.search(rf"{EDITION}$", text[start:x_start]):  # 監本X訛Y itself is named above
+            out.append(("variant", x_start, x, _statement_end(text, m.start("y"), len(x), end)))
+    for m in MORE_LACKS.finditer(text, named, end):
+        if _in_lemma(m.group("x"), lemma) and not re.search(rf"{EDITIONS}$", text[start:m.start()]):
             out.append(("variant", m.start(), m.group("x"), m.end()))
     return out
 
