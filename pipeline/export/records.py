@@ -107,8 +107,8 @@ SCHEMAS: dict[str, list[tuple[str, str, str]]] = {
     "glosses": [
         ("doc", "string", "document id"),
         ("id", "string", "gloss id unit.gN"),
-        ("unit", "string", "commentary unit id"),
-        ("note_start", "int64", "gloss span in the commentary text"),
+        ("unit", "string", "the unit the gloss stands in: a commentary unit, or a 注疏's 考證 entry (report)"),
+        ("note_start", "int64", "gloss span in that unit's text"),
         ("note_end", "int64", "end of the gloss span"),
         ("text", "string", "the gloss statement"),
         ("type", "string", "definition, equivalence, reference, explanation, sound, reading, emendation, variant"),
