@@ -308,7 +308,8 @@ UNMEASURED = (
      "A 注疏's 考證 (the Qing editors' collation report, `units.kind` report) is punctuated piece by piece: its lemma as "
      "the juan's body reads it, the editors' words as a 疏 (docs/segmentation.md, \"Stop 83\"). No edition punctuates "
      "it to measure against; by hand, of 24 whole entries of three 注疏 15 are right, 7 have one break off and 2 are "
-     "wrong. Punctuated here: ",
+     "wrong. Its emendations and other editions' readings (朝當作祭, 卿監本訛鄉) are glosses anchored on the word of the body "
+     "they correct (docs/glosses.md, \"The 考證's emendations and variant readings\"): by hand 27 of 30 right. Here: ",
      "segment", lambda st: st.get("unit_kinds", {}).get("report", 0) > 0),
 )
 
