@@ -353,6 +353,13 @@ def test_a_kaozheng_entrys_emendations_and_variants_are_linked_to_the_word_of_th
     assert found == [("variant", "鄉", "監本鄉訛卿", "疏", "鄉師既是"),  # the 疏's 鄉, not the 經's 鄉師之職
                      ("variant", "師", "又脫師字", "疏", "師既是大")]
     assert not statements("凡用衆庶疏又聽斷其賞罰○")[1]  # 此處疑有脫字: no word named, no gloss
+    assert all(g.said_by is None for g in entry.glosses)  # the editors' own, unsigned
+    # said by whom the entry quotes for it, or the signed editor (周禮 juan 19, 儀禮注疏 juan 15: train)
+    for path, opening, expected in (("KR1d0003/KR1d0003_019.txt", "大祭祀疏其逆", [("涖", "臣松齡")]),
+                                    ("KR1d0028/KR1d0028_015.txt", "佐食升肵俎", [("鼏", "敖繼公")])):
+        other = align_document(read_document(ROOT / "data" / "corpus" / path))
+        signed = next(u for u in other.units if u.kind == "report" and u.text.startswith(opening))
+        assert [(g.lemma, g.said_by) for g in signed.glosses] == expected
     rows = [g for g in document_records(doc, "train", ["ingest", "align"])["glosses"] if g["unit"].endswith(f"#{entry.seq}")]
     assert [(g["type"], g["lemma"], g["unit_source"]) for g in rows] == [("variant", "鄉", "考證"), ("variant", "師", "考證")]
     assert rows[0]["base_unit"]

@@ -4,6 +4,7 @@ each with its entry, the statement, its lemma and, where anchored, the body unit
 over every juan of the three 注疏.
 
     python experiments/kaozheng/statements.py SEED [N]
+    python experiments/kaozheng/statements.py said-by     # every statement said by someone, its entry punctuated as `zhushu run` does
 """
 import random
 import sys
@@ -13,7 +14,9 @@ from common import entries  # noqa: I001 (sets sys.path)
 
 from pipeline import paths
 from pipeline.align.collation import collation_glosses
+from pipeline.align import align_document
 from pipeline.kaozheng import Body
+from pipeline.segment import load_segmenter, segment_document
 
 BOOKS = ("KR1d0003", "KR1d0053", "KR1d0028")
 # the juan whose statements were read while the formulas were written (and the juan of the test)
@@ -43,5 +46,21 @@ def main(seed: int, n: int = 30) -> None:
         print(item)
 
 
+def said_by() -> None:
+    seg = load_segmenter()
+    for book in BOOKS:
+        for doc, reports, _texts in entries(paths.DATA / "corpus" / book, train_only=False):
+            if not any(u.text.find("○") >= 0 for u in reports):
+                continue
+            align_document(segment_document(doc, seg))
+            for u in reports:
+                for g in u.glosses:
+                    if g.said_by:
+                        print(f"{doc.id} #{u.seq}  {g.type}: {g.text}  said by {g.said_by}\n  entry: {u.punctuated()}")
+
+
 if __name__ == "__main__":
-    main(int(sys.argv[1]), *map(int, sys.argv[2:]))
+    if sys.argv[1] == "said-by":
+        said_by()
+    else:
+        main(int(sys.argv[1]), *map(int, sys.argv[2:]))

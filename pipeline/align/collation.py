@@ -10,15 +10,16 @@ wrong with a word of the quotation:
 
 Each is a Gloss of the report unit (type emendation or variant, as the glosses guideline names 「X當作Y」 and another
 edition's wording), its lemma the word as the editors write it, anchored in the body unit whose text holds the lemma
-stretch verbatim (a stretch the body does not hold leaves it unanchored, with the reason). Only the formulas below are
-read; the editors' arguments (臣召南按 …) are not glosses.
+stretch verbatim (a stretch the body does not hold leaves it unanchored, with the reason), and said by whom the entry
+quotes for it (敖繼公云, or the signed editor: 臣召南; `said_by`, as printed). Only the formulas below are read; the editors'
+arguments (臣召南按 …) are not glosses.
 """
 
 from __future__ import annotations
 
 import re
 
-from pipeline.kaozheng import COMMENT_KIND, Body, report_pieces
+from pipeline.kaozheng import COMMENT_KIND, SEPARATOR, SIGNATURE, Body, report_pieces
 from pipeline.model import Gloss, PUNCTUATION_MARKS
 
 # the editions the editors compare (監本, the 唐石經, 陸德明's 釋文, 敖繼公's, 朱子's, 楊復's …); 夲 as the print writes 本
@@ -38,6 +39,10 @@ LACKS = re.compile(rf"{EDITIONS}(?:脫|脱)(?P<x>[^，。、；：？！字]{{1,
 # 「監本鄉訛卿又脫師字」 (酺, 師: 14 such statements over the three 注疏)
 MORE_READS = re.compile(r"[訛譌]作?(?P<y>\S)")
 MORE_LACKS = re.compile(r"又?(?:脫|脱)(?P<x>[^，。、；：？！字]{1,4})字")
+# who makes a statement, as printed: the last scholar the editors quote before it (敖繼公云, 李光地云, 集説曰) at the start of a
+# clause, or the last signature (臣召南按 → 臣召南); none where the editors speak unsigned
+SPEAKER = re.compile(r"([^\W\d_]{2,5}?)[云曰]")
+NOT_A_SPEAKER = re.compile(r"[文疏䟽注註傳記經本字此下上又其則亦乃故言]$|^[此又其則亦乃故言按案依據据今是]|[經注疏䟽則]")
 MAX_LEMMA = 4
 CONFIDENCE = 0.9
 
@@ -57,8 +62,27 @@ def collation_glosses(doc, unit, body: Body) -> list[Gloss]:
             if any(s < end and x_start < e for s, e in taken):
                 continue
             taken.append((x_start, end))
-            found.append(_gloss(unit, kind, x_start, x, end, lemma, body))
+            gloss = _gloss(unit, kind, x_start, x, end, lemma, body)
+            gloss.said_by = said_by(unit, x_start)
+            found.append(gloss)
     return sorted(found, key=lambda g: g.note_start)
+
+
+def said_by(unit, start: int) -> str | None:
+    """Who the editors' words at `start` are by, as printed (SPEAKER): clauses open after ○, after a signature and at the
+    segmenter's marks (unit.marks; without them only the first two)."""
+    first = unit.text.find(SEPARATOR)
+    if first < 0 or first >= start:
+        return None
+    who = None
+    signatures = list(SIGNATURE.finditer(unit.text, first, start))
+    if signatures:
+        who = (signatures[-1].start(), signatures[-1].group(0)[:-1])
+    for k in sorted({first + 1, *(m.end() for m in signatures), *(k for k in unit.marks if first < k < start)}):
+        m = SPEAKER.match(unit.text, k)
+        if m and m.end() <= start and not NOT_A_SPEAKER.search(m.group(1)) and (who is None or k > who[0]):
+            who = (k, m.group(1))
+    return who[1] if who else None
 
 
 def _statements(text: str, start: int, end: int, lemma: list) -> list[tuple[str, int, str, int]]:
