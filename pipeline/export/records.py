@@ -122,7 +122,7 @@ SCHEMAS: dict[str, list[tuple[str, str, str]]] = {
         ("line", "int64", "printed line of the gloss's first character"),
         ("lemma_pb", "string", "page of the lemma's first character"),
         ("lemma_line", "int64", "printed line of the lemma's first character"),
-        ("said_by", "string", "who the note says the statement is by, as printed: a commentator the 注 quotes or whose reading it gives (鄭司農云 …, 杜子春讀X為Y: 鄭司農, 杜子春, 鄭大夫, 賈侍中, 許叔重), 或 (someone), 𤣥 (鄭玄's own 𤣥謂 after them); null where it names nobody"),
+        ("said_by", "string", "who the note says the statement is by, as printed: a commentator the 注 quotes or whose reading it gives (鄭司農云 …, 杜子春讀X為Y: 鄭司農, 杜子春, 鄭大夫, 賈侍中, 許叔重), 或 (someone), 𤣥 (鄭玄's own 𤣥謂 after them); in a 注疏's 考證 entry, the scholar it quotes for the statement or the signed editor (敖繼公, 臣召南); null where it names nobody"),
         ("said_by_name", "string", "the person said_by names, where the speaker table knows the name in the book (鄭司農: 鄭衆, 杜子春, 鄭大夫: 鄭興, 賈侍中: 賈逵, 許叔重: 許慎, 𤣥: 鄭玄); null else"),
         ("unit_source", "string", "who speaks in the commentary unit the gloss stands in (units.source: 注, 疏, a gathered commentary's 鄭氏曰 …)"),
         ("unit_source_name", "string", "person of that source (units.source_name: 鄭玄, 賈公彦 …)"),
