@@ -18,6 +18,9 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from typing import NamedTuple
+
+from pipeline.model import PUNCTUATION_MARKS
 
 # A lemma's layer markers, longest first: 注疏 (the 疏 on the 注) before 注.
 LEMMA_MARKERS = (("注疏", "疏"), ("注䟽", "疏"), ("音義", "音義"), ("注", "注"), ("疏", "疏"), ("䟽", "疏"))  # 䟽: the print's 疏
@@ -196,3 +199,102 @@ class Body:
 def entries_of(doc) -> list:
     """The document's 考證 entries (report units with text)."""
     return [u for u in doc.units if u.kind == "report" and u.text]
+
+
+# --- the editors' statements about a word of the lemma: 「朝當作祭」, 「卿監本訛鄉」 (read by align.collation as glosses; the
+# segment stage keeps each one a clause) ---------------------------------------------------------------------------------
+# the editions the editors compare (監本, the 唐石經, 陸德明's 釋文, 敖繼公's, 朱子's, 楊復's …); 夲 as the print writes 本
+EDITION = r"(?:監[本夲]|石經|釋文|敖[本夲]|朱子[本夲]|楊[本夲]|各[本夲]|舊[本夲]|刋[本夲]|刊[本夲]|毛[本夲]|閩[本夲]|宋[本夲]|通解)"
+EDITIONS = rf"{EDITION}(?:[及與]?{EDITION})*"  # 石經及楊本敖本
+READS = r"(?:[訛譌]作?|誤作|作)"  # 訛 Y, 訛作 Y, 誤作 Y, 作 Y (誤 alone says the edition errs, not what it reads)
+# X當作Y, X字當作Y: an emendation of X
+COUNT = r"(?:[二三四五六七八九十]+字|字)?"  # X字, X二字 before the formula
+EMEND = re.compile(rf"{COUNT}(?:當作|當爲|當為|應作|宜作)(?P<y>\S)")
+# X監本訛(作)Y, X石經作Y: another edition's reading of X
+EDITION_AFTER = re.compile(rf"{COUNT}{EDITIONS}{READS}(?P<y>\S)")
+# 監本X訛(作)Y: the same, X named after the edition
+EDITION_BEFORE = re.compile(rf"{EDITIONS}(?P<x>[^，。、；：？！]{{1,4}}?)(?:[訛譌]作?|誤作)(?P<y>\S)")
+# 監本脫X字(Y字): the edition lacks X
+LACKS = re.compile(rf"{EDITIONS}(?:脫|脱)(?P<x>[^，。、；：？！字]{{1,4}})字")
+# after a statement that names its edition, more of the same edition's readings follow without the name: 「監本禜訛宗酺訛歩」,
+# 「監本鄉訛卿又脫師字」 (酺, 師: 14 such statements over the three 注疏)
+MORE_READS = re.compile(r"[訛譌]作?(?P<y>\S)")
+MORE_LACKS = re.compile(r"又?(?:脫|脱)(?P<x>[^，。、；：？！字]{1,4})字")
+MAX_LEMMA = 4
+
+
+class Statement(NamedTuple):
+    """An emendation / variant statement: its lemma X a word the entry's lemma holds, its span from X (or the edition
+    naming it) to the end of the replacement, which starts at `reading` (None for 「脫X字」, which names none)."""
+
+    type: str
+    start: int
+    lemma: str
+    end: int
+    reading: int | None
+
+
+def statements(text: str, pieces: list[Piece]) -> list[Statement]:
+    """The emendation / variant statements in an entry's words, in entry order (one of two that overlap: the first found)."""
+    lemma = [(p, text[p.start:p.end]) for p in pieces if p.lemma]
+    if not lemma:
+        return []
+    found: list[Statement] = []
+    for p in pieces:
+        if p.kind != COMMENT_KIND or p.lemma:
+            continue
+        for st in _statements(text, p.start, p.end, lemma):
+            if not any(other.start < st.end and st.start < other.end for other in found):
+                found.append(st)
+    return sorted(found, key=lambda st: st.start)
+
+
+def _statements(text: str, start: int, end: int, lemma: list) -> list[Statement]:
+    """Each formula in text[start:end], as a Statement."""
+    out: list = []
+    for m in EMEND.finditer(text, start, end):
+        x_start, x = _lemma_before(text, start, m.start(), lemma)
+        if x:
+            out.append(("emendation", x_start, x, _statement_end(text, m.start("y"), len(x), end), m.start("y")))
+    for m in EDITION_AFTER.finditer(text, start, end):
+        x_start, x = _lemma_before(text, start, m.start(), lemma)
+        if x:
+            out.append(("variant", x_start, x, _statement_end(text, m.start("y"), len(x), end), m.start("y")))
+    for m in EDITION_BEFORE.finditer(text, start, end):
+        if _in_lemma(m.group("x"), lemma):
+            out.append(("variant", m.start(), m.group("x"), _statement_end(text, m.start("y"), len(m.group("x")), end),
+                        m.start("y")))
+    for m in LACKS.finditer(text, start, end):
+        if _in_lemma(m.group("x"), lemma):
+            out.append(("variant", m.start(), m.group("x"), m.end(), None))
+    named = min((s for kind, s, _x, _e, _y in out if kind == "variant"), default=None)
+    if named is None:
+        return [Statement(*st) for st in out]
+    for m in MORE_READS.finditer(text, named, end):
+        x_start, x = _lemma_before(text, start, m.start(), lemma)
+        if x and not re.search(rf"{EDITION}$", text[start:x_start]):  # 監本X訛Y itself is named above
+            out.append(("variant", x_start, x, _statement_end(text, m.start("y"), len(x), end), m.start("y")))
+    for m in MORE_LACKS.finditer(text, named, end):
+        if _in_lemma(m.group("x"), lemma) and not re.search(rf"{EDITIONS}$", text[start:m.start()]):
+            out.append(("variant", m.start(), m.group("x"), m.end(), None))
+    return [Statement(*st) for st in out]
+
+
+def _lemma_before(text: str, start: int, at: int, lemma: list) -> tuple[int, str]:
+    """The longest word right before `at` (up to MAX_LEMMA characters, not across a mark or the piece's start) that the
+    lemma holds: (where it starts, it), or (at, "")."""
+    for k in range(max(start, at - MAX_LEMMA), at):
+        x = text[k:at]
+        if not any(c in PUNCTUATION_MARKS for c in x) and _in_lemma(x, lemma):
+            return k, x
+    return at, ""
+
+
+def _statement_end(text: str, y: int, n: int, end: int) -> int:
+    """The statement ends after its replacement, read as long as the word it replaces (朝當作祭, 咸陽二字當作陽城: the
+    print gives no other bound), and never past the piece."""
+    return min(y + n, end)
+
+
+def _in_lemma(x: str, lemma: list) -> bool:
+    return bool(x) and any(x in stretch for _p, stretch in lemma)

@@ -297,14 +297,16 @@ def segment_document(doc: Document, segmenter: Segmenter | None = None, repunctu
 
 def segment_reports(doc: Document, reports: list, seg) -> None:
     """Fill marks, sentences and clauses of a 注疏 juan's 考證 entries (pipeline/kaozheng.py), after its body: a lemma
-    stretch the body holds takes the body's marks there, the rest is read by `seg` piece by piece."""
-    from pipeline.kaozheng import Body, report_pieces
+    stretch the body holds takes the body's marks there, the rest is read by `seg` piece by piece, and each of the
+    editors' statements about a word of the lemma is kept one clause."""
+    from pipeline.kaozheng import SEPARATOR, Body, report_pieces, statements
 
     body = Body(doc)
     marks: list[dict[int, str]] = [{} for _ in reports]
+    pieces = [report_pieces(u.text, body.texts) for u in reports]
     todo = []  # (report index, piece) read by the model
     for r, u in enumerate(reports):
-        for p in report_pieces(u.text, body.texts):
+        for p in pieces[r]:
             if p.kind is None:
                 if p.mark_after:
                     marks[r][p.end] = p.mark_after
@@ -321,7 +323,18 @@ def segment_reports(doc: Document, reports: list, seg) -> None:
     for (r, p), got in zip(todo, predicted):
         n = p.end - p.start
         marks[r].update({p.start + k: m for k, m in got.items() if not (p.lemma and k == n)})
-    for u, m in zip(reports, marks):
+    for u, m, ps in zip(reports, marks, pieces):
+        # each statement about a word of the lemma (監本禜訛宗, 朝當作祭) is one clause: the model, which never saw the idiom,
+        # broke inside them (監，本訛作…) and ran one into the next (docs/segmentation.md "Stop 83"). No break from its start
+        # to its reading (but after X字 / N字: 咸陽二字，當作陽城) or inside 「脫X字」; a break after a one-character reading,
+        # the only length the print makes sure of (胥師二字 or 服之親三字 run on)
+        for st in statements(u.text, ps):
+            inner = st.reading if st.reading is not None else st.end - 1
+            for k in [k for k in m if st.start < k <= inner and u.text[k - 1] != "字"]:
+                del m[k]
+            one = st.reading is None or (len(st.lemma) == 1 and st.end == st.reading + 1)
+            if one and st.end < len(u.text) and u.text[st.end] not in SEPARATOR + "字" and st.end not in m:
+                m[st.end] = "，"
         u.marks = dict(sorted(m.items()))
         u.model_marks = None
         u.marks_source = None
