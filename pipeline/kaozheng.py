@@ -12,7 +12,10 @@ entry would read the quotation markers and ○ as words, so an entry is cut into
 (what a scholar reads it as, the same breaks in both places), one the body does not hold (a
 range 「X至Y」, the corrected reading) is read as its layer; the editors' words after each ○ are
 read as a 疏 (COMMENT_KIND), an editor's signature (臣召南按) set off by ：. No mark is put at the end
-of a lemma piece (the marker or ○ that follows sets it off, as printed)."""
+of a lemma piece (the marker or ○ that follows sets it off, as printed).
+
+The editors' statements about a word of the lemma (`statements`: 朝當作祭, 卿監本訛鄉, 監本脫X字) are read here too: the
+segment stage keeps each one a clause, the align stage makes each a gloss anchored on that word (align/collation.py)."""
 
 from __future__ import annotations
 
@@ -30,7 +33,8 @@ SEPARATOR = "○"
 SIGNATURE = re.compile(r"臣[^\W\d_○]{1,3}?按")  # (臣召南/)按: 臣, the editor's given name (1-3 characters), 按
 # The editors' words are read as a 疏: discursive prose that quotes and argues (…云, 按, 當作) like the 疏's; read as a
 # note (the 注's kind) they were broken inside the collation idiom (監，本訛作…) — 27 entries of 禮記註疏 juan 13 and
-# 儀禮注疏 juan 7 read both ways, not blind: 疏 better 20, note 4, neither 3 (docs/segmentation.md "Stop 83")
+# 儀禮注疏 juan 7 read both ways, not blind: 疏 better 20, note 4, neither 3; then blind on other train juan 15 / 7 / 8
+# (docs/segmentation.md "Stop 83")
 COMMENT_KIND = "疏"
 HEADING_ENDS = ("考證", "考證上", "考證下")  # a 考證's own title read into a report unit
 HELD_AFTER = 4  # …or where the layer it names holds this many characters after it (the 經 quoted with a variant further back)
