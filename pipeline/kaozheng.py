@@ -23,7 +23,7 @@ import re
 from dataclasses import dataclass
 from typing import NamedTuple
 
-from pipeline.model import PUNCTUATION_MARKS
+from pipeline.people import LAYERS  # the markers of a 注疏's commentary units
 
 # A lemma's layer markers, longest first: 注疏 (the 疏 on the 注) before 注.
 LEMMA_MARKERS = (("注疏", "疏"), ("注䟽", "疏"), ("音義", "音義"), ("注", "注"), ("疏", "疏"), ("䟽", "疏"))  # 䟽: the print's 疏
@@ -161,7 +161,6 @@ def comment_pieces(text: str, start: int, end: int) -> list[Piece]:
 
 # the body layers a lemma piece of each kind is looked up in (a 注疏 lemma may quote either)
 LOOKUP = {"base": ("base",), "注": ("注",), "疏": ("疏", "注"), "音義": ("音義",)}
-LAYERS = ("注", "疏", "音義")  # the markers of a 注疏's commentary units
 
 
 class Body:
@@ -259,14 +258,14 @@ def _statements(text: str, start: int, end: int, lemma: list) -> list[Statement]
     for m in EMEND.finditer(text, start, end):
         x_start, x = _lemma_before(text, start, m.start(), lemma)
         if x:
-            out.append(("emendation", x_start, x, _statement_end(text, m.start("y"), len(x), end), m.start("y")))
+            out.append(("emendation", x_start, x, _statement_end(m.start("y"), len(x), end), m.start("y")))
     for m in EDITION_AFTER.finditer(text, start, end):
         x_start, x = _lemma_before(text, start, m.start(), lemma)
         if x:
-            out.append(("variant", x_start, x, _statement_end(text, m.start("y"), len(x), end), m.start("y")))
+            out.append(("variant", x_start, x, _statement_end(m.start("y"), len(x), end), m.start("y")))
     for m in EDITION_BEFORE.finditer(text, start, end):
         if _in_lemma(m.group("x"), lemma):
-            out.append(("variant", m.start(), m.group("x"), _statement_end(text, m.start("y"), len(m.group("x")), end),
+            out.append(("variant", m.start(), m.group("x"), _statement_end(m.start("y"), len(m.group("x")), end),
                         m.start("y")))
     for m in LACKS.finditer(text, start, end):
         if _in_lemma(m.group("x"), lemma):
@@ -277,7 +276,7 @@ def _statements(text: str, start: int, end: int, lemma: list) -> list[Statement]
     for m in MORE_READS.finditer(text, named, end):
         x_start, x = _lemma_before(text, start, m.start(), lemma)
         if x and not re.search(rf"{EDITION}$", text[start:x_start]):  # 監本X訛Y itself is named above
-            out.append(("variant", x_start, x, _statement_end(text, m.start("y"), len(x), end), m.start("y")))
+            out.append(("variant", x_start, x, _statement_end(m.start("y"), len(x), end), m.start("y")))
     for m in MORE_LACKS.finditer(text, named, end):
         if _in_lemma(m.group("x"), lemma) and not re.search(rf"{EDITIONS}$", text[start:m.start()]):
             out.append(("variant", m.start(), m.group("x"), m.end(), None))
@@ -285,16 +284,15 @@ def _statements(text: str, start: int, end: int, lemma: list) -> list[Statement]
 
 
 def _lemma_before(text: str, start: int, at: int, lemma: list) -> tuple[int, str]:
-    """The longest word right before `at` (up to MAX_LEMMA characters, not across a mark or the piece's start) that the
-    lemma holds: (where it starts, it), or (at, "")."""
+    """The longest word right before `at` (up to MAX_LEMMA characters, not across the piece's start) that the lemma holds:
+    (where it starts, it), or (at, "")."""
     for k in range(max(start, at - MAX_LEMMA), at):
-        x = text[k:at]
-        if not any(c in PUNCTUATION_MARKS for c in x) and _in_lemma(x, lemma):
-            return k, x
+        if _in_lemma(text[k:at], lemma):
+            return k, text[k:at]
     return at, ""
 
 
-def _statement_end(text: str, y: int, n: int, end: int) -> int:
+def _statement_end(y: int, n: int, end: int) -> int:
     """The statement ends after its replacement, read as long as the word it replaces (朝當作祭, 咸陽二字當作陽城: the
     print gives no other bound), and never past the piece."""
     return min(y + n, end)

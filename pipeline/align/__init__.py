@@ -491,8 +491,6 @@ def align_document(doc: Document) -> Document:
         body = Body(doc)
         for unit in entries:
             unit.glosses = collation_glosses(doc, unit, body)
-            for g in unit.glosses:
-                g.said_by_name = person(g.said_by, doc.book) if g.said_by else None
     return doc
 
 

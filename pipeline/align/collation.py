@@ -21,6 +21,7 @@ import re
 
 from pipeline.kaozheng import SEPARATOR, SIGNATURE, Body, report_pieces, statements
 from pipeline.model import Gloss
+from pipeline.people import person
 
 # who makes a statement, as printed: the last scholar the editors quote before it (敖繼公云, 李光地云, 集説曰) at the start of a
 # clause, or the last signature (臣召南按 → 臣召南); none where the editors speak unsigned
@@ -30,13 +31,15 @@ CONFIDENCE = 0.9
 
 
 def collation_glosses(doc, unit, body: Body) -> list[Gloss]:
-    """The emendation and variant statements of one 考證 entry (kaozheng.statements), in entry order."""
+    """The emendation and variant statements of one 考證 entry (kaozheng.statements), in entry order, each with who
+    makes it (said_by, and the person the speaker table knows by that name in the book)."""
     pieces = report_pieces(unit.text, body.texts)
     lemma = [(p, unit.text[p.start:p.end]) for p in pieces if p.lemma]
     found = []
     for st in statements(unit.text, pieces):
         gloss = _gloss(unit, st.type, st.start, st.lemma, st.end, lemma, body)
         gloss.said_by = said_by(unit, st.start)
+        gloss.said_by_name = person(gloss.said_by, doc.book) if gloss.said_by else None
         found.append(gloss)
     return found
 
